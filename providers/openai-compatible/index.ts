@@ -1,0 +1,75 @@
+/**
+ * The OpenAI wire format, shared by every OpenAI-format provider. A preset differs by its
+ * defaults and, where the provider has a quirk, one of the hooks below; it never copies
+ * this file. Also the `openai-compatible` plugin for local servers (Ollama, vLLM, ...).
+ */
+import { defineProvider, type CallContext, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
+import type { ChatRequest } from "../../src/schema.js";
+import { fromChatCompletion, fromChunk } from "./translate.js";
+
+export interface OpenAICompatibleOptions {
+  name: string;
+  baseUrl: string;
+  apiKeyEnv?: string;
+  /** Adjust the outgoing body (rename a field, drop one the provider rejects). */
+  transformRequest?(body: Record<string, unknown>, ctx: CallContext): Record<string, unknown>;
+  /** Auth and extra headers; default `Authorization: Bearer <key>`. */
+  headers?(ctx: Pick<CallContext, "apiKey" | "settings">): Record<string, string>;
+  /** The chat URL; default `<baseUrl>/chat/completions`. */
+  chatUrl?(ctx: CallContext): string;
+  modelsUrl?(ctx: Pick<CallContext, "settings">): string;
+}
+
+const bearer = (ctx: Pick<CallContext, "apiKey">): Record<string, string> =>
+  ctx.apiKey ? { authorization: `Bearer ${ctx.apiKey}` } : {};
+
+export function toOpenAIBody(req: ChatRequest, ctx: CallContext): Record<string, unknown> {
+  const { stream_options: _ignored, ...rest } = req;
+  const body: Record<string, unknown> = { ...rest, model: ctx.model };
+  if (ctx.stream) {
+    body.stream = true;
+    // Always ask for usage: billing must not depend on what the client asked for.
+    body.stream_options = { include_usage: true };
+  } else delete body.stream;
+  return body;
+}
+
+export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlugin {
+  const headers = options.headers ?? bearer;
+  const trimmed = (url: string) => url.replace(/\/+$/, "");
+  return defineProvider({
+    name: options.name,
+    defaults: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv },
+    chat: {
+      request(req, ctx): UpstreamRequest {
+        let body = toOpenAIBody(req, ctx);
+        if (options.transformRequest) body = options.transformRequest(body, ctx);
+        return {
+          url: options.chatUrl?.(ctx) ?? `${trimmed(ctx.settings.baseUrl)}/chat/completions`,
+          headers: { "content-type": "application/json", ...headers(ctx) },
+          body: JSON.stringify(body),
+        };
+      },
+      response: (json) => fromChatCompletion(json),
+      async *stream(events) {
+        for await (const event of events) yield* fromChunk(event.data);
+      },
+    },
+    models: {
+      request: (ctx) => ({
+        url: options.modelsUrl?.(ctx) ?? `${trimmed(ctx.settings.baseUrl)}/models`,
+        method: "GET",
+        headers: headers(ctx),
+      }),
+      response(json) {
+        const data = (json as { data?: Array<{ id?: unknown; context_length?: unknown }> }).data;
+        if (!Array.isArray(data)) throw new Error("models: expected a data array");
+        return data.flatMap((m) =>
+          typeof m.id === "string" ? [{ id: m.id, contextLength: typeof m.context_length === "number" ? m.context_length : undefined }] : [],
+        );
+      },
+    },
+  });
+}
+
+export default openaiCompatible({ name: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1" });

@@ -1,0 +1,92 @@
+/**
+ * Billing for one request: reserve the worst-case cost before going upstream (one
+ * transaction), settle to the actual cost when the request ends (whatever way it ends),
+ * release the rest. BYOK endpoints are never charged and never get a 402.
+ */
+import { randomUUID } from "node:crypto";
+import type { Route, RoutedEndpoint } from "./catalog.js";
+import { insufficientCredits } from "./errors.js";
+import { costOf, nanoToUsd, type Prices } from "./money.js";
+import type { ChatRequest, Usage } from "./schema.js";
+import type { Attempt, KeyRecord, LedgerEntry, Store } from "./store/index.js";
+
+/** Output budget when neither the request nor the catalog bounds it. */
+const DEFAULT_MAX_OUTPUT = 4096;
+/** Role and framing tokens a chat template adds per message, generously. */
+const PER_MESSAGE_OVERHEAD = 16;
+
+/**
+ * An upper bound on prompt tokens without running a tokenizer on the hot path: a BPE
+ * token is at least one byte, so UTF-8 bytes plus template overhead cannot be exceeded.
+ */
+export function promptUpperBound(body: ChatRequest): number {
+  let bytes = PER_MESSAGE_OVERHEAD;
+  for (const m of body.messages) {
+    bytes += PER_MESSAGE_OVERHEAD;
+    if (m.content) bytes += Buffer.byteLength(m.content);
+    if (m.name) bytes += Buffer.byteLength(m.name);
+    for (const t of m.tool_calls ?? []) bytes += Buffer.byteLength(t.function.name) + Buffer.byteLength(t.function.arguments) + PER_MESSAGE_OVERHEAD;
+  }
+  return bytes;
+}
+
+export function pricesOf(route: Route): Prices {
+  return { prompt: route.model.promptPrice ?? 0, completion: route.model.completionPrice ?? 0 };
+}
+
+export interface Settlement {
+  endpoint: RoutedEndpoint | null;
+  usage: Usage | null;
+  usageSource: LedgerEntry["usageSource"];
+  status: LedgerEntry["status"];
+  httpStatus: number;
+  attempts: Attempt[];
+}
+
+export class Bill {
+  private settled = false;
+
+  constructor(
+    private store: Store,
+    private key: KeyRecord,
+    private route: Route,
+    private requestId: string,
+    private startedAt: number,
+    readonly reservationId: string | null,
+    readonly reserved: number,
+    /** Only BYOK endpoints may serve this request (the balance could not cover it). */
+    readonly byokOnly: boolean,
+  ) {}
+
+  /** Records the request once; later calls are ignored (e.g. a disconnect after an error). */
+  settle(s: Settlement, now: number): void {
+    if (this.settled) return;
+    this.settled = true;
+    const prompt = s.usage?.prompt_tokens ?? 0;
+    const completion = s.usage?.completion_tokens ?? 0;
+    const listCost = costOf(pricesOf(this.route), prompt, completion);
+    const charged = s.endpoint && !s.endpoint.byok ? Math.min(listCost, this.reserved) : 0;
+    this.store.settle(this.reservationId, {
+      requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id,
+      model: this.route.model.id, provider: s.endpoint?.provider ?? null, promptTokens: prompt, completionTokens: completion,
+      cost: charged, listCost, byok: s.endpoint?.byok ?? false, usageSource: s.usageSource, status: s.status,
+      httpStatus: s.httpStatus, latencyMs: now - this.startedAt, attempts: s.attempts.length,
+    }, s.attempts);
+  }
+}
+
+/** Reserves the worst case, or narrows the route to BYOK endpoints, or throws 402. */
+export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Bill {
+  const prices = pricesOf(route);
+  const platform = route.endpoints.some((e) => !e.byok);
+  const hasByok = route.endpoints.some((e) => e.byok);
+  const free = prices.prompt === 0 && prices.completion === 0;
+  if (!platform || free) return new Bill(store, key, route, requestId, now, null, 0, false);
+  const maxOutput = (body.max_tokens ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT) * (body.n ?? 1);
+  const worst = costOf(prices, promptUpperBound(body), maxOutput);
+  const id = `res_${randomUUID()}`;
+  if (store.reserve(id, key.account, worst, now)) return new Bill(store, key, route, requestId, now, id, worst, false);
+  if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true);
+  const balance = store.balance(key.account) ?? 0;
+  throw insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);
+}

@@ -1,0 +1,92 @@
+/**
+ * The model catalog in memory: which `vendor/model` ids exist, their prices and limits,
+ * and the endpoints that serve them. Built once at start from the stored catalog (or the
+ * bundled one before the first `models sync`) with the config's `models:` on top.
+ */
+import type { ModelRoute } from "./config.js";
+import { usdToNano } from "./money.js";
+import type { ProviderInstance } from "./plugins.js";
+import type { CatalogModel, Endpoint } from "./store/index.js";
+
+export interface RoutedEndpoint extends Endpoint {
+  instance: ProviderInstance;
+  apiKey: string;
+  byok: boolean;
+}
+
+export interface Route {
+  model: CatalogModel;
+  endpoints: RoutedEndpoint[];
+}
+
+export function configModel(route: ModelRoute, created: number): CatalogModel {
+  return {
+    id: route.id,
+    ownedBy: route.id.split("/")[0]!,
+    promptPrice: route.pricing ? usdToNano(route.pricing.prompt) : null,
+    completionPrice: route.pricing ? usdToNano(route.pricing.completion) : null,
+    contextLength: route.context_length ?? null,
+    maxOutput: route.max_output ?? null,
+    endpoints: route.endpoints,
+    order: route.order,
+    source: "config",
+    created,
+  };
+}
+
+/** Config entries win over catalog entries of the same id. */
+export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): CatalogModel[] {
+  const byId = new Map(base.map((m) => [m.id, m]));
+  for (const m of overrides) {
+    const prior = byId.get(m.id);
+    byId.set(m.id, prior ? { ...m, contextLength: m.contextLength ?? prior.contextLength, maxOutput: m.maxOutput ?? prior.maxOutput } : m);
+  }
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export class Catalog {
+  private byId: Map<string, CatalogModel>;
+
+  constructor(models: CatalogModel[], private instances: Map<string, ProviderInstance>) {
+    this.byId = new Map(models.map((m) => [m.id, m]));
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** An endpoint names an instance id, or (bundled entries) a plugin served by any instance of it. */
+  private instancesFor(name: string): ProviderInstance[] {
+    const exact = this.instances.get(name);
+    if (exact) return [exact];
+    return [...this.instances.values()].filter((i) => i.plugin.name === name);
+  }
+
+  /** The endpoints this account can use: a platform key, or the account's own key for the plugin. */
+  route(id: string, byokKey: (plugin: string) => string | undefined): Route | undefined {
+    const model = this.byId.get(id);
+    if (!model) return undefined;
+    const endpoints: RoutedEndpoint[] = [];
+    for (const e of model.endpoints) {
+      for (const instance of this.instancesFor(e.provider)) {
+        const own = byokKey(instance.plugin.name);
+        const apiKey = own ?? instance.settings.apiKey;
+        if (apiKey === undefined && !isKeyless(instance)) continue;
+        endpoints.push({ provider: instance.settings.id, model: e.model, instance, apiKey: apiKey ?? "", byok: own !== undefined });
+      }
+    }
+    return endpoints.length ? { model, endpoints } : undefined;
+  }
+
+  list(byokKey: (plugin: string) => string | undefined): CatalogModel[] {
+    return [...this.byId.keys()].flatMap((id) => {
+      const r = this.route(id, byokKey);
+      return r ? [r.model] : [];
+    });
+  }
+}
+
+/** A local OpenAI-compatible server (Ollama, vLLM) usually needs no key at all. */
+function isKeyless(instance: ProviderInstance): boolean {
+  return instance.plugin.name === "openai-compatible";
+}

@@ -1,0 +1,73 @@
+/** `gateway byok set|list|remove`: an account's own provider keys, encrypted at rest. */
+import type { Command } from "commander";
+import { encrypt, last4, loadSecret } from "../byok.js";
+import { UsageError } from "../errors.js";
+import { BYOK_PROVIDERS } from "../plugins.js";
+import { accountOf, ask, output, table, withStore } from "./context.js";
+
+const masked = (l4: string) => `…${l4}`;
+
+function providerArg(value: string): string {
+  if (!(BYOK_PROVIDERS as readonly string[]).includes(value)) {
+    throw new UsageError(`unknown provider '${value}': expected one of ${BYOK_PROVIDERS.join(", ")}`);
+  }
+  return value;
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8").trim();
+}
+
+export function byokCommand(program: Command): void {
+  const byok = program.command("byok").description("manage accounts' own provider keys (BYOK)");
+
+  byok.command("set")
+    .description("store a provider key for an account (prefer --key-stdin: keeps it out of shell history)")
+    .argument("<provider>")
+    .option("--key <key>", "the provider key")
+    .option("--key-stdin", "read the key from standard input")
+    .option("--account <account>", "account", "default")
+    .action(async (provider: string, opts: { key?: string; keyStdin?: boolean; account?: string }, cmd: Command) => {
+      providerArg(provider);
+      const account = accountOf(opts);
+      const key = opts.keyStdin ? await readStdin() : (opts.key ?? (await ask("Provider key", "--key or --key-stdin")));
+      if (!key) throw new UsageError("the key is empty");
+      await withStore(cmd, (store, loaded) => {
+        const now = Date.now();
+        store.ensureAccount(account, now);
+        const secret = encrypt(loadSecret(loaded.config.database, process.env), account, provider, key);
+        store.setByok({ account, provider, secret, last4: last4(key), updatedAt: now });
+        output(cmd, { provider, account, masked: masked(last4(key)), updated_at: new Date(now).toISOString() },
+          `Stored the ${provider} key ${masked(last4(key))} for '${account}'.`);
+      });
+    });
+
+  byok.command("list")
+    .description("list an account's provider keys (masked)")
+    .option("--account <account>", "account", "default")
+    .action((opts: { account?: string }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const account = accountOf(opts);
+        const rows = store.listByok(account).map((r) => ({
+          provider: r.provider, account: r.account, masked: masked(r.last4), updated_at: new Date(r.updatedAt).toISOString(),
+        }));
+        output(cmd, rows, rows.length === 0 ? `No BYOK keys for '${account}'.` :
+          table([["PROVIDER", "KEY", "UPDATED"], ...rows.map((r) => [r.provider, r.masked, r.updated_at])]));
+      }),
+    );
+
+  byok.command("remove")
+    .description("remove an account's key for a provider")
+    .argument("<provider>")
+    .option("--account <account>", "account", "default")
+    .action((provider: string, opts: { account?: string }, cmd: Command) => {
+      providerArg(provider);
+      const account = accountOf(opts);
+      return withStore(cmd, (store) => {
+        if (!store.removeByok(account, provider)) throw new Error(`'${account}' has no ${provider} key`);
+        output(cmd, { provider, account, removed: true }, `Removed the ${provider} key of '${account}'.`);
+      });
+    });
+}

@@ -1,0 +1,33 @@
+/** `gateway credits add|show`: exact balances (USD decimal strings in and out). */
+import type { Command } from "commander";
+import { nanoToUsd } from "../money.js";
+import { accountOf, output, withStore } from "./context.js";
+import { positiveUsd } from "./parse.js";
+
+export function creditsCommand(program: Command): void {
+  const credits = program.command("credits").description("manage account balances");
+
+  credits.command("add")
+    .description("add funds to an account (USD)")
+    .argument("<usd>", "amount in USD, e.g. 10 or 0.25")
+    .option("--account <account>", "account", "default")
+    .action((usd: string, opts: { account?: string }, cmd: Command) => {
+      const amount = positiveUsd(usd);
+      const account = accountOf(opts);
+      return withStore(cmd, (store) => {
+        const balance = nanoToUsd(store.addCredits(account, amount, Date.now()));
+        output(cmd, { account, added: nanoToUsd(amount), balance }, `Added $${nanoToUsd(amount)} to '${account}'. Balance: $${balance}`);
+      });
+    });
+
+  credits.command("show")
+    .description("show an account's balance")
+    .option("--account <account>", "account", "default")
+    .action((opts: { account?: string }, cmd: Command) => {
+      const account = accountOf(opts);
+      return withStore(cmd, (store) => {
+        const balance = nanoToUsd(store.balance(account) ?? 0);
+        output(cmd, { account, balance }, `Balance of '${account}': $${balance}`);
+      });
+    });
+}

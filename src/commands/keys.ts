@@ -1,0 +1,73 @@
+/** `gateway keys create|list|revoke`: the full key is printed once; only its hash is stored. */
+import type { Command } from "commander";
+import { UsageError } from "../errors.js";
+import { generateKey, hashKey, keyState, maskKey, newKeyId } from "../keys.js";
+import type { KeyRecord } from "../store/index.js";
+import { accountOf, ask, output, table, withStore } from "./context.js";
+import { parseExpiry, positiveInt } from "./parse.js";
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+function view(k: KeyRecord, now: number) {
+  return {
+    id: k.id, name: k.name, account: k.account, masked: maskKey(k.last4), state: keyState(k, now),
+    created_at: iso(k.createdAt), expires_at: iso(k.expiresAt), last_used_at: iso(k.lastUsedAt), rpm: k.rpm,
+  };
+}
+
+export function keysCommand(program: Command): void {
+  const keys = program.command("keys").description("manage gateway API keys");
+
+  keys.command("create")
+    .description("create a key and print it once")
+    .option("--name <name>", "a name to identify the key (unique; prompted for on a TTY)")
+    .option("--account <account>", "account the key draws on", "default")
+    .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
+    .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
+    .action(async (opts: { name?: string; account?: string; expires?: string; rpm?: number }, cmd: Command) => {
+      const name = opts.name ?? (await ask("Key name"));
+      await withStore(cmd, (store) => {
+        const now = Date.now();
+        const account = accountOf(opts);
+        const expiresAt = opts.expires ? parseExpiry(opts.expires, now) : null;
+        if (store.findKey(name)) throw new Error(`a key named '${name}' already exists`);
+        const key = generateKey();
+        const record: KeyRecord = {
+          id: newKeyId(), name, account, hash: hashKey(key), last4: key.slice(-4),
+          createdAt: now, expiresAt, revokedAt: null, lastUsedAt: null, rpm: opts.rpm ?? null,
+        };
+        store.ensureAccount(account, now);
+        store.createKey(record);
+        output(cmd, { id: record.id, name: record.name, key, account, expires_at: iso(expiresAt), rpm: record.rpm },
+          `${key}\n\nKey '${record.name}' (${record.id}) for account '${account}'. It is shown only this once: store it now.`);
+      });
+    });
+
+  keys.command("list")
+    .description("list keys (masked)")
+    .option("--account <account>", "only this account's keys")
+    .action((opts: { account?: string }, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const now = Date.now();
+        const rows = store.listKeys(opts.account ? accountOf(opts) : undefined).map((k) => view(k, now));
+        output(cmd, rows, rows.length === 0 ? "No keys." : table([
+          ["ID", "NAME", "ACCOUNT", "KEY", "STATE", "CREATED", "EXPIRES", "LAST USED"],
+          ...rows.map((r) => [r.id, r.name, r.account, r.masked, r.state, r.created_at ?? "", r.expires_at ?? "-", r.last_used_at ?? "-"]),
+        ]));
+      }),
+    );
+
+  keys.command("revoke")
+    .description("revoke a key by id or name (a running server rejects it within 1 s)")
+    .argument("<id|name>")
+    .action((idOrName: string, _opts: unknown, cmd: Command) =>
+      withStore(cmd, (store) => {
+        const key = store.findKey(idOrName);
+        if (!key) throw new Error(`no key with id or name '${idOrName}'`);
+        const now = Date.now();
+        if (key.revokedAt === null) store.revokeKey(key.id, now);
+        const revoked = store.findKey(key.id)!;
+        output(cmd, view(revoked, now), `Revoked key '${key.name}' (${key.id}).`);
+      }),
+    );
+}

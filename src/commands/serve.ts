@@ -1,0 +1,27 @@
+/** `gateway serve`: run the HTTP server until SIGINT/SIGTERM, then shut down gracefully. */
+import type { Command } from "commander";
+import { startServer } from "../serve.js";
+import { configFor, globals } from "./context.js";
+import { positiveIntOrZero } from "./parse.js";
+
+export function serveCommand(program: Command): void {
+  program.command("serve")
+    .description("run the gateway HTTP server")
+    .option("--host <host>", "interface to bind (default: config server.host, 127.0.0.1)")
+    .option("--port <port>", "port (default: config server.port, 8787; 0 picks a free one)", positiveIntOrZero)
+    .action(async (opts: { host?: string; port?: number }, cmd: Command) => {
+      const server = await startServer(await configFor(cmd), { host: opts.host, port: opts.port });
+      const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
+      const ready = { url: server.url, providers, models: server.gateway.catalog.size };
+      process.stdout.write(globals(cmd).json ? `${JSON.stringify(ready)}\n` :
+        `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.models} models)\n`);
+      const stop = (signal: string) => {
+        process.stderr.write(`${signal}: finishing in-flight requests...\n`);
+        void server.close().then(() => process.exit(0));
+      };
+      process.once("SIGINT", () => stop("SIGINT"));
+      process.once("SIGTERM", () => stop("SIGTERM"));
+      // Leave the process to the server: run() must not set an exit code.
+      await new Promise(() => {});
+    });
+}

@@ -1,0 +1,122 @@
+/**
+ * gateway.config.yaml: discovery (cosmiconfig), `${VAR}` interpolation and validation (zod).
+ * An invalid config fails at start with the path of the bad key and why.
+ */
+import { dirname, resolve } from "node:path";
+import { cosmiconfig } from "cosmiconfig";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { UsageError } from "./errors.js";
+
+const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
+const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")]);
+
+const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
+
+export const ModelRoute = z.strictObject({
+  id: z.string().regex(/^[^/\s]+\/\S+$/, "Expected a vendor/model id"),
+  pricing: z.strictObject({ prompt: Money, completion: Money }).optional(),
+  context_length: z.number().int().positive().optional(),
+  max_output: z.number().int().positive().optional(),
+  order: z.enum(["latency", "fixed"]).optional(),
+  endpoints: z.array(Endpoint).min(1),
+});
+export type ModelRoute = z.infer<typeof ModelRoute>;
+
+const Provider = z
+  .looseObject({
+    plugin: z.string().min(1).optional(),
+    baseUrl: z.url().optional(),
+    apiKey: z.string().optional(),
+  });
+
+const Timeouts = z.strictObject({
+  connect: z.number().int().positive().default(10_000),
+  firstByte: z.number().int().positive().default(60_000),
+  idle: z.number().int().positive().default(60_000),
+});
+
+export const Config = z.strictObject({
+  server: z
+    .strictObject({
+      host: z.string().default("127.0.0.1"),
+      port: z.number().int().min(0).max(65535).default(8787),
+      maxBodyBytes: z.number().int().positive().default(8 * 1024 * 1024),
+      compat: z.enum(["strict", "passthrough"]).default("strict"),
+      timeouts: Timeouts.prefault({}),
+    })
+    .prefault({}),
+  database: z.string().default("./gateway.db"),
+  providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "Provider ids are lowercase letters, digits and dashes"), Provider).default({}),
+  models: z.array(ModelRoute).default([]),
+  limits: z
+    .strictObject({
+      key: Window.default({ requests: 600, window: 60 }),
+      ip: Window.default({ requests: 600, window: 60 }),
+      models: z.record(z.string(), Window).default({}),
+      providers: z.record(z.string(), Window).default({}),
+    })
+    .prefault({}),
+  retry: z
+    .strictObject({
+      initialInterval: z.number().int().nonnegative().default(500),
+      maxInterval: z.number().int().positive().default(30_000),
+      exponent: z.number().min(1).default(1.5),
+      maxElapsedTime: z.number().int().positive().default(120_000),
+    })
+    .prefault({}),
+  health: z
+    .strictObject({
+      failureThreshold: z.number().int().positive().default(5),
+      cooldown: z.number().int().positive().default(30_000),
+    })
+    .prefault({}),
+});
+export type Config = z.infer<typeof Config>;
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file it came from; undefined for zero-config start. */
+  file?: string;
+}
+
+/** `${VAR}` (and `${VAR:-default}`) in any string value, from the environment. */
+export function interpolate(value: unknown, env: NodeJS.ProcessEnv): unknown {
+  if (typeof value === "string") {
+    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => env[name] ?? fallback ?? "");
+  }
+  if (Array.isArray(value)) return value.map((v) => interpolate(v, env));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
+  }
+  return value;
+}
+
+export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, where = "config"): Config {
+  const result = Config.safeParse(interpolate(raw ?? {}, env));
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`);
+  throw new UsageError(`invalid ${where}:\n${issues.join("\n")}`);
+}
+
+const yamlLoader = (_file: string, content: string) => parseYaml(content) ?? {};
+
+export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<LoadedConfig> {
+  const explorer = cosmiconfig("gateway", {
+    searchPlaces: ["gateway.config.yaml", "gateway.config.yml", "gateway.config.json", ".gatewayrc", ".gatewayrc.yaml", ".gatewayrc.yml", ".gatewayrc.json", "package.json"],
+    loaders: { ".yaml": yamlLoader, ".yml": yamlLoader, noExt: yamlLoader },
+    searchStrategy: "project",
+    cache: false,
+  });
+  let found;
+  try {
+    found = file ? await explorer.load(resolve(cwd, file)) : await explorer.search(cwd);
+  } catch (err) {
+    throw new UsageError(`cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
+  }
+  if (!found) return { config: parseConfig({}, env) };
+  const config = parseConfig(found.config, env, found.filepath);
+  // A relative database path is relative to the config file, not to wherever the CLI runs.
+  if (found.config?.database) config.database = resolve(dirname(found.filepath), config.database);
+  return { config, file: found.filepath };
+}

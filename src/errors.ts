@@ -1,0 +1,79 @@
+/**
+ * The one error type of the gateway. Thrown where a problem is found, caught only at the
+ * edges (the HTTP error handler renders it as api.md's error object, the CLI runner prints
+ * its message). `type` is api.md's closed set; `code` is the stable machine-readable code.
+ */
+export type ErrorType =
+  | "invalid_request_error"
+  | "authentication_error"
+  | "insufficient_credits"
+  | "not_found"
+  | "rate_limit_error"
+  | "upstream_error";
+
+export class GatewayError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly code: string | null;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    type: ErrorType,
+    code: string | null,
+    message: string,
+    options: { headers?: Record<string, string>; cause?: unknown } = {},
+  ) {
+    super(message, { cause: options.cause });
+    this.name = "GatewayError";
+    this.status = status;
+    this.type = type;
+    this.code = code;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export const invalidRequest = (message: string, code: string | null = null) =>
+  new GatewayError(400, "invalid_request_error", code, message);
+
+export const invalidApiKey = () =>
+  new GatewayError(401, "authentication_error", "invalid_api_key", "Invalid API key. Pass a valid key as 'Authorization: Bearer sk-...'.");
+
+export const insufficientCredits = (detail: string) =>
+  new GatewayError(402, "insufficient_credits", null, `${detail} Add funds (gateway credits add), lower max_tokens, or set a BYOK key for this provider.`, {
+    headers: { "x-should-retry": "false" },
+  });
+
+export const modelNotFound = (model: string) =>
+  new GatewayError(404, "not_found", "model_not_found", `The model '${model}' does not exist or is not available to this account. GET /v1/models lists the usable ids.`);
+
+export const routeNotFound = (path: string) =>
+  new GatewayError(404, "not_found", "not_found", `No route for ${path}.`);
+
+export const methodNotAllowed = (method: string, path: string, allow: string) =>
+  new GatewayError(405, "invalid_request_error", "method_not_allowed", `Method ${method} is not allowed on ${path}.`, {
+    headers: { allow },
+  });
+
+export const requestTooLarge = (limit: number) =>
+  new GatewayError(413, "invalid_request_error", "request_too_large", `Request body exceeds the limit of ${limit} bytes.`);
+
+export const rateLimited = (scope: string, retryAfter: number) =>
+  new GatewayError(429, "rate_limit_error", "rate_limited", `Rate limit exceeded for this ${scope}. Retry after ${retryAfter} s.`, {
+    headers: { "retry-after": String(retryAfter) },
+  });
+
+/** Every endpoint of a model failed; the message never carries upstream detail (api.md rule 1). */
+export const upstreamUnavailable = () =>
+  new GatewayError(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.");
+
+export const internalError = (cause?: unknown) =>
+  new GatewayError(500, "upstream_error", "internal_error", "Internal gateway error.", { cause });
+
+/** Bad CLI usage (exit 2) as opposed to a failed operation (exit 1). */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}

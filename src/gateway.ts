@@ -1,0 +1,87 @@
+/**
+ * Everything one running gateway holds, built once from the config and the store. No
+ * module-level state: tests build as many isolated gateways as they like.
+ */
+import { ByokKeys, loadSecret } from "./byok.js";
+import { Catalog, configModel, mergeCatalog } from "./catalog.js";
+import { bundledCatalog } from "./bundled.js";
+import type { Config } from "./config.js";
+import { Health } from "./health.js";
+import { createAuthenticator, type Authenticator } from "./keys.js";
+import { createMemoryLimiter, type Limiter } from "./limits.js";
+import { loadProviders, type ProviderInstance } from "./plugins.js";
+import { Router } from "./router.js";
+import { ChatRequest, ChatRequestLoose } from "./schema.js";
+import type { Store } from "./store/index.js";
+import { Upstream } from "./upstream.js";
+
+export interface Gateway {
+  config: Config;
+  store: Store;
+  auth: Authenticator;
+  byok: ByokKeys;
+  catalog: Catalog;
+  instances: Map<string, ProviderInstance>;
+  router: Router;
+  upstream: Upstream;
+  limiter: Limiter;
+  health: Health;
+  requestSchema: typeof ChatRequest | typeof ChatRequestLoose;
+  /** Settlements still being written (streams ending); awaited on shutdown. */
+  pending: Set<Promise<unknown>>;
+  now(): number;
+  close(): Promise<void>;
+}
+
+export interface GatewayOptions {
+  config: Config;
+  store: Store;
+  env?: NodeJS.ProcessEnv;
+  /** Where relative plugin paths resolve from (the config file's folder). */
+  baseDir?: string;
+  now?: () => number;
+}
+
+const STORE_POLL_MS = 250;
+
+export async function createGateway(o: GatewayOptions): Promise<Gateway> {
+  const env = o.env ?? process.env;
+  const now = o.now ?? Date.now;
+  const { config, store } = o;
+  const instances = await loadProviders(config, env, o.baseDir ?? process.cwd());
+  const stored = store.catalog();
+  const base = stored.length ? stored : bundledCatalog(now());
+  const catalog = new Catalog(mergeCatalog(base, config.models.map((m) => configModel(m, Math.floor(now() / 1000)))), instances);
+  const health = new Health(config.health);
+  const limiter = createMemoryLimiter();
+  const auth = createAuthenticator(store);
+  const byok = new ByokKeys(store, loadSecret(config.database, env));
+  store.releaseStaleReservations();
+
+  // Another connection committed (a CLI revoke, credits add, byok set): drop cached state.
+  let version = store.dataVersion();
+  let ticks = 0;
+  const timer = setInterval(() => {
+    if (++ticks % 4 === 0) auth.flush();
+    const v = store.dataVersion();
+    if (v === version) return;
+    version = v;
+    auth.invalidate();
+    byok.invalidate();
+  }, STORE_POLL_MS);
+  timer.unref();
+
+  const upstream = new Upstream(config.server.timeouts);
+  const pending = new Set<Promise<unknown>>();
+  return {
+    config, store, auth, byok, catalog, instances, upstream, limiter, health, pending, now,
+    router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now }),
+    requestSchema: config.server.compat === "passthrough" ? ChatRequestLoose : ChatRequest,
+    async close() {
+      clearInterval(timer);
+      await Promise.allSettled([...pending]);
+      auth.flush();
+      await upstream.close();
+    },
+  };
+}

@@ -1,0 +1,135 @@
+/**
+ * Passive health from live traffic: per endpoint a circuit breaker and a latency EWMA,
+ * per provider success counts in 10 s buckets (5 min kept; 429s excluded, as OpenRouter
+ * does, since a rate limit says nothing about whether the provider works).
+ */
+export type Circuit = "closed" | "open" | "half_open";
+export type Outcome = "success" | "failure" | "rate_limited" | "key_rejected";
+
+interface EndpointState {
+  failures: number; // consecutive
+  openedAt: number | null;
+  probing: boolean;
+  ewma: number | null;
+}
+
+interface ProviderState {
+  buckets: Map<number, { ok: number; failed: number }>;
+  ewma: number | null;
+  keyRejectedAt: number | null;
+  checkedAt: number | null;
+}
+
+const BUCKET_MS = 10_000;
+const KEEP_MS = 5 * 60_000;
+const EWMA_ALPHA = 0.2;
+
+export interface HealthOptions {
+  failureThreshold: number;
+  cooldown: number;
+}
+
+export class Health {
+  private endpoints = new Map<string, EndpointState>();
+  private providers = new Map<string, ProviderState>();
+
+  constructor(private options: HealthOptions) {}
+
+  private endpoint(provider: string, model: string): EndpointState {
+    const key = `${provider}\u0000${model}`;
+    let e = this.endpoints.get(key);
+    if (!e) this.endpoints.set(key, (e = { failures: 0, openedAt: null, probing: false, ewma: null }));
+    return e;
+  }
+
+  private provider(id: string): ProviderState {
+    let p = this.providers.get(id);
+    if (!p) this.providers.set(id, (p = { buckets: new Map(), ewma: null, keyRejectedAt: null, checkedAt: null }));
+    return p;
+  }
+
+  circuit(provider: string, model: string, now: number): Circuit {
+    const e = this.endpoint(provider, model);
+    if (e.openedAt === null) return "closed";
+    return now - e.openedAt >= this.options.cooldown ? "half_open" : "open";
+  }
+
+  /** May this endpoint be tried now? A half-open circuit lets exactly one probe through. */
+  admit(provider: string, model: string, now: number): boolean {
+    const state = this.circuit(provider, model, now);
+    if (state === "closed") return true;
+    if (state === "open") return false;
+    const e = this.endpoint(provider, model);
+    if (e.probing) return false;
+    e.probing = true;
+    return true;
+  }
+
+  latency(provider: string, model: string): number | null {
+    return this.endpoint(provider, model).ewma;
+  }
+
+  record(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number): void {
+    const e = this.endpoint(provider, model);
+    const p = this.provider(provider);
+    p.checkedAt = now;
+    e.probing = false;
+    if (outcome === "rate_limited") return;
+    const bucket = Math.floor(now / BUCKET_MS);
+    const counts = p.buckets.get(bucket) ?? { ok: 0, failed: 0 };
+    p.buckets.set(bucket, counts);
+    for (const b of p.buckets.keys()) if (b * BUCKET_MS < now - KEEP_MS) p.buckets.delete(b);
+    if (outcome === "success") {
+      counts.ok++;
+      e.failures = 0;
+      e.openedAt = null;
+      p.keyRejectedAt = null;
+      e.ewma = e.ewma === null ? latencyMs : e.ewma + EWMA_ALPHA * (latencyMs - e.ewma);
+      p.ewma = p.ewma === null ? latencyMs : p.ewma + EWMA_ALPHA * (latencyMs - p.ewma);
+      return;
+    }
+    counts.failed++;
+    if (outcome === "key_rejected") p.keyRejectedAt = now;
+    e.failures++;
+    // A failed half-open probe re-opens at once; otherwise open after N in a row.
+    if (e.openedAt !== null || e.failures >= this.options.failureThreshold || outcome === "key_rejected") e.openedAt = now;
+  }
+
+  snapshot(now: number, providerIds: string[]) {
+    const providers = providerIds.map((id) => this.providerSnapshot(id, now));
+    const down = providers.filter((p) => p.status === "down").length;
+    const degraded = providers.filter((p) => p.status !== "healthy").length;
+    const status = providers.length > 0 && down === providers.length ? "down" : degraded > 0 ? "degraded" : "ok";
+    return { status, providers };
+  }
+
+  private providerSnapshot(id: string, now: number) {
+    const p = this.provider(id);
+    const rate = (windowMs: number) => {
+      let ok = 0;
+      let failed = 0;
+      for (const [b, c] of p.buckets) if (b * BUCKET_MS >= now - windowMs) (ok += c.ok), (failed += c.failed);
+      return ok + failed === 0 ? null : Math.round((ok / (ok + failed)) * 1000) / 1000;
+    };
+    const circuits = [...this.endpoints.entries()]
+      .filter(([key]) => key.startsWith(`${id}\u0000`))
+      .map(([key]) => this.circuit(id, key.slice(id.length + 1), now));
+    const circuit: Circuit = circuits.includes("open") ? "open" : circuits.includes("half_open") ? "half_open" : "closed";
+    const rate1m = rate(60_000);
+    const status =
+      p.keyRejectedAt !== null || (circuits.length > 0 && circuits.every((c) => c !== "closed"))
+        ? "down"
+        : circuit !== "closed" || (rate1m !== null && rate1m < 0.9)
+          ? "degraded"
+          : "healthy";
+    return {
+      id,
+      status,
+      latency_ms: p.ewma === null ? null : Math.round(p.ewma),
+      success_rate: rate(KEEP_MS),
+      success_rate_1m: rate1m,
+      checked_at: p.checkedAt === null ? null : new Date(p.checkedAt).toISOString(),
+      circuit,
+    };
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Gateway API keys: `sk-` + 48 base62 characters (285 bits), stored as SHA-256 only.
+ * The server answers lookups from memory; the gateway drops that cache whenever another
+ * connection commits (a CLI revoke), checked every 250 ms, so revocation is seen within 1 s.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { invalidApiKey } from "./errors.js";
+import type { KeyRecord, Store } from "./store/index.js";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_BODY_LENGTH = 48;
+
+export function generateKey(): string {
+  let out = "sk-";
+  while (out.length < 3 + KEY_BODY_LENGTH) {
+    for (const byte of randomBytes(64)) {
+      // Rejection sampling keeps every character uniformly likely (248 = 4 * 62).
+      if (byte < 248 && out.length < 3 + KEY_BODY_LENGTH) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export const hashKey = (key: string): string => createHash("sha256").update(key).digest("hex");
+
+export const newKeyId = (): string => `key_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+
+export const maskKey = (last4: string): string => `sk-…${last4}`;
+
+export type KeyState = "active" | "revoked" | "expired";
+
+export function keyState(key: Pick<KeyRecord, "revokedAt" | "expiresAt">, now: number): KeyState {
+  if (key.revokedAt !== null) return "revoked";
+  if (key.expiresAt !== null && key.expiresAt <= now) return "expired";
+  return "active";
+}
+
+export interface Authenticator {
+  /** The active key for an Authorization header value, or a 401 GatewayError. */
+  authenticate(header: string | null | undefined, now: number): KeyRecord;
+  /** Forget cached keys (called when another connection committed, e.g. a CLI revoke). */
+  invalidate(): void;
+  /** Writes last-used times to the store. */
+  flush(): void;
+}
+
+export function createAuthenticator(store: Store): Authenticator {
+  const cache = new Map<string, KeyRecord | null>();
+  const lastUsed = new Map<string, number>();
+
+  const lookup = (hash: string): KeyRecord | null => {
+    let key = cache.get(hash);
+    if (key === undefined) {
+      key = store.findKeyByHash(hash) ?? null;
+      // Bound the cache so a key-guessing client cannot grow memory without limit.
+      if (cache.size > 10_000) cache.clear();
+      cache.set(hash, key);
+    }
+    return key;
+  };
+
+  return {
+    authenticate(header, now) {
+      if (!header || !header.startsWith("Bearer ")) throw invalidApiKey();
+      const token = header.slice(7).trim();
+      if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
+      const key = lookup(hashKey(token));
+      if (!key || keyState(key, now) !== "active") throw invalidApiKey();
+      lastUsed.set(key.id, now);
+      return key;
+    },
+    invalidate: () => cache.clear(),
+    flush() {
+      if (lastUsed.size === 0) return;
+      store.touchKeys(lastUsed);
+      lastUsed.clear();
+    },
+  };
+}

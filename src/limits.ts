@@ -1,0 +1,76 @@
+/**
+ * Rolling-window rate limits (a sliding log: exact in one process). The `Limiter`
+ * interface is what a shared store (Redis sorted sets) would implement for several
+ * gateway processes. Reset is the number of seconds until the oldest counted request
+ * leaves the window, i.e. until Remaining next goes up; 429's Retry-After equals it.
+ */
+export interface LimitResult {
+  ok: boolean;
+  limit: number;
+  remaining: number;
+  /** Whole seconds until a slot frees (0 when the window is empty). */
+  reset: number;
+}
+
+export interface Limiter {
+  /** Counts one request when the window has room. */
+  take(bucket: string, limit: number, windowMs: number, now: number): LimitResult;
+  /** Reports without counting. */
+  peek(bucket: string, limit: number, windowMs: number, now: number): LimitResult;
+}
+
+interface Log {
+  times: Float64Array; // ring buffer of request times
+  head: number; // index of the oldest
+  count: number;
+  windowMs: number;
+}
+
+const SWEEP_AT = 50_000;
+
+export function createMemoryLimiter(): Limiter {
+  const logs = new Map<string, Log>();
+
+  const logFor = (bucket: string, limit: number, windowMs: number, now: number): Log => {
+    let log = logs.get(bucket);
+    if (!log || log.times.length !== limit || log.windowMs !== windowMs) {
+      if (logs.size >= SWEEP_AT) sweep(now);
+      log = { times: new Float64Array(limit), head: 0, count: 0, windowMs };
+      logs.set(bucket, log);
+    }
+    while (log.count > 0 && log.times[log.head]! + windowMs <= now) {
+      log.head = (log.head + 1) % limit;
+      log.count--;
+    }
+    return log;
+  };
+
+  // Drops idle buckets (e.g. one per client IP) so memory stays bounded.
+  const sweep = (now: number) => {
+    for (const [bucket, log] of logs) {
+      const newest = log.times[(log.head + log.count - 1 + log.times.length) % log.times.length]!;
+      if (log.count === 0 || newest + log.windowMs <= now) logs.delete(bucket);
+    }
+  };
+
+  const result = (log: Log, limit: number, now: number, ok: boolean): LimitResult => ({
+    ok,
+    limit,
+    remaining: limit - log.count,
+    reset: log.count === 0 ? 0 : Math.max(1, Math.ceil((log.times[log.head]! + log.windowMs - now) / 1000)),
+  });
+
+  return {
+    take(bucket, limit, windowMs, now) {
+      const log = logFor(bucket, limit, windowMs, now);
+      if (log.count >= limit) return result(log, limit, now, false);
+      log.times[(log.head + log.count) % limit] = now;
+      log.count++;
+      return result(log, limit, now, true);
+    },
+    peek(bucket, limit, windowMs, now) {
+      const log = logFor(bucket, limit, windowMs, now);
+      return result(log, limit, now, log.count < limit);
+    },
+  };
+}

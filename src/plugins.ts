@@ -1,0 +1,83 @@
+/**
+ * Provider plugins: loaded by name from `providers/<name>/`, or from a path or package
+ * for third-party plugins, and turned into provider instances from the config.
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Config } from "./config.js";
+import { UsageError } from "./errors.js";
+import type { ProviderPlugin, ProviderSettings } from "./provider.js";
+
+/** The eleven providers an account can bring its own key for (contract.md §5). */
+export const BYOK_PROVIDERS = [
+  "openai", "anthropic", "google", "azure", "bedrock", "mistral", "groq", "deepseek", "xai", "together", "fireworks",
+] as const;
+
+export interface ProviderInstance {
+  settings: ProviderSettings;
+  plugin: ProviderPlugin;
+}
+
+// Under vitest this module runs from src/*.ts; built, from dist/src/*.js.
+const EXT = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+const BUILTIN_DIR = fileURLToPath(new URL("../providers/", import.meta.url));
+
+const builtinPath = (name: string) => resolve(BUILTIN_DIR, name, `index${EXT}`);
+
+export const isBuiltin = (name: string): boolean => /^[a-z0-9-]+$/.test(name) && existsSync(builtinPath(name));
+
+const cache = new Map<string, Promise<ProviderPlugin>>();
+
+export function loadPlugin(spec: string, baseDir = process.cwd()): Promise<ProviderPlugin> {
+  const target = isBuiltin(spec)
+    ? pathToFileURL(builtinPath(spec)).href
+    : spec.startsWith(".") || isAbsolute(spec)
+      ? pathToFileURL(resolve(baseDir, spec)).href
+      : spec;
+  let loaded = cache.get(target);
+  if (!loaded) {
+    loaded = import(target).then((mod: { default?: unknown }) => checkPlugin(spec, mod.default));
+    cache.set(target, loaded);
+  }
+  return loaded.catch((err: unknown) => {
+    cache.delete(target);
+    throw err instanceof UsageError ? err : new UsageError(`cannot load provider plugin '${spec}': ${(err as Error).message}`);
+  });
+}
+
+function checkPlugin(spec: string, value: unknown): ProviderPlugin {
+  const p = value as Partial<ProviderPlugin> | undefined;
+  const ok = p && typeof p.name === "string" && p.defaults && typeof p.chat?.request === "function" &&
+    typeof p.chat.response === "function" && typeof p.chat.stream === "function";
+  if (!ok) throw new UsageError(`provider plugin '${spec}' does not default-export a provider (name, defaults, chat.request/response/stream)`);
+  return p as ProviderPlugin;
+}
+
+/**
+ * Instances from the config; with no `providers:` at all (zero-config), every built-in
+ * provider whose key variable is set. Each BYOK provider not configured gets an implicit
+ * key-less instance, so an account's own key works without operator setup.
+ */
+export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, baseDir: string): Promise<Map<string, ProviderInstance>> {
+  const instances = new Map<string, ProviderInstance>();
+  const entries = Object.entries(config.providers);
+  const zeroConfig = entries.length === 0;
+  for (const [id, entry] of entries) {
+    const { plugin: spec = id, baseUrl, apiKey, ...options } = entry;
+    const plugin = await loadPlugin(spec, baseDir);
+    const envKey = plugin.defaults.apiKeyEnv ? env[plugin.defaults.apiKeyEnv] : undefined;
+    instances.set(id, {
+      plugin,
+      settings: { id, plugin: plugin.name, baseUrl: baseUrl ?? plugin.defaults.baseUrl, apiKey: apiKey || envKey || undefined, options },
+    });
+  }
+  for (const name of BYOK_PROVIDERS) {
+    if (!isBuiltin(name) || instances.has(name)) continue;
+    if ([...instances.values()].some((i) => i.plugin.name === name)) continue;
+    const plugin = await loadPlugin(name);
+    const envKey = zeroConfig && plugin.defaults.apiKeyEnv ? env[plugin.defaults.apiKeyEnv] : undefined;
+    instances.set(name, { plugin, settings: { id: name, plugin: name, baseUrl: plugin.defaults.baseUrl, apiKey: envKey || undefined, options: {} } });
+  }
+  return instances;
+}

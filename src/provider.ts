@@ -1,0 +1,120 @@
+/**
+ * The provider plugin contract. A plugin is a folder under `providers/` whose index
+ * default-exports one `ProviderPlugin`. Adapters are translation only: the core performs
+ * the HTTP call (pooled, with timeouts), decodes SSE, retries, fails over, bills and
+ * renders errors. An adapter never sees a failed HTTP response except through
+ * `classifyError`, and never frames SSE.
+ *
+ * @example
+ * // providers/groq/index.ts: an OpenAI-format provider is a preset of the shared base
+ * export default openaiCompatible({ name: "groq", baseUrl: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY" });
+ */
+import { invalidRequest, type GatewayError } from "./errors.js";
+import type { ChatRequest, FinishReason, ToolCall, Usage } from "./schema.js";
+
+/** One `providers:` entry of the config, after validation and env interpolation. */
+export interface ProviderSettings {
+  /** Instance name: the YAML key (e.g. "openai", "local"); used in health, ledger and CLI. */
+  id: string;
+  plugin: string;
+  baseUrl: string;
+  /** Platform key; absent when the instance serves BYOK accounts only. */
+  apiKey?: string;
+  /** Every other key of the YAML entry (Azure `apiVersion`, Bedrock `region`, ...). */
+  options: Record<string, unknown>;
+}
+
+/** What an adapter gets for each call. `apiKey` is the platform key or the account's BYOK key. */
+export interface CallContext {
+  settings: ProviderSettings;
+  apiKey: string;
+  /** The upstream model name of the chosen endpoint (not the gateway's vendor/model id). */
+  model: string;
+  stream: boolean;
+}
+
+/** An upstream call described by the adapter and performed by the core. */
+export interface UpstreamRequest {
+  url: string;
+  method?: "GET" | "POST";
+  headers: Record<string, string>;
+  /** Already serialised (SigV4 signs the exact bytes). */
+  body?: string;
+}
+
+/** One upstream stream event: SSE (split and JSON-parsed by the core) or a decoded binary frame. */
+export interface UpstreamEvent {
+  event?: string;
+  data: unknown;
+}
+
+/** An assistant turn in the gateway's internal (OpenAI) shape. */
+export interface Completion {
+  id?: string;
+  choices: Array<{ index: number; content: string | null; tool_calls?: ToolCall[]; finish_reason: FinishReason }>;
+  usage?: Usage;
+}
+
+/** A streamed tool-call fragment, OpenAI delta form. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: "function";
+  function?: { name?: string; arguments?: string };
+}
+
+/**
+ * One step of a streamed answer. The core frames chunks, holds `finish_reason` until the
+ * stream ends so that chunk can carry the usage (contract.md §4), and bills the last usage.
+ */
+export interface StreamDelta {
+  index?: number;
+  content?: string;
+  tool_calls?: ToolCallDelta[];
+  finish_reason?: Exclude<FinishReason, null>;
+  /** Totals for the whole request so far; the last one seen wins (never summed). */
+  usage?: Usage;
+}
+
+export interface ErrorClass {
+  retryable: boolean;
+  /** The upstream key itself is bad (401/403, exhausted quota): mark the provider unhealthy. */
+  keyRejected?: boolean;
+}
+
+export interface ModelInfo {
+  id: string;
+  contextLength?: number;
+  maxOutput?: number;
+}
+
+export interface ProviderPlugin {
+  name: string;
+  /** Default `baseUrl` and the conventional key variable used by zero-config start. */
+  defaults: { baseUrl: string; apiKeyEnv?: string };
+  chat: {
+    request(body: ChatRequest, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+    /** Only called for 2xx. Throw on a body that is not the provider's format. */
+    response(json: unknown, ctx: CallContext): Completion;
+    stream(events: AsyncIterable<UpstreamEvent>, ctx: CallContext): AsyncIterable<StreamDelta>;
+  };
+  /** Binary stream framing (Bedrock's event stream). Default: SSE with JSON data. */
+  decodeStream?(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent>;
+  /** Overrides the default rule (408/429/5xx/529 retryable; 401/403 key rejected). */
+  classifyError?(status: number, body: unknown): ErrorClass | undefined;
+  /** Used by `gateway models sync`. */
+  models?: {
+    request(ctx: Omit<CallContext, "model" | "stream">): UpstreamRequest | Promise<UpstreamRequest>;
+    response(json: unknown): ModelInfo[];
+  };
+}
+
+/** Identity helper: types a plugin object. */
+export function defineProvider(plugin: ProviderPlugin): ProviderPlugin {
+  return plugin;
+}
+
+/** For a request parameter the provider cannot honour: a 400 naming it (never silently dropped). */
+export function unsupported(field: string, problem: string): GatewayError {
+  return invalidRequest(`${field}: ${problem}`, "unsupported_parameter");
+}

@@ -1,0 +1,121 @@
+/**
+ * The store interface: every piece of state the gateway keeps. Nothing outside
+ * `src/store/` writes SQL; a PostgreSQL store would implement the same methods.
+ * Money is integer nano-USD everywhere.
+ */
+export interface KeyRecord {
+  id: string;
+  name: string;
+  account: string;
+  hash: string;
+  last4: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+  rpm: number | null;
+}
+
+export interface Endpoint {
+  /** Provider instance id (the key of `providers:` in the config). */
+  provider: string;
+  /** Upstream model name. */
+  model: string;
+}
+
+export interface CatalogModel {
+  id: string;
+  ownedBy: string;
+  /** nano-USD per 1M tokens; null when unknown (such a model is not billable on the platform). */
+  promptPrice: number | null;
+  completionPrice: number | null;
+  contextLength: number | null;
+  maxOutput: number | null;
+  endpoints: Endpoint[];
+  order?: "latency" | "fixed";
+  source: "bundled" | "live" | "config";
+  created: number;
+}
+
+export interface LedgerEntry {
+  requestId: string;
+  createdAt: number;
+  account: string;
+  keyId: string;
+  model: string;
+  provider: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  /** What the balance was charged (0 for BYOK and failures). */
+  cost: number;
+  /** Price list cost, recorded for BYOK too. */
+  listCost: number;
+  byok: boolean;
+  usageSource: "provider" | "estimated" | "none";
+  status: "ok" | "error" | "cancelled";
+  httpStatus: number;
+  latencyMs: number;
+  attempts: number;
+}
+
+export interface Attempt {
+  requestId: string;
+  createdAt: number;
+  provider: string;
+  model: string;
+  outcome: string;
+  httpStatus: number | null;
+  latencyMs: number;
+}
+
+export interface UsageRow {
+  model: string;
+  keyId: string;
+  keyName: string | null;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  cost: number;
+}
+
+export interface ByokRecord {
+  account: string;
+  provider: string;
+  secret: Buffer;
+  last4: string;
+  updatedAt: number;
+}
+
+export interface Store {
+  // keys
+  createKey(key: KeyRecord): void;
+  findKeyByHash(hash: string): KeyRecord | undefined;
+  findKey(idOrName: string): KeyRecord | undefined;
+  listKeys(account?: string): KeyRecord[];
+  revokeKey(id: string, at: number): void;
+  touchKeys(lastUsed: Map<string, number>): void;
+  /** Changes whenever another connection commits (a CLI revoke, credits add, ...). */
+  dataVersion(): number;
+  // accounts and money
+  ensureAccount(id: string, at: number): void;
+  balance(account: string): number | undefined;
+  addCredits(account: string, amount: number, at: number): number;
+  /** Atomically takes `amount` from the balance; false when it is short. */
+  reserve(id: string, account: string, amount: number, at: number): boolean;
+  /** Returns the unused part of a reservation and records the request, in one transaction. */
+  settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): void;
+  /** Refunds reservations left by a process that died mid-request. */
+  releaseStaleReservations(): number;
+  usage(filter: { account?: string; since?: number }): UsageRow[];
+  // BYOK
+  setByok(record: ByokRecord): void;
+  getByok(account: string, provider: string): ByokRecord | undefined;
+  listByok(account: string): ByokRecord[];
+  removeByok(account: string, provider: string): boolean;
+  /** Accounts' BYOK providers, for /v1/models and routing. */
+  byokProviders(account: string): string[];
+  // catalog
+  replaceCatalog(models: CatalogModel[]): void;
+  catalog(): CatalogModel[];
+  close(): void;
+}

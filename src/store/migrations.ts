@@ -1,0 +1,85 @@
+/**
+ * Schema migrations, versioned by PRAGMA user_version and applied on open. Append only:
+ * a released migration is never edited. Money columns are integer nano-USD (1e-9 USD).
+ */
+export const migrations: string[] = [
+  `CREATE TABLE accounts (
+     id TEXT PRIMARY KEY,
+     balance INTEGER NOT NULL DEFAULT 0 CHECK (balance >= 0),
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE keys (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     hash TEXT NOT NULL UNIQUE,
+     last4 TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER,
+     revoked_at INTEGER,
+     last_used_at INTEGER,
+     rpm INTEGER
+   ) STRICT;
+   CREATE TABLE credit_grants (
+     id INTEGER PRIMARY KEY,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     amount INTEGER NOT NULL,
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE reservations (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     amount INTEGER NOT NULL CHECK (amount >= 0),
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE ledger (
+     id INTEGER PRIMARY KEY,
+     request_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     provider TEXT,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     cost INTEGER NOT NULL CHECK (cost >= 0),
+     list_cost INTEGER NOT NULL,
+     byok INTEGER NOT NULL,
+     usage_source TEXT NOT NULL,
+     status TEXT NOT NULL,
+     http_status INTEGER NOT NULL,
+     latency_ms INTEGER NOT NULL,
+     attempts INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX ledger_account_time ON ledger(account, created_at);
+   CREATE TABLE attempts (
+     id INTEGER PRIMARY KEY,
+     request_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     provider TEXT NOT NULL,
+     model TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     http_status INTEGER,
+     latency_ms INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX attempts_request ON attempts(request_id);
+   CREATE TABLE byok_keys (
+     account TEXT NOT NULL REFERENCES accounts(id),
+     provider TEXT NOT NULL,
+     secret BLOB NOT NULL,
+     last4 TEXT NOT NULL,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (account, provider)
+   ) STRICT;
+   CREATE TABLE catalog (
+     id TEXT PRIMARY KEY,
+     owned_by TEXT NOT NULL,
+     prompt_price INTEGER,
+     completion_price INTEGER,
+     context_length INTEGER,
+     max_output INTEGER,
+     endpoints TEXT NOT NULL,
+     source TEXT NOT NULL,
+     created INTEGER NOT NULL
+   ) STRICT;`,
+];

@@ -1,0 +1,28 @@
+/**
+ * Token counts for when an upstream reports none (a cut stream, a provider without usage).
+ * o200k_base is loaded only on that path: it is large and the hot path never needs it.
+ */
+import type { ChatMessage } from "./schema.js";
+
+type Counter = (text: string) => number;
+let counter: Promise<Counter> | undefined;
+
+function load(): Promise<Counter> {
+  counter ??= import("gpt-tokenizer/encoding/o200k_base").then((m) => m.countTokens as Counter);
+  return counter;
+}
+
+/** OpenAI's chat format: 3 tokens per message of framing plus 3 to prime the reply. */
+export async function countPromptTokens(messages: ChatMessage[]): Promise<number> {
+  const count = await load();
+  let total = 3;
+  for (const m of messages) {
+    total += 3 + count(m.content ?? "") + (m.name ? count(m.name) + 1 : 0);
+    for (const t of m.tool_calls ?? []) total += count(t.function.name) + count(t.function.arguments) + 3;
+  }
+  return total;
+}
+
+export async function countTextTokens(text: string): Promise<number> {
+  return text ? (await load())(text) : 0;
+}
