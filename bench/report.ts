@@ -1,0 +1,127 @@
+/**
+ * Results: the per-case comparison, the targets (PASS/MISS) from issue 6, the terminal
+ * table and the JSON file.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import type { TtfbResult } from "./check.js";
+import type { Case, Measurement } from "./load.js";
+
+export interface CaseResult {
+  case: Case;
+  gateway: Measurement;
+  direct: Measurement;
+  /** gateway req/s ÷ direct req/s. */
+  throughputRatio: number;
+  addedP50Ms: number;
+  addedP99Ms: number;
+  /** Errors, non-2xx, body mismatches and sampled shape problems; any makes the case INVALID. */
+  problems: string[];
+}
+
+export interface TargetResult {
+  target: string;
+  value: string;
+  limit: string;
+  pass: boolean;
+}
+
+export interface BenchResults {
+  startedAt: string;
+  machine: { cpus: number; node: string; pinned: boolean; layout: string };
+  timing: { warmupS: number; durationS: number };
+  cases: CaseResult[];
+  ttfb: { gateway: TtfbResult; direct: TtfbResult; addedP50Ms: number };
+  ready: { bestMs: number; allMs: number[] };
+  rss: { peakUnderLoadMb: number; hwmMb: number | null; afterRunsMb: number[]; growthMb: number };
+  targets: TargetResult[];
+  valid: boolean;
+  totalS: number;
+}
+
+export function compare(c: Case, gateway: Measurement, direct: Measurement, sampled: string[]): CaseResult {
+  const problems = [...sampled];
+  for (const [name, m] of [["gateway", gateway], ["direct", direct]] as const) {
+    if (m.non2xx) problems.push(`${name}: ${m.non2xx} non-2xx`);
+    if (m.errors) problems.push(`${name}: ${m.errors} errors (${m.timeouts} timeouts)`);
+    if (m.mismatches) problems.push(`${name}: ${m.mismatches} malformed bodies`);
+    if (m.requests === 0) problems.push(`${name}: no successful responses`);
+  }
+  return {
+    case: c, gateway, direct, problems,
+    throughputRatio: gateway.rps / direct.rps,
+    addedP50Ms: gateway.p50Ms - direct.p50Ms,
+    addedP99Ms: gateway.p99Ms - direct.p99Ms,
+  };
+}
+
+/** RSS may wobble with GC; more than this between the first and last repeated run counts as growth. */
+export const RSS_GROWTH_TOLERANCE_MB = 10;
+
+const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
+const ms = (x: number) => `${x.toFixed(3)} ms`;
+
+export function evaluate(r: Omit<BenchResults, "targets" | "valid" | "totalS">): TargetResult[] {
+  const find = (latencyMs: number, connections: number, stream: boolean) =>
+    r.cases.find((c) => c.case.latencyMs === latencyMs && c.case.connections === connections && c.case.stream === stream);
+  const targets: TargetResult[] = [];
+  for (const stream of [false, true]) {
+    const kind = stream ? "streamed" : "non-streamed";
+    const instant = find(0, 50, stream);
+    if (instant) targets.push({ target: `instant upstream, 50 conns, ${kind}: throughput vs direct`, value: pct(instant.throughputRatio), limit: ">= 25 %", pass: instant.throughputRatio >= 0.25 });
+    const one = find(0, 1, stream);
+    if (one) {
+      targets.push({ target: `1 conn (instant upstream), ${kind}: added p50`, value: ms(one.addedP50Ms), limit: "<= 0.3 ms", pass: one.addedP50Ms <= 0.3 });
+      targets.push({ target: `1 conn (instant upstream), ${kind}: added p99`, value: ms(one.addedP99Ms), limit: "<= 2 ms", pass: one.addedP99Ms <= 2 });
+    }
+    const slow = find(50, 50, stream);
+    if (slow) targets.push({ target: `50 ms upstream, 50 conns, ${kind}: throughput vs direct`, value: pct(slow.throughputRatio), limit: ">= 95 %", pass: slow.throughputRatio >= 0.95 });
+  }
+  targets.push({ target: "streaming, 1 conn: added TTFB (p50)", value: ms(r.ttfb.addedP50Ms), limit: "<= 1 ms", pass: r.ttfb.addedP50Ms <= 1 });
+  targets.push({ target: "gateway peak RSS under 50-conn load", value: `${r.rss.peakUnderLoadMb.toFixed(1)} MB`, limit: "<= 120 MB", pass: r.rss.peakUnderLoadMb <= 120 });
+  targets.push({ target: "RSS growth across repeated runs", value: `${r.rss.growthMb >= 0 ? "+" : ""}${r.rss.growthMb.toFixed(1)} MB`, limit: `<= ${RSS_GROWTH_TOLERANCE_MB} MB`, pass: r.rss.growthMb <= RSS_GROWTH_TOLERANCE_MB });
+  targets.push({ target: "`gateway serve` ready (best of 3)", value: `${(r.ready.bestMs / 1000).toFixed(3)} s`, limit: "<= 0.5 s", pass: r.ready.bestMs <= 500 });
+  return targets;
+}
+
+function table(rows: string[][]): string {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((row) => (row[i] ?? "").length)));
+  return rows.map((row) => row.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ")).join("\n");
+}
+
+const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "-");
+
+export function render(r: BenchResults): string {
+  const cases = table([
+    ["case", "gw req/s", "gw p50", "gw p99", "direct req/s", "d p50", "d p99", "gw/direct", "+p50 ms", "+p99 ms", "non2xx/err", "gw RSS MB", "status"],
+    ...r.cases.map((c) => [
+      c.case.id, f(c.gateway.rps, 0), f(c.gateway.p50Ms), f(c.gateway.p99Ms), f(c.direct.rps, 0), f(c.direct.p50Ms), f(c.direct.p99Ms),
+      pct(c.throughputRatio), f(c.addedP50Ms, 3), f(c.addedP99Ms, 3),
+      `${c.gateway.non2xx + c.direct.non2xx}/${c.gateway.errors + c.direct.errors + c.gateway.mismatches + c.direct.mismatches}`,
+      f(c.gateway.gatewayPeakRssMb ?? NaN, 1), c.problems.length ? "INVALID" : "ok",
+    ]),
+  ]);
+  const problems = r.cases.flatMap((c) => c.problems.map((p) => `  ${c.case.id}: ${p}`));
+  const targets = table([["target", "value", "limit", ""], ...r.targets.map((t) => [t.target, t.value, t.limit, t.pass ? "PASS" : "MISS"])]);
+  return [
+    `Latencies in ms (p50/p99 per request). ${r.timing.warmupS} s warmup + ${r.timing.durationS} s per measurement. ${r.machine.layout}`,
+    "",
+    cases,
+    ...(problems.length ? ["", "INVALID runs:", ...problems] : []),
+    "",
+    `Streaming TTFB, 1 conn, ${r.ttfb.gateway.samples} sequential requests: gateway p50 ${f(r.ttfb.gateway.p50Ms, 3)} ms (p99 ${f(r.ttfb.gateway.p99Ms, 3)}), ` +
+      `direct p50 ${f(r.ttfb.direct.p50Ms, 3)} ms (p99 ${f(r.ttfb.direct.p99Ms, 3)}), added ${f(r.ttfb.addedP50Ms, 3)} ms`,
+    `gateway serve ready: ${r.ready.allMs.map((x) => `${x.toFixed(0)} ms`).join(", ")} (best ${r.ready.bestMs.toFixed(0)} ms)`,
+    `gateway RSS: peak under 50-conn load ${f(r.rss.peakUnderLoadMb, 1)} MB, VmHWM ${f(r.rss.hwmMb ?? NaN, 1)} MB, ` +
+      `after repeated runs ${r.rss.afterRunsMb.map((x) => x.toFixed(1)).join(" -> ")} MB`,
+    "",
+    targets,
+    "",
+    `${r.valid ? "All runs valid." : "Some runs are INVALID (see above): their numbers do not count."} Total time ${r.totalS.toFixed(1)} s.`,
+  ].join("\n");
+}
+
+export function writeJson(file: string, r: BenchResults): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(r, null, 2)}\n`);
+}

@@ -1,0 +1,8 @@
+/** Percentiles over sorted samples (nearest-rank), shared by the load worker and the TTFB loop. */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const rank = Math.ceil((p / 100) * sorted.length) - 1;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, rank))]!;
+}
+
+export const sortedCopy = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
