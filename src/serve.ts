@@ -5,7 +5,7 @@
  * Graceful shutdown: stop accepting, let in-flight requests finish (up to a grace period),
  * write the last ledger rows, close the store.
  */
-import { createServer, type Server } from "node:http";
+import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import { toNodeHandler } from "h3";
@@ -31,9 +31,10 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
     throw err;
   }
   const host = opts.host ?? config.server.host;
+  const drain: Drain = { inflight: 0, waiting: [] };
   let server: Server;
   try {
-    server = await listen(createServer({ keepAliveTimeout: 65_000 }, toNodeHandler(createApp(gateway))), host, opts.port ?? config.server.port);
+    server = await listen(createServer({ keepAliveTimeout: 65_000 }, trackInflight(toNodeHandler(createApp(gateway)), drain)), host, opts.port ?? config.server.port);
   } catch (err) {
     await gateway.close();
     store.close();
@@ -46,7 +47,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
     gateway,
     close: () =>
       (closing ??= (async () => {
-        await stopAccepting(server, GRACE_MS);
+        await stopAccepting(server, drain, GRACE_MS);
         await gateway.close();
         store.close();
       })()),
@@ -65,15 +66,37 @@ function listen(server: Server, host: string, port: number): Promise<Server> {
   });
 }
 
-/** Stops accepting; idle keep-alive sockets close now, busy ones after their response. */
-function stopAccepting(server: Server, graceMs: number): Promise<void> {
-  return new Promise((resolve) => {
-    const force = setTimeout(() => server.closeAllConnections(), graceMs);
-    force.unref();
-    server.close(() => {
-      clearTimeout(force);
-      resolve();
+interface Drain {
+  inflight: number;
+  waiting: Array<() => void>;
+}
+
+/** Counts requests whose response has not closed, so shutdown knows when it may drop sockets. */
+function trackInflight(handler: RequestListener, drain: Drain): RequestListener {
+  return (req, res) => {
+    drain.inflight++;
+    res.once("close", () => {
+      if (--drain.inflight === 0) for (const done of drain.waiting.splice(0)) done();
     });
+    return handler(req, res);
+  };
+}
+
+/**
+ * Stops accepting, waits for in-flight responses (up to the grace period), then drops every
+ * socket left: idle keep-alive ones and ones a client opened without sending a request.
+ */
+function stopAccepting(server: Server, drain: Drain, graceMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    const dropAll = () => server.closeAllConnections();
+    if (drain.inflight === 0) return dropAll();
     server.closeIdleConnections();
+    const force = setTimeout(dropAll, graceMs);
+    force.unref();
+    drain.waiting.push(() => {
+      clearTimeout(force);
+      dropAll();
+    });
   });
 }

@@ -29,9 +29,9 @@ function describe(issue: Issue): string[] {
 }
 
 function problem(issue: Issue): string {
+  if ((issue.code === "invalid_type" || issue.code === "invalid_value") && issue.input === undefined) return "Required";
   switch (issue.code) {
     case "invalid_type":
-      if (issue.input === undefined) return "Required";
       return `Expected ${issue.expected}, received ${typeName(issue.input)}`;
     case "too_big":
       return bound(issue.origin, "at most", "less than or equal to", issue.maximum, issue.inclusive);

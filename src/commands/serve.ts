@@ -1,6 +1,5 @@
 /** `gateway serve`: run the HTTP server until SIGINT/SIGTERM, then shut down gracefully. */
 import type { Command } from "commander";
-import { startServer } from "../serve.js";
 import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 
@@ -10,6 +9,8 @@ export function serveCommand(program: Command): void {
     .option("--host <host>", "interface to bind (default: config server.host, 127.0.0.1)")
     .option("--port <port>", "port (default: config server.port, 8787; 0 picks a free one)", positiveIntOrZero)
     .action(async (opts: { host?: string; port?: number }, cmd: Command) => {
+      // Loaded here so other commands start without the HTTP stack.
+      const { startServer } = await import("../serve.js");
       const server = await startServer(await configFor(cmd), { host: opts.host, port: opts.port });
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
       const ready = { url: server.url, providers, models: server.gateway.catalog.size };

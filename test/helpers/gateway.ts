@@ -1,5 +1,5 @@
 /**
- * Starts a real gateway on 127.0.0.1:0 (listhen, as `gateway serve` does) with a fresh
+ * Starts a real gateway on 127.0.0.1:0 (node:http, as `gateway serve` does) with a fresh
  * SQLite file in a temp dir, and gives tests a key and credits the way the CLI would.
  */
 import { mkdtempSync, rmSync } from "node:fs";

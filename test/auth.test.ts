@@ -1,0 +1,94 @@
+/** api.md Authentication: the 401 rules, the key lifecycle, and per-IP throttling of keyless requests. */
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
+import { bearer, expectError } from "./helpers/http.js";
+import { completion } from "./helpers/openai-wire.js";
+
+let fake: FakeUpstream;
+let gw: TestGateway;
+
+beforeAll(async () => {
+  fake = await startFakeUpstream(() => completion("ok"));
+  gw = await startGateway(openaiConfig(fake.url, { limits: { ip: { requests: 1000, window: 60 } } }));
+  gw.addCredits("10");
+});
+afterAll(async () => {
+  await gw.close();
+  await fake.close();
+});
+
+const models = (headers: Record<string, string>) => fetch(`${gw.url}/v1/models`, { headers });
+
+describe("401 invalid_api_key", () => {
+  test.each([
+    ["missing header", {}],
+    ["wrong scheme", { authorization: "Basic dXNlcjpwYXNz" }],
+    ["Bearer without a space-separated key", { authorization: "Bearersk-abc" }],
+    ["unknown key", bearer("sk-" + "a".repeat(48))],
+    ["not an sk- key", bearer("hello")],
+  ])("%s", async (_name, headers) => {
+    await expectError(await models(headers as Record<string, string>), 401, "authentication_error", "invalid_api_key");
+  });
+
+  test("a revoked key is refused from the next request on (revoked by the CLI's connection)", async () => {
+    const key = gw.createKey({ name: "to-revoke" });
+    expect((await models(bearer(key))).status).toBe(200);
+    // Another connection (as `gateway keys revoke` would be) commits the revocation.
+    const { openSqliteStore } = await import("../src/store/sqlite.js");
+    const cli = openSqliteStore(gw.db);
+    cli.revokeKey(cli.findKey("to-revoke")!.id, Date.now());
+    cli.close();
+    const started = Date.now();
+    let status = 200;
+    while (status === 200 && Date.now() - started < 2000) {
+      status = (await models(bearer(key))).status;
+      if (status === 200) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(status).toBe(401);
+    expect(Date.now() - started).toBeLessThan(1000);
+  });
+
+  test("an expired key is refused", async () => {
+    const key = gw.createKey({ expiresAt: Date.now() + 300 });
+    expect((await models(bearer(key))).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 350));
+    await expectError(await models(bearer(key)), 401, "authentication_error", "invalid_api_key");
+  });
+
+  test("the error never echoes the presented key", async () => {
+    const bogus = "sk-" + "Z".repeat(48);
+    const res = await models(bearer(bogus));
+    expect(await res.text()).not.toContain(bogus);
+  });
+});
+
+describe("public endpoints and keyless throttling", () => {
+  test("health and openapi need no key", async () => {
+    expect((await fetch(`${gw.url}/v1/health/providers`)).status).toBe(200);
+    const doc = await (await fetch(`${gw.url}/v1/openapi.json`)).json() as { openapi: string; info: { version: string } };
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.0.0");
+  });
+
+  test("requests without a valid key are limited per client IP (429 instead of 401 once over)", async () => {
+    const tight = await startGateway(openaiConfig(fake.url, { limits: { ip: { requests: 3, window: 60 } } }));
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await fetch(`${tight.url}/v1/models`)).status);
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      const res = await fetch(`${tight.url}/v1/health/providers`);
+      expect(res.status).toBe(429);
+      expect(res.headers.get("retry-after")).toBe(res.headers.get("x-ratelimit-reset"));
+    } finally {
+      await tight.close();
+    }
+  });
+
+  test("the key tier counts /v1/models too and reports the key's limit", async () => {
+    const key = gw.createKey({ rpm: 5 });
+    const res = await models(bearer(key));
+    expect(res.headers.get("x-ratelimit-limit")).toBe("5");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("4");
+  });
+});

@@ -1,0 +1,46 @@
+/** Runs the built `gateway` bin as a child process, as an operator's script would. */
+import { existsSync, mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { execa, type ResultPromise } from "execa";
+
+export const BIN = resolve("dist/src/cli.js");
+
+export function assertBuilt(): void {
+  if (!existsSync(BIN)) throw new Error("dist/ is missing: run `npm test` (it builds first) or `npm run build`");
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "gw-cli-"));
+}
+
+export interface CliResult { exitCode: number; stdout: string; stderr: string; json: any }
+
+export async function gateway(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
+  const r = await execa("node", [BIN, ...args], {
+    cwd: opts.cwd, env: { GATEWAY_SECRET: "cli-test-secret", ...opts.env }, extendEnv: false,
+    input: opts.input, stdin: opts.input === undefined ? "ignore" : undefined, reject: false, timeout: 60_000,
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(r.stdout);
+  } catch { /* not JSON */ }
+  return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, json };
+}
+
+/** `gateway serve` in the background; resolves once it printed its URL. */
+export async function serve(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ url: string; proc: ResultPromise }> {
+  const proc = execa("node", [BIN, "serve", "--port", "0", "--json", ...args], {
+    cwd: opts.cwd, env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "", ...opts.env }, extendEnv: false, reject: false, stdin: "ignore",
+  });
+  const url = await new Promise<string>((resolveUrl, reject) => {
+    let out = "";
+    proc.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const line = out.split("\n").find((l) => l.startsWith("{"));
+      if (line) resolveUrl((JSON.parse(line) as { url: string }).url);
+    });
+    void proc.then((r) => reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}`)));
+  });
+  return { url, proc };
+}
