@@ -30,6 +30,11 @@ export function promptUpperBound(body: ChatRequest): number {
   return bytes;
 }
 
+/** Output tokens one choice may produce: what billing reserves for and what adapters ask for. */
+export function outputBudget(body: ChatRequest, route: Route): number {
+  return body.max_tokens ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT;
+}
+
 export function pricesOf(route: Route): Prices {
   return { prompt: route.model.promptPrice ?? 0, completion: route.model.completionPrice ?? 0 };
 }
@@ -82,7 +87,7 @@ export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatR
   const hasByok = route.endpoints.some((e) => e.byok);
   const free = prices.prompt === 0 && prices.completion === 0;
   if (!platform || free) return new Bill(store, key, route, requestId, now, null, 0, false);
-  const maxOutput = (body.max_tokens ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT) * (body.n ?? 1);
+  const maxOutput = outputBudget(body, route) * (body.n ?? 1);
   const worst = costOf(prices, promptUpperBound(body), maxOutput);
   const id = `res_${randomUUID()}`;
   if (store.reserve(id, key.account, worst, now)) return new Bill(store, key, route, requestId, now, id, worst, false);

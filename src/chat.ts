@@ -3,7 +3,7 @@
  * auth → limits → validate → route → reserve → adapter (with failover) → settle → respond.
  */
 import type { H3Event } from "h3";
-import { openBill, type Bill } from "./billing.js";
+import { openBill, outputBudget, type Bill } from "./billing.js";
 import { readJsonBody } from "./body.js";
 import type { Route, RoutedEndpoint } from "./catalog.js";
 import { GatewayError, invalidRequest, modelNotFound } from "./errors.js";
@@ -53,7 +53,9 @@ function checkMessages(body: ChatRequest): void {
   });
 }
 
-const callContext = (e: RoutedEndpoint, stream: boolean): CallContext => ({ settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream });
+function callContext(e: RoutedEndpoint, job: Job): CallContext {
+  return { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: job.body.stream === true, maxOutput: outputBudget(job.body, job.route) };
+}
 
 /** An upstream answer the adapter cannot read is that endpoint's failure: fail over. */
 function malformed(cause: unknown): UpstreamFailure {
@@ -63,7 +65,7 @@ function malformed(cause: unknown): UpstreamFailure {
 async function completed(gw: Gateway, event: H3Event, state: RequestState, job: Job): Promise<ChatCompletion> {
   const signal = event.req.signal;
   const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: state.id, attempts: job.attempts }, async (e) => {
-    const ctx = callContext(e, false);
+    const ctx = callContext(e, job);
     const plugin = e.instance.plugin;
     const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
     try {
@@ -92,7 +94,7 @@ async function completed(gw: Gateway, event: H3Event, state: RequestState, job: 
 async function streamed(gw: Gateway, event: H3Event, state: RequestState, job: Job): Promise<Response> {
   const signal = event.req.signal;
   const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: state.id, attempts: job.attempts }, async (e) => {
-    const ctx = callContext(e, true);
+    const ctx = callContext(e, job);
     const plugin = e.instance.plugin;
     const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
     const events = plugin.decodeStream ? plugin.decodeStream(res.body) : decodeSse(res.body);

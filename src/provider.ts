@@ -31,6 +31,11 @@ export interface CallContext {
   /** The upstream model name of the chosen endpoint (not the gateway's vendor/model id). */
   model: string;
   stream: boolean;
+  /**
+   * The output budget billing reserved for: the request's `max_tokens`, else the catalog's
+   * output limit (else context length, else 4096). An API that requires max_tokens gets this.
+   */
+  maxOutput?: number;
 }
 
 /** An upstream call described by the adapter and performed by the core. */
@@ -80,6 +85,8 @@ export interface ErrorClass {
   retryable: boolean;
   /** The upstream key itself is bad (401/403, exhausted quota): mark the provider unhealthy. */
   keyRejected?: boolean;
+  /** A retry delay the provider put in its error body (Gemini's RetryInfo); a header wins. */
+  retryAfterMs?: number;
 }
 
 export interface ModelInfo {
@@ -104,7 +111,7 @@ export interface ProviderPlugin {
   classifyError?(status: number, body: unknown): ErrorClass | undefined;
   /** Used by `gateway models sync`. */
   models?: {
-    request(ctx: Omit<CallContext, "model" | "stream">): UpstreamRequest | Promise<UpstreamRequest>;
+    request(ctx: Omit<CallContext, "model" | "stream" | "maxOutput">): UpstreamRequest | Promise<UpstreamRequest>;
     response(json: unknown): ModelInfo[];
   };
 }

@@ -66,7 +66,7 @@ export class Upstream {
     const body = await readErrorBody(res);
     const cls = plugin.classifyError?.(res.statusCode, body) ?? classifyStatus(res.statusCode);
     const outcome: Outcome = cls.keyRejected ? "key_rejected" : res.statusCode === 429 ? "rate_limited" : "failure";
-    throw new UpstreamFailure(outcome, cls.retryable, res.statusCode, retryAfterMs(res.headers));
+    throw new UpstreamFailure(outcome, cls.retryable, res.statusCode, retryAfterMs(res.headers) ?? cls.retryAfterMs ?? null);
   }
 
   close(): Promise<void> {

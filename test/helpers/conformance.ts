@@ -59,7 +59,7 @@ export function describeProvider(fixture: ProviderFixture): void {
       gw = await startGateway({
         providers: { [fixture.plugin]: fixture.provider(fake.url, UPSTREAM_KEY) },
         models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: fixture.plugin, model: fixture.upstreamModel }] }],
-        retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 60 },
+        retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 2000 },
       });
       key = gw.createKey();
       gw.addCredits("100");

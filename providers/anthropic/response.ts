@@ -1,0 +1,65 @@
+/** A Messages API `message` into the internal Completion; finish reasons and usage shared with the stream. */
+import type { Completion } from "../../src/provider.js";
+import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
+
+export interface WireUsage {
+  input_tokens?: number | null;
+  output_tokens?: number | null;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
+interface WireBlock {
+  type?: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+}
+
+interface WireMessage {
+  id?: string;
+  content?: WireBlock[];
+  stop_reason?: string | null;
+  usage?: WireUsage;
+}
+
+/** end_turn, stop_sequence, pause_turn, refusal and any later reason: the answer stopped. */
+export function finishReason(stop: string | null | undefined): FinishReason {
+  if (!stop) return null;
+  if (stop === "max_tokens" || stop === "model_context_window_exceeded") return "length";
+  if (stop === "tool_use") return "tool_calls";
+  return "stop";
+}
+
+/** `input_tokens` excludes cache reads and writes: the prompt is all three. */
+export function usageOf(u: WireUsage | undefined): Usage | undefined {
+  if (!u || typeof u.input_tokens !== "number") return undefined;
+  const prompt = u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+  const completion = u.output_tokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+/** Text blocks concatenate; tool_use blocks become tool calls; thinking and server-tool blocks are not api.md's. */
+export function fromMessage(json: unknown): Completion {
+  const msg = json as WireMessage | null;
+  if (!msg || !Array.isArray(msg.content)) throw new Error("anthropic: message content missing");
+  let text: string | null = null;
+  const calls: ToolCall[] = [];
+  for (const b of msg.content) {
+    if (b.type === "text" && typeof b.text === "string") text = (text ?? "") + b.text;
+    if (b.type === "tool_use" && typeof b.id === "string" && typeof b.name === "string") {
+      calls.push({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
+    }
+  }
+  return {
+    id: msg.id,
+    choices: [{
+      index: 0,
+      content: text ?? (calls.length > 0 ? null : ""),
+      tool_calls: calls.length > 0 ? calls : undefined,
+      finish_reason: finishReason(msg.stop_reason),
+    }],
+    usage: usageOf(msg.usage),
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * `application/vnd.amazon.eventstream` framing -> events. Each frame starts with its total
+ * length (4 bytes, big-endian); network chunks split and merge frames arbitrarily, so bytes
+ * are buffered until a whole frame is there. The codec checks both CRCs.
+ * Exceptions arrive as frames with `:message-type: exception` and throw.
+ */
+import { EventStreamCodec, type Message } from "@smithy/eventstream-codec";
+import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
+import type { UpstreamEvent } from "../../src/provider.js";
+import type { Outcome } from "../../src/health.js";
+import { UpstreamFailure } from "../../src/upstream.js";
+
+const codec = new EventStreamCodec(toUtf8, fromUtf8);
+
+/** ConverseStream's modelled exceptions, as the matching HTTP errors would be classified. */
+const EXCEPTIONS: Record<string, { outcome: Outcome; retryable: boolean; status: number }> = {
+  throttlingException: { outcome: "rate_limited", retryable: true, status: 429 },
+  validationException: { outcome: "failure", retryable: false, status: 400 },
+  modelStreamErrorException: { outcome: "failure", retryable: true, status: 424 },
+  internalServerException: { outcome: "failure", retryable: true, status: 500 },
+  serviceUnavailableException: { outcome: "failure", retryable: true, status: 503 },
+};
+
+function header(m: Message, name: string): string | undefined {
+  const h = m.headers[name];
+  return h?.type === "string" ? h.value : undefined;
+}
+
+/** Only the exception's type travels on: its message is upstream detail. */
+function failure(type: string | undefined): UpstreamFailure {
+  const known = type ? EXCEPTIONS[type] : undefined;
+  const cls = known ?? { outcome: "failure" as const, retryable: true, status: null };
+  return new UpstreamFailure(cls.outcome, cls.retryable, cls.status, null, `bedrock stream ${type ?? "error"}`);
+}
+
+function toEvent(m: Message): UpstreamEvent {
+  const kind = header(m, ":message-type");
+  if (kind === "exception") throw failure(header(m, ":exception-type"));
+  if (kind !== "event") throw failure(header(m, ":error-code"));
+  try {
+    return { event: header(m, ":event-type"), data: JSON.parse(toUtf8(m.body)) };
+  } catch {
+    throw new UpstreamFailure("failure", true, null, null, "malformed stream event");
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (!a.length) return b;
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+export async function* decodeEventStream(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent> {
+  let buffer: Uint8Array = new Uint8Array(0);
+  for await (const chunk of body) {
+    buffer = concat(buffer, chunk);
+    while (buffer.length >= 4) {
+      const total = new DataView(buffer.buffer, buffer.byteOffset, 4).getUint32(0);
+      if (buffer.length < total) break;
+      yield toEvent(codec.decode(buffer.subarray(0, total)));
+      buffer = buffer.subarray(total);
+    }
+  }
+  if (buffer.length) throw new UpstreamFailure("failure", true, null, null, "event stream ended inside a frame");
+}

@@ -1,0 +1,51 @@
+/**
+ * AWS Bedrock through the Converse API, signed with SigV4. `apiKey` is
+ * `ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]`; options: `region` (default: from the
+ * baseUrl host, else us-east-1), `maxTokens` (default output limit), `controlUrl` (model list).
+ */
+import { defineProvider, type CallContext, type ErrorClass, type UpstreamRequest } from "../../src/provider.js";
+import type { ChatRequest } from "../../src/schema.js";
+import { credentialsOf, regionOf } from "./credentials.js";
+import { decodeEventStream } from "./eventstream.js";
+import { listRequest, listResponse } from "./models.js";
+import { toConverse } from "./request.js";
+import { fromConverse } from "./response.js";
+import { signRequest } from "./sign.js";
+import { fromConverseStream } from "./stream.js";
+
+function chatRequest(req: ChatRequest, ctx: CallContext): Promise<UpstreamRequest> {
+  const base = ctx.settings.baseUrl.replace(/\/+$/, "");
+  // Model ids carry ':' and ARNs carry '/': one encoded path segment, as the AWS SDK sends it.
+  const url = `${base}/model/${encodeURIComponent(ctx.model)}/${ctx.stream ? "converse-stream" : "converse"}`;
+  return signRequest({
+    url,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(toConverse(req, ctx.settings.options)),
+    region: regionOf(ctx.settings),
+    service: "bedrock",
+    credentials: credentialsOf(ctx.apiKey),
+  });
+}
+
+/**
+ * The core's default already fits Bedrock: 403 AccessDenied/UnrecognizedClient reject the key,
+ * 408 ModelTimeout, 429 Throttling/ModelNotReady, 500 and 503 retry, 400 Validation and 404
+ * do not. Only 424 ModelErrorException (the model failed mid-request) needs saying.
+ */
+function classifyError(status: number): ErrorClass | undefined {
+  return status === 424 ? { retryable: true } : undefined;
+}
+
+export default defineProvider({
+  name: "bedrock",
+  defaults: { baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", apiKeyEnv: "AWS_ACCESS_KEY_ID" },
+  chat: {
+    request: chatRequest,
+    response: (json) => fromConverse(json),
+    stream: (events) => fromConverseStream(events),
+  },
+  decodeStream: decodeEventStream,
+  classifyError,
+  models: { request: listRequest, response: listResponse },
+});

@@ -1,0 +1,66 @@
+/**
+ * Converse response -> Completion.
+ * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax
+ */
+import type { Completion } from "../../src/provider.js";
+import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
+
+export interface WireUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  totalTokens?: number;
+  cacheReadInputTokens?: number;
+  cacheWriteInputTokens?: number;
+}
+
+interface WireBlock {
+  text?: unknown;
+  toolUse?: { toolUseId?: unknown; name?: unknown; input?: unknown };
+}
+
+/**
+ * Verified rule: `inputTokens` counts only the uncached input; cache reads and writes are
+ * reported beside it (AWS prompt-caching guide: total input = inputTokens +
+ * cacheReadInputTokens + cacheWriteInputTokens; TokenUsage API reference lists them as
+ * separate fields). The prompt is their sum, so nothing is counted twice.
+ */
+export function usageOf(u: WireUsage | undefined): Usage | undefined {
+  if (!u || typeof u.inputTokens !== "number") return undefined;
+  const prompt = u.inputTokens + (u.cacheReadInputTokens ?? 0) + (u.cacheWriteInputTokens ?? 0);
+  const completion = u.outputTokens ?? 0;
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+/** StopReason: end_turn, tool_use, max_tokens, stop_sequence, guardrail_intervened, content_filtered, ... */
+export function finishReason(stopReason: unknown): Exclude<FinishReason, null> {
+  if (stopReason === "max_tokens" || stopReason === "model_context_window_exceeded") return "length";
+  if (stopReason === "tool_use") return "tool_calls";
+  return "stop";
+}
+
+function toolCall(block: NonNullable<WireBlock["toolUse"]>): ToolCall {
+  if (typeof block.toolUseId !== "string" || typeof block.name !== "string") throw new Error("converse: toolUse without id or name");
+  return { id: block.toolUseId, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } };
+}
+
+export function fromConverse(json: unknown): Completion {
+  const body = json as { output?: { message?: { content?: unknown } }; stopReason?: unknown; usage?: WireUsage } | null;
+  const content = body?.output?.message?.content;
+  if (!Array.isArray(content)) throw new Error("converse: output.message.content missing");
+  let text = "";
+  const calls: ToolCall[] = [];
+  // Other blocks (reasoningContent, citations, ...) have no place in api.md's message.
+  for (const block of content as WireBlock[]) {
+    if (typeof block.text === "string") text += block.text;
+    else if (block.toolUse) calls.push(toolCall(block.toolUse));
+  }
+  return {
+    choices: [{
+      index: 0,
+      content: text || (calls.length ? null : ""),
+      tool_calls: calls.length ? calls : undefined,
+      finish_reason: finishReason(body?.stopReason),
+    }],
+    usage: usageOf(body?.usage),
+  };
+}

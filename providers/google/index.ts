@@ -1,0 +1,64 @@
+/**
+ * Google Gemini API, native generateContent (https://ai.google.dev/api/generate-content).
+ * The key travels in `x-goog-api-key`, never in the URL: URLs end up in logs.
+ * Options: `apiVersion` (default "v1beta").
+ */
+import { defineProvider, type CallContext, type ModelInfo, type UpstreamRequest } from "../../src/provider.js";
+import { classifyError } from "./errors.js";
+import { toGeminiBody } from "./request.js";
+import { fromGenerateContent } from "./response.js";
+import { fromStream } from "./stream.js";
+
+type Settings = CallContext["settings"];
+
+function root(settings: Settings): string {
+  const version = typeof settings.options.apiVersion === "string" ? settings.options.apiVersion : "v1beta";
+  return `${settings.baseUrl.replace(/\/+$/, "")}/${encodeURIComponent(version)}`;
+}
+
+/** `gemini-2.5-flash` is `models/gemini-2.5-flash`; a full resource name (`tunedModels/x`) is kept. */
+function resource(model: string): string {
+  const name = model.includes("/") ? model : `models/${model}`;
+  return name.split("/").map(encodeURIComponent).join("/");
+}
+
+function headers(apiKey: string): Record<string, string> {
+  return apiKey ? { "x-goog-api-key": apiKey } : {};
+}
+
+function modelsOf(json: unknown): ModelInfo[] {
+  if (typeof json !== "object" || json === null) throw new Error("models: expected a ListModelsResponse");
+  const models = (json as { models?: unknown }).models ?? []; // proto3 JSON omits an empty list
+  if (!Array.isArray(models)) throw new Error("models: expected a models array");
+  return models.flatMap((entry: unknown) => {
+    if (typeof entry !== "object" || entry === null) return [];
+    const m = entry as Record<string, unknown>;
+    const methods = Array.isArray(m.supportedGenerationMethods) ? m.supportedGenerationMethods : [];
+    if (typeof m.name !== "string" || !methods.includes("generateContent")) return [];
+    const limit = (v: unknown) => (typeof v === "number" ? v : undefined);
+    return [{ id: m.name.replace(/^models\//, ""), contextLength: limit(m.inputTokenLimit), maxOutput: limit(m.outputTokenLimit) }];
+  });
+}
+
+export default defineProvider({
+  name: "google",
+  defaults: { baseUrl: "https://generativelanguage.googleapis.com", apiKeyEnv: "GEMINI_API_KEY" },
+  chat: {
+    request(req, ctx): UpstreamRequest {
+      const method = ctx.stream ? "streamGenerateContent?alt=sse" : "generateContent";
+      return {
+        url: `${root(ctx.settings)}/${resource(ctx.model)}:${method}`,
+        headers: { "content-type": "application/json", ...headers(ctx.apiKey) },
+        body: JSON.stringify(toGeminiBody(req, ctx.model)),
+      };
+    },
+    response: (json) => fromGenerateContent(json),
+    stream: (events) => fromStream(events),
+  },
+  classifyError,
+  models: {
+    // 1000 is the documented page maximum; the Gemini API lists far fewer models.
+    request: (ctx) => ({ url: `${root(ctx.settings)}/models?pageSize=1000`, method: "GET", headers: headers(ctx.apiKey) }),
+    response: modelsOf,
+  },
+});

@@ -1,0 +1,47 @@
+/**
+ * streamGenerateContent?alt=sse -> StreamDeltas. Each SSE `data` is a whole
+ * GenerateContentResponse: text parts are increments, a functionCall part arrives complete,
+ * finishReason comes on a candidate's last chunk, and usageMetadata on chunks carries the
+ * running totals (the last one is the request's total). There is no `[DONE]`.
+ */
+import type { StreamDelta, ToolCallDelta, UpstreamEvent } from "../../src/provider.js";
+import { finishReason, isWireResponse, textOf, toolCallOf, usageOf, type WireCandidate } from "./response.js";
+
+/** Per candidate index: how many tool calls were streamed so far (the next call's OpenAI index). */
+type CallCounts = Map<number, number>;
+
+export async function* fromStream(events: AsyncIterable<UpstreamEvent>): AsyncIterable<StreamDelta> {
+  const calls: CallCounts = new Map();
+  for await (const event of events) {
+    const chunk = event.data;
+    if (typeof chunk === "object" && chunk !== null && "error" in chunk) throw new Error("gemini: error event in stream");
+    if (!isWireResponse(chunk)) throw new Error("gemini: stream chunk is not a GenerateContentResponse");
+    const candidates = chunk.candidates ?? [];
+    for (const [i, c] of candidates.entries()) {
+      const delta = candidateDelta(c, c.index ?? i, calls);
+      if (delta) yield delta;
+    }
+    // A blocked prompt ends the stream with no candidate at all.
+    if (!candidates.length && chunk.promptFeedback?.blockReason) yield { index: 0, finish_reason: "stop" };
+    const usage = usageOf(chunk.usageMetadata);
+    if (usage) yield { usage };
+  }
+}
+
+function candidateDelta(c: WireCandidate, index: number, calls: CallCounts): StreamDelta | null {
+  const parts = c.content?.parts ?? [];
+  const delta: StreamDelta = { index };
+  const text = textOf(parts);
+  if (text) delta.content = text;
+  const toolCalls: ToolCallDelta[] = [];
+  for (const p of parts) {
+    if (!p.functionCall) continue;
+    const n = calls.get(index) ?? 0;
+    calls.set(index, n + 1);
+    toolCalls.push({ index: n, ...toolCallOf(p.functionCall) });
+  }
+  if (toolCalls.length) delta.tool_calls = toolCalls;
+  const reason = finishReason(c.finishReason, (calls.get(index) ?? 0) > 0);
+  if (reason) delta.finish_reason = reason;
+  return delta.content !== undefined || delta.tool_calls || delta.finish_reason ? delta : null;
+}
