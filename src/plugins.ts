@@ -66,18 +66,26 @@ export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, base
   for (const [id, entry] of entries) {
     const { plugin: spec = id, baseUrl, apiKey, ...options } = entry;
     const plugin = await loadPlugin(spec, baseDir);
-    const envKey = plugin.defaults.apiKeyEnv ? env[plugin.defaults.apiKeyEnv] : undefined;
+    const fromEnv = envDefaults(plugin, env);
     instances.set(id, {
       plugin,
-      settings: { id, plugin: plugin.name, baseUrl: baseUrl ?? plugin.defaults.baseUrl, apiKey: apiKey || envKey || undefined, options },
+      settings: { id, plugin: plugin.name, baseUrl: baseUrl ?? fromEnv.baseUrl ?? plugin.defaults.baseUrl, apiKey: apiKey || fromEnv.apiKey || undefined, options },
     });
   }
   for (const name of BYOK_PROVIDERS) {
     if (!isBuiltin(name) || instances.has(name)) continue;
     if ([...instances.values()].some((i) => i.plugin.name === name)) continue;
     const plugin = await loadPlugin(name);
-    const envKey = zeroConfig && plugin.defaults.apiKeyEnv ? env[plugin.defaults.apiKeyEnv] : undefined;
-    instances.set(name, { plugin, settings: { id: name, plugin: name, baseUrl: plugin.defaults.baseUrl, apiKey: envKey || undefined, options: {} } });
+    const fromEnv = zeroConfig ? envDefaults(plugin, env) : {};
+    const baseUrl = fromEnv.baseUrl ?? plugin.defaults.baseUrl;
+    instances.set(name, { plugin, settings: { id: name, plugin: name, baseUrl, apiKey: fromEnv.apiKey || undefined, options: {} } });
   }
   return instances;
+}
+
+/** The conventional variables of a plugin: its own `fromEnv`, else `apiKeyEnv`. */
+function envDefaults(plugin: ProviderPlugin, env: NodeJS.ProcessEnv): { apiKey?: string; baseUrl?: string } {
+  const derived = plugin.defaults.fromEnv?.(env) ?? {};
+  const apiKey = derived.apiKey ?? (plugin.defaults.apiKeyEnv ? env[plugin.defaults.apiKeyEnv] : undefined);
+  return { apiKey: apiKey || undefined, baseUrl: derived.baseUrl };
 }

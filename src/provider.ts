@@ -98,7 +98,12 @@ export interface ModelInfo {
 export interface ProviderPlugin {
   name: string;
   /** Default `baseUrl` and the conventional key variable used by zero-config start. */
-  defaults: { baseUrl: string; apiKeyEnv?: string };
+  defaults: {
+    baseUrl: string;
+    apiKeyEnv?: string;
+    /** When one variable is not enough (AWS id + secret, Azure's endpoint): the values from env. */
+    fromEnv?(env: NodeJS.ProcessEnv): { apiKey?: string; baseUrl?: string };
+  };
   chat: {
     request(body: ChatRequest, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
     /** Only called for 2xx. Throw on a body that is not the provider's format. */

@@ -8,7 +8,7 @@ import pRetry, { AbortError } from "p-retry";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Route, RoutedEndpoint } from "./catalog.js";
 import type { Config } from "./config.js";
-import { invalidRequest, rateLimited, upstreamUnavailable } from "./errors.js";
+import { GatewayError, invalidRequest, rateLimited, upstreamUnavailable } from "./errors.js";
 import type { Health } from "./health.js";
 import type { Limiter } from "./limits.js";
 import type { Attempt } from "./store/index.js";
@@ -28,6 +28,8 @@ class RoundFailed extends Error {
     super("every endpoint failed");
   }
 }
+
+const isUnsupported = (err: unknown): err is GatewayError => err instanceof GatewayError && err.code === "unsupported_parameter";
 
 export class Router {
   constructor(private deps: RouterDeps) {}
@@ -91,6 +93,8 @@ export class Router {
     let limitedReset: number | null = null;
     let tried = 0;
     let byokRejected = false;
+    let unsupportedError: GatewayError | undefined;
+    let rejectedByCapability = 0;
     for (const e of this.order(route, opts.byokOnly)) {
       const reset = this.providerFull(e.provider);
       if (reset !== null) {
@@ -105,7 +109,13 @@ export class Router {
         this.log(opts, e, "success", 200, started);
         return { value, endpoint: e };
       } catch (err) {
-        // Our own errors (an unsupported parameter) and client aborts end the request as they are.
+        // A parameter this provider cannot honour: another endpoint may; 400 only if none can.
+        if (isUnsupported(err) && !opts.signal.aborted) {
+          unsupportedError ??= err;
+          rejectedByCapability++;
+          continue;
+        }
+        // Our own errors and client aborts end the request as they are.
         if (opts.signal.aborted || !(err instanceof UpstreamFailure)) throw new AbortError(err instanceof Error ? err : String(err));
         const failure = err;
         this.log(opts, e, failure.outcome, failure.upstreamStatus, started);
@@ -114,6 +124,8 @@ export class Router {
         if (failure.retryAfterMs !== null) retryAfter = Math.min(retryAfter ?? Infinity, failure.retryAfterMs);
       }
     }
+    // Every endpoint tried refused a parameter: that is the client's 400, not an outage.
+    if (unsupportedError && tried === rejectedByCapability) throw new AbortError(unsupportedError);
     if (tried === 0 && limitedReset !== null) throw new AbortError(rateLimited("provider", limitedReset));
     throw new RoundFailed(retryAfter, byokRejected);
   }

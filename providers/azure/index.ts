@@ -71,6 +71,11 @@ function chatModels(json: unknown): ModelInfo[] {
 
 export default defineProvider({
   ...base,
+  defaults: {
+    ...base.defaults,
+    // AZURE_OPENAI_ENDPOINT is the resource URL the official SDK reads (https://<resource>.openai.azure.com).
+    fromEnv: (env) => (env.AZURE_OPENAI_ENDPOINT ? { baseUrl: `${trimmed(env.AZURE_OPENAI_ENDPOINT)}/openai` } : {}),
+  },
   models: {
     request: (ctx) => ({ url: modelsUrl(ctx), method: "GET", headers: headers(ctx) }),
     response: chatModels,

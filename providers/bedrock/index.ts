@@ -39,7 +39,16 @@ function classifyError(status: number): ErrorClass | undefined {
 
 export default defineProvider({
   name: "bedrock",
-  defaults: { baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com", apiKeyEnv: "AWS_ACCESS_KEY_ID" },
+  defaults: {
+    baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
+    // Zero-config needs the id and the secret together (one string, as a BYOK key is).
+    fromEnv: (env) => ({
+      apiKey: env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+        ? [env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN].filter(Boolean).join(":")
+        : undefined,
+      baseUrl: env.AWS_REGION ? `https://bedrock-runtime.${env.AWS_REGION}.amazonaws.com` : undefined,
+    }),
+  },
   chat: {
     request: chatRequest,
     response: (json) => fromConverse(json),

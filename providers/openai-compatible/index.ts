@@ -13,6 +13,12 @@ export interface OpenAICompatibleOptions {
   apiKeyEnv?: string;
   /** Adjust the outgoing body (rename a field, drop one the provider rejects). */
   transformRequest?(body: Record<string, unknown>, ctx: CallContext): Record<string, unknown>;
+  /**
+   * Adjust a response body or a stream chunk before translation (move usage to where OpenAI
+   * puts it, rename a finish reason). Throw when it reports a provider failure: the core fails
+   * over, or ends an already started stream with an error event.
+   */
+  transformResponse?(json: unknown, ctx: CallContext): unknown;
   /** Auth and extra headers; default `Authorization: Bearer <key>`. */
   headers?(ctx: Pick<CallContext, "apiKey" | "settings">): Record<string, string>;
   /** The chat URL; default `<baseUrl>/chat/completions`. */
@@ -36,6 +42,7 @@ export function toOpenAIBody(req: ChatRequest, ctx: CallContext): Record<string,
 
 export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlugin {
   const headers = options.headers ?? bearer;
+  const fromWire = options.transformResponse ?? ((json: unknown) => json);
   const trimmed = (url: string) => url.replace(/\/+$/, "");
   return defineProvider({
     name: options.name,
@@ -50,9 +57,9 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
           body: JSON.stringify(body),
         };
       },
-      response: (json) => fromChatCompletion(json),
-      async *stream(events) {
-        for await (const event of events) yield* fromChunk(event.data);
+      response: (json, ctx) => fromChatCompletion(fromWire(json, ctx)),
+      async *stream(events, ctx) {
+        for await (const event of events) yield* fromChunk(fromWire(event.data, ctx));
       },
     },
     models: {

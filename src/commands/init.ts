@@ -22,6 +22,8 @@ export function initCommand(program: Command): void {
       if (existsSync(opts.file) && !opts.force) throw new UsageError(`${opts.file} exists (use --force to overwrite)`);
       let port = 8787;
       let providers = BYOK_PROVIDERS.filter((p) => process.env[KEY_VARS[p]!]);
+      // Bedrock's key is the id and the secret together (see providers/bedrock).
+      const template = (p: string) => (p === "bedrock" ? "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}" : `\${${KEY_VARS[p]}}`);
       if (!opts.yes) {
         if (!canPrompt()) throw new UsageError("--yes is required when not running interactively");
         const { checkbox, number } = await import("@inquirer/prompts");
@@ -31,7 +33,7 @@ export function initCommand(program: Command): void {
       const config = {
         server: { host: "127.0.0.1", port },
         database: "./gateway.db",
-        providers: Object.fromEntries(providers.map((p) => [p, { apiKey: `\${${KEY_VARS[p]}}` }])),
+        providers: Object.fromEntries(providers.map((p) => [p, { apiKey: template(p) }])),
         limits: { key: { requests: 600, window: 60 } },
       };
       writeFileSync(opts.file, `# gateway config: see gateway.config.example.yaml for every key\n${stringify(config)}`);

@@ -1,0 +1,25 @@
+/**
+ * DeepSeek (https://api-docs.deepseek.com, "Your first API call" and "Create Chat Completion").
+ * The base URL is the one its docs give the OpenAI SDK (`/v1` is an optional alias). The request
+ * has no `n` and no `seed`; `prompt_tokens` already equals prompt_cache_hit_tokens +
+ * prompt_cache_miss_tokens, so the shared usage reading is right as is.
+ */
+import { unsupported } from "../../src/provider.js";
+import { openaiCompatible } from "../openai-compatible/index.js";
+
+export default openaiCompatible({
+  name: "deepseek",
+  baseUrl: "https://api.deepseek.com",
+  apiKeyEnv: "DEEPSEEK_API_KEY",
+  transformRequest({ n, ...body }) {
+    if (typeof n === "number" && n > 1) throw unsupported("n", "DeepSeek returns one choice per request");
+    if (body.seed !== undefined) throw unsupported("seed", "DeepSeek's chat API has no seed parameter");
+    return body;
+  },
+  // "insufficient_system_resource": generation was cut off for lack of capacity. Not an answer: fail over.
+  transformResponse(json) {
+    const choices = (json as { choices?: Array<{ finish_reason?: unknown }> } | null)?.choices ?? [];
+    if (choices.some((c) => c.finish_reason === "insufficient_system_resource")) throw new Error("deepseek: insufficient_system_resource");
+    return json;
+  },
+});

@@ -1,0 +1,51 @@
+/**
+ * Where Mistral's chat API differs from OpenAI's, per its reference
+ * (https://docs.mistral.ai/api/#tag/chat, mirrored by mistralai/client-ts
+ * docs/models/components/chatcompletionrequest.md): the seed is `random_seed`, there is no
+ * `stream_options` (sending it is a 422 "extra_forbidden"; the last chunk carries usage anyway),
+ * only tool messages take a `name`, tool call ids are nine alphanumerics, and finish reasons
+ * add `model_length` and `error`.
+ */
+import { unsupported } from "../../src/provider.js";
+import { mistralToolCallId } from "./tool-ids.js";
+
+interface WireMessage {
+  role?: string;
+  name?: string;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id: string }>;
+}
+
+export function toMistral({ seed, stream_options: _usageAlwaysSent, messages, ...body }: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...body, messages: (messages as WireMessage[]).map(toMistralMessage) };
+  if (seed !== undefined) out.random_seed = seed;
+  return out;
+}
+
+function toMistralMessage(m: WireMessage): WireMessage {
+  if (m.name !== undefined && m.role !== "tool") throw unsupported("messages[].name", "Mistral accepts a name only on tool messages");
+  const out = { ...m };
+  if (m.tool_call_id !== undefined) out.tool_call_id = mistralToolCallId(m.tool_call_id);
+  if (m.tool_calls) out.tool_calls = m.tool_calls.map((t) => ({ ...t, id: mistralToolCallId(t.id) }));
+  return out;
+}
+
+/** `model_length` (the context window ran out) is a truncation; `error` is a failed generation: fail over. */
+export function fromMistral(json: unknown): unknown {
+  const body = json as { choices?: Array<{ finish_reason?: string | null }> } | null;
+  const choices = body?.choices ?? [];
+  if (choices.some((c) => c.finish_reason === "error")) throw new Error("mistral: generation ended with finish_reason 'error'");
+  if (!choices.some((c) => c.finish_reason === "model_length")) return json;
+  return { ...body, choices: choices.map((c) => (c.finish_reason === "model_length" ? { ...c, finish_reason: "length" } : c)) };
+}
+
+/** GET /v1/models lists `max_context_length` and `capabilities.completion_chat` per model. */
+export function mistralModels(json: unknown) {
+  const data = (json as { data?: Array<{ id?: unknown; max_context_length?: unknown; capabilities?: { completion_chat?: unknown } }> } | null)?.data;
+  if (!Array.isArray(data)) throw new Error("models: expected a data array");
+  return data.flatMap((m) =>
+    typeof m.id === "string" && m.capabilities?.completion_chat !== false
+      ? [{ id: m.id, contextLength: typeof m.max_context_length === "number" ? m.max_context_length : undefined }]
+      : [],
+  );
+}

