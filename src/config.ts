@@ -80,10 +80,17 @@ export interface LoadedConfig {
   file?: string;
 }
 
-/** `${VAR}` (and `${VAR:-default}`) in any string value, from the environment. */
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * `${VAR}` (and `${VAR:-default}`) in any string value, from the environment. A value that is
+ * only a placeholder takes the YAML type of what it expands to (`port: ${PORT}` is a number).
+ */
 export function interpolate(value: unknown, env: NodeJS.ProcessEnv): unknown {
   if (typeof value === "string") {
-    return value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_m, name: string, fallback?: string) => env[name] ?? fallback ?? "");
+    const out = value.replace(PLACEHOLDER, (_m, name: string, fallback?: string) => env[name] ?? fallback ?? "");
+    const whole = /^\$\{[^}]+\}$/.test(value);
+    return whole && /^(-?\d+(\.\d+)?|true|false)$/.test(out) ? parseYaml(out) : out;
   }
   if (Array.isArray(value)) return value.map((v) => interpolate(v, env));
   if (value && typeof value === "object") {

@@ -49,9 +49,12 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const now = o.now ?? Date.now;
   const { config, store } = o;
   const instances = await loadProviders(config, env, o.baseDir ?? process.cwd());
-  const stored = store.catalog();
-  const base = stored.length ? stored : bundledCatalog(now());
-  const catalog = new Catalog(mergeCatalog(base, config.models.map((m) => configModel(m, Math.floor(now() / 1000)))), instances);
+  const configModels = config.models.map((m) => configModel(m, Math.floor(now() / 1000)));
+  // The stored catalog (after `models sync`), else the bundled one; config entries on top.
+  const buildCatalog = () => {
+    const stored = store.catalog();
+    return new Catalog(mergeCatalog(stored.length ? stored : bundledCatalog(now()), configModels), instances);
+  };
   const health = new Health(config.health);
   const limiter = createMemoryLimiter();
   const auth = createAuthenticator(store);
@@ -68,13 +71,14 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     version = v;
     auth.invalidate();
     byok.invalidate();
+    gateway.catalog = buildCatalog(); // a `models sync` from the CLI is live without a restart
   }, STORE_POLL_MS);
   timer.unref();
 
   const upstream = new Upstream(config.server.timeouts);
   const pending = new Set<Promise<unknown>>();
-  return {
-    config, store, auth, byok, catalog, instances, upstream, limiter, health, pending, now,
+  const gateway: Gateway = {
+    config, store, auth, byok, catalog: buildCatalog(), instances, upstream, limiter, health, pending, now,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now }),
     requestSchema: config.server.compat === "passthrough" ? ChatRequestLoose : ChatRequest,
     async close() {
@@ -84,4 +88,5 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       await upstream.close();
     },
   };
+  return gateway;
 }

@@ -10,7 +10,8 @@ export function modelEntry(m: CatalogModel) {
     created: m.created,
     owned_by: m.ownedBy,
     capabilities: { chat: true, completions: false, embeddings: false },
-    pricing: { prompt: nanoToUsd(m.promptPrice ?? 0), completion: nanoToUsd(m.completionPrice ?? 0) },
+    // Unknown prices are left out rather than shown as free.
+    ...(m.promptPrice !== null && m.completionPrice !== null ? { pricing: { prompt: nanoToUsd(m.promptPrice), completion: nanoToUsd(m.completionPrice) } } : {}),
     ...(m.contextLength ? { context_length: m.contextLength } : {}),
   };
 }
