@@ -58,8 +58,8 @@ function callContext(e: RoutedEndpoint, job: Job): CallContext {
 }
 
 /** An upstream answer the adapter cannot read is that endpoint's failure: fail over. */
-function malformed(cause: unknown): UpstreamFailure {
-  return cause instanceof GatewayError ? (cause as UpstreamFailure) : new UpstreamFailure("failure", true, null, null, cause);
+function malformed(cause: unknown): GatewayError {
+  return cause instanceof GatewayError ? cause : new UpstreamFailure("failure", true, null, null, cause);
 }
 
 async function completed(gw: Gateway, event: H3Event, state: RequestState, job: Job): Promise<ChatCompletion> {

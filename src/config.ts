@@ -106,7 +106,23 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   throw new UsageError(`invalid ${where}:\n${issues.join("\n")}`);
 }
 
-const yamlLoader = (_file: string, content: string) => parseYaml(content) ?? {};
+/**
+ * `{ apiKey: ${OPENAI_API_KEY} }` (contract.md's own style) is not valid YAML: `{` and `}`
+ * cannot stand in a plain scalar inside a flow map. Placeholders are swapped for inert tokens
+ * before parsing and put back after, so `${VAR}` works in every YAML style.
+ */
+function yamlLoader(_file: string, content: string): unknown {
+  const saved: string[] = [];
+  const safe = content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
+  return restore(parseYaml(safe) ?? {}, saved);
+}
+
+function restore(value: unknown, saved: string[]): unknown {
+  if (typeof value === "string") return value.replace(/__GATEWAY_ENV_(\d+)__/g, (_m, i: string) => saved[Number(i)] ?? "");
+  if (Array.isArray(value)) return value.map((v) => restore(v, saved));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v, saved)]));
+  return value;
+}
 
 export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<LoadedConfig> {
   const explorer = cosmiconfig("gateway", {

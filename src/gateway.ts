@@ -59,7 +59,6 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const limiter = createMemoryLimiter();
   const auth = createAuthenticator(store);
   const byok = new ByokKeys(store, loadSecret(config.database, env));
-  store.releaseStaleReservations();
 
   // Another connection committed (a CLI revoke, credits add, byok set): drop cached state.
   let version = store.dataVersion();

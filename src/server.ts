@@ -70,7 +70,7 @@ function renderError(error: unknown, event: H3Event): Response {
   const state = stateOf(event);
   const cause = (error as { cause?: unknown }).cause;
   const err = error instanceof GatewayError ? error : cause instanceof GatewayError ? cause : fromH3(error);
-  if (err.status >= 500 && err.code === "internal_error") {
+  if (err.status >= 500 && err.code === "internal_error" && !event.req.signal.aborted) {
     // A gateway bug: logged with the request id, never shown to the client.
     console.error(`[gateway] ${state.id} internal error:`, err.cause ?? error);
   }

@@ -193,18 +193,19 @@ describe("gateway models sync", () => {
     expect(asked.headers.authorization).toBe("Bearer sk-platform-sync-0000");
 
     const after = json<Row[]>((await gateway("--json", "models", "list")).stdout);
-    const added = after.filter((r) => !before.some((b) => b.id === r.id));
+    const all = json<Row[]>((await gateway("--json", "models", "list", "--all")).stdout);
+    const added = all.filter((r) => !before.some((b) => b.id === r.id) && r.pricing.prompt === null);
     // Live models the catalog lacks are added with an unknown price; non-chat ones are not.
     expect(added).toEqual([
       { id: "openai/ft:gpt-4o-mini-2024-07-18:acme::9xYz1234", owned_by: "openai", pricing: { prompt: null, completion: null }, context_length: null, providers: ["openai"] },
       { id: "openai/gpt-4o-mini-2024-07-18", owned_by: "openai", pricing: { prompt: null, completion: null }, context_length: null, providers: ["openai"] },
     ]);
-    expect(after.length).toBe(before.length + 2);
+    // Unpriced, they are not served on the platform key (never billed at $0): BYOK or local only.
+    expect(after.length).toBe(before.length);
     // The config still wins after a sync, and the bundled groq models stay listed.
     expect(byId(after).get("openai/gpt-4o-mini")?.pricing).toEqual({ prompt: "0.2", completion: "0.8" });
     expect(after.some((r) => r.owned_by === "groq")).toBe(true);
     // Every bundled plugin is built in, so --all shows the whole catalog the report counted.
-    const all = json<Row[]>((await gateway("--json", "models", "list", "--all")).stdout);
     expect(report.models).toBe(all.length);
   }, 60_000);
 

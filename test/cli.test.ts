@@ -117,7 +117,9 @@ describe("serve", () => {
       "    endpoints: [{ provider: openai, model: gpt-4o-mini }]",
     ].join("\n"));
     const env = { FAKE_URL: fake.url, OPENAI_API_KEY: "sk-upstream-from-env" };
-    const key = (await gateway(["keys", "create", "--name", "app", "--json"], { cwd: d, env })).json.key as string;
+    const created = await gateway(["keys", "create", "--name", "app", "--json"], { cwd: d, env });
+    expect(created.stderr).toBe("");
+    const key = created.json.key as string;
     expect((await gateway(["credits", "add", "1", "--json"], { cwd: d, env })).exitCode).toBe(0);
     const { url, proc } = await serve([], { cwd: d, env });
     try {

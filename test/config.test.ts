@@ -49,3 +49,10 @@ describe("config", () => {
     expect(both.get("bedrock")?.settings).toMatchObject({ apiKey: "AKIA:s", baseUrl: "https://bedrock-runtime.eu-west-1.amazonaws.com" });
   });
 });
+
+test("${VAR} works inside YAML flow maps, as contract.md writes it", async () => {
+  const dir = tempDir();
+  writeFileSync(join(dir, "gateway.config.yaml"), "providers:\n  openai:   { apiKey: ${OPENAI_API_KEY}, baseUrl: ${BASE:-http://127.0.0.1:9}/v1 }\n");
+  const { config } = await loadConfig(undefined, { OPENAI_API_KEY: "sk-flow" }, dir);
+  expect(config.providers.openai).toEqual({ apiKey: "sk-flow", baseUrl: "http://127.0.0.1:9/v1" });
+});
