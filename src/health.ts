@@ -1,16 +1,19 @@
 /**
- * Passive health from live traffic: per endpoint a circuit breaker and a latency EWMA,
- * per provider success counts in 10 s buckets (5 min kept; 429s excluded, as OpenRouter
- * does, since a rate limit says nothing about whether the provider works).
+ * Passive health from live traffic: per endpoint a circuit breaker, a latency EWMA and a
+ * hold from an upstream Retry-After; per provider success counts in 10 s buckets (5 min
+ * kept; 429s excluded, as OpenRouter does, since a rate limit says nothing about whether
+ * the provider works). A client error the upstream refused (`rejected`) is neutral too.
  */
 export type Circuit = "closed" | "open" | "half_open";
-export type Outcome = "success" | "failure" | "rate_limited" | "key_rejected";
+export type Outcome = "success" | "failure" | "rate_limited" | "key_rejected" | "rejected";
 
 interface EndpointState {
   failures: number; // consecutive
   openedAt: number | null;
   probing: boolean;
   ewma: number | null;
+  /** Not before this time (an upstream Retry-After, capped at the cooldown). */
+  heldUntil: number;
 }
 
 interface ProviderState {
@@ -38,7 +41,7 @@ export class Health {
   private endpoint(provider: string, model: string): EndpointState {
     const key = `${provider}\u0000${model}`;
     let e = this.endpoints.get(key);
-    if (!e) this.endpoints.set(key, (e = { failures: 0, openedAt: null, probing: false, ewma: null }));
+    if (!e) this.endpoints.set(key, (e = { failures: 0, openedAt: null, probing: false, ewma: null, heldUntil: 0 }));
     return e;
   }
 
@@ -54,27 +57,49 @@ export class Health {
     return now - e.openedAt >= this.options.cooldown ? "half_open" : "open";
   }
 
-  /** May this endpoint be tried now? A half-open circuit lets exactly one probe through. */
+  /** Milliseconds until this endpoint may be tried (open circuit, Retry-After hold); 0 = now. */
+  availableIn(provider: string, model: string, now: number): number {
+    const e = this.endpoint(provider, model);
+    const reopens = e.openedAt === null ? 0 : e.openedAt + this.options.cooldown - now;
+    return Math.max(0, reopens, e.heldUntil - now);
+  }
+
+  /** Closed, not held, last outcome not a failure: ranks ahead of endpoints that are not. */
+  ready(provider: string, model: string, now: number): boolean {
+    return this.endpoint(provider, model).failures === 0 && this.circuit(provider, model, now) === "closed" && this.availableIn(provider, model, now) === 0;
+  }
+
+  /**
+   * May this endpoint be tried now? A half-open circuit lets exactly one probe through;
+   * whoever is admitted must end with `record` or `release`, or the probe slot stays taken.
+   */
   admit(provider: string, model: string, now: number): boolean {
+    if (this.availableIn(provider, model, now) > 0) return false;
     const state = this.circuit(provider, model, now);
     if (state === "closed") return true;
-    if (state === "open") return false;
     const e = this.endpoint(provider, model);
     if (e.probing) return false;
     e.probing = true;
     return true;
   }
 
+  /** Ends an admitted attempt that says nothing about the endpoint (client gone, our own error). */
+  release(provider: string, model: string): void {
+    this.endpoint(provider, model).probing = false;
+  }
+
   latency(provider: string, model: string): number | null {
     return this.endpoint(provider, model).ewma;
   }
 
-  record(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number): void {
+  record(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null = null): void {
     const e = this.endpoint(provider, model);
     const p = this.provider(provider);
     p.checkedAt = now;
     e.probing = false;
-    if (outcome === "rate_limited") return;
+    // Other requests skip the endpoint for as long as the upstream asked (bounded by the cooldown).
+    if (retryAfterMs !== null && outcome !== "success") e.heldUntil = now + Math.min(retryAfterMs, this.options.cooldown);
+    if (outcome === "rate_limited" || outcome === "rejected") return;
     const bucket = Math.floor(now / BUCKET_MS);
     const counts = p.buckets.get(bucket) ?? { ok: 0, failed: 0 };
     p.buckets.set(bucket, counts);
@@ -83,6 +108,7 @@ export class Health {
       counts.ok++;
       e.failures = 0;
       e.openedAt = null;
+      e.heldUntil = 0;
       p.keyRejectedAt = null;
       e.ewma = e.ewma === null ? latencyMs : e.ewma + EWMA_ALPHA * (latencyMs - e.ewma);
       p.ewma = p.ewma === null ? latencyMs : p.ewma + EWMA_ALPHA * (latencyMs - p.ewma);

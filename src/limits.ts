@@ -20,26 +20,38 @@ export interface Limiter {
 }
 
 interface Log {
-  times: Float64Array; // ring buffer of request times
+  times: Float64Array; // ring buffer of request times; grows up to `limit` as it fills
   head: number; // index of the oldest
   count: number;
+  limit: number;
   windowMs: number;
 }
 
 const SWEEP_AT = 50_000;
+const INITIAL_SLOTS = 8;
+
+/** Oldest first into a buffer twice as large (never past the limit). */
+function grow(log: Log): void {
+  const times = new Float64Array(Math.min(log.limit, log.times.length * 2));
+  for (let i = 0; i < log.count; i++) times[i] = log.times[(log.head + i) % log.times.length]!;
+  log.times = times;
+  log.head = 0;
+}
 
 export function createMemoryLimiter(): Limiter {
   const logs = new Map<string, Log>();
+  // Sweeping is amortised: after a sweep the next one waits until the map has doubled.
+  let sweepAt = SWEEP_AT;
 
   const logFor = (bucket: string, limit: number, windowMs: number, now: number): Log => {
     let log = logs.get(bucket);
-    if (!log || log.times.length !== limit || log.windowMs !== windowMs) {
-      if (logs.size >= SWEEP_AT) sweep(now);
-      log = { times: new Float64Array(limit), head: 0, count: 0, windowMs };
+    if (!log || log.limit !== limit || log.windowMs !== windowMs) {
+      if (logs.size >= sweepAt) sweep(now);
+      log = { times: new Float64Array(Math.min(limit, INITIAL_SLOTS)), head: 0, count: 0, limit, windowMs };
       logs.set(bucket, log);
     }
     while (log.count > 0 && log.times[log.head]! + windowMs <= now) {
-      log.head = (log.head + 1) % limit;
+      log.head = (log.head + 1) % log.times.length;
       log.count--;
     }
     return log;
@@ -51,6 +63,7 @@ export function createMemoryLimiter(): Limiter {
       const newest = log.times[(log.head + log.count - 1 + log.times.length) % log.times.length]!;
       if (log.count === 0 || newest + log.windowMs <= now) logs.delete(bucket);
     }
+    sweepAt = Math.max(SWEEP_AT, logs.size * 2);
   };
 
   const result = (log: Log, limit: number, now: number, ok: boolean): LimitResult => ({
@@ -64,7 +77,8 @@ export function createMemoryLimiter(): Limiter {
     take(bucket, limit, windowMs, now) {
       const log = logFor(bucket, limit, windowMs, now);
       if (log.count >= limit) return result(log, limit, now, false);
-      log.times[(log.head + log.count) % limit] = now;
+      if (log.count === log.times.length) grow(log);
+      log.times[(log.head + log.count) % log.times.length] = now;
       log.count++;
       return result(log, limit, now, true);
     },

@@ -1,16 +1,18 @@
 /**
- * Failover. Endpoints are tried healthy-first, by observed latency (EWMA) unless the model
- * fixes the order; a retryable failure moves to the next endpoint at once. When a whole
- * round failed, rounds repeat with api.md's backoff (p-retry), never shorter than an
- * upstream Retry-After, all within one overall deadline, and stop when the client leaves.
+ * Failover. Endpoints are tried BYOK-first, then healthy, then by observed latency (EWMA)
+ * unless the model fixes the order; a retryable failure moves to the next endpoint at once.
+ * When a whole round failed, rounds repeat with api.md's backoff (p-retry), never sooner
+ * than an upstream Retry-After or an open circuit allows, all within one overall deadline,
+ * and stop when the client leaves.
  */
 import pRetry, { AbortError } from "p-retry";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Route, RoutedEndpoint } from "./catalog.js";
 import type { Config } from "./config.js";
-import { GatewayError, invalidRequest, rateLimited, upstreamUnavailable } from "./errors.js";
-import type { Health } from "./health.js";
-import type { Limiter } from "./limits.js";
+import { GatewayError, invalidRequest, upstreamUnavailable } from "./errors.js";
+import { backoffMs, clientClosed, RoundFailed, RoundTally } from "./failover-policy.js";
+import type { Health, Outcome } from "./health.js";
+import type { LimitResult, Limiter } from "./limits.js";
 import type { Attempt } from "./store/index.js";
 import { UpstreamFailure } from "./upstream.js";
 
@@ -22,11 +24,16 @@ export interface RouterDeps {
   now: () => number;
 }
 
-/** A round in which every endpoint failed (or none could be tried). */
-class RoundFailed extends Error {
-  constructor(readonly retryAfterMs: number | null, readonly byokRejected: boolean) {
-    super("every endpoint failed");
-  }
+export interface RunOptions {
+  byokOnly: boolean;
+  signal: AbortSignal;
+  requestId: string;
+  attempts: Attempt[];
+}
+
+interface RoundOptions extends RunOptions {
+  /** This request's Retry-After per endpoint: not tried again before. */
+  notBefore: Map<RoutedEndpoint, number>;
 }
 
 const isUnsupported = (err: unknown): err is GatewayError => err instanceof GatewayError && err.code === "unsupported_parameter";
@@ -39,10 +46,8 @@ export class Router {
     if (route.model.order === "fixed") return usable;
     const { health } = this.deps;
     const now = this.deps.now();
-    const rank = (e: RoutedEndpoint) => {
-      const open = health.circuit(e.provider, e.model, now) !== "closed" ? 1 : 0;
-      return [e.byok ? 0 : 1, open, health.latency(e.provider, e.model) ?? 0] as const;
-    };
+    // An endpoint never measured ranks as fastest, so a new one gets tried and measured.
+    const rank = (e: RoutedEndpoint) => [e.byok ? 0 : 1, health.ready(e.provider, e.model, now) ? 0 : 1, health.latency(e.provider, e.model) ?? 0] as const;
     // BYOK first (the account pays its provider), then healthy, then fastest; stable otherwise.
     return usable
       .map((e, i) => ({ e, i, r: rank(e) }))
@@ -50,97 +55,103 @@ export class Router {
       .map((x) => x.e);
   }
 
-  async run<T>(
-    route: Route,
-    opts: { byokOnly: boolean; signal: AbortSignal; requestId: string; attempts: Attempt[] },
-    attempt: (e: RoutedEndpoint) => Promise<T>,
-  ): Promise<{ value: T; endpoint: RoutedEndpoint }> {
+  async run<T>(route: Route, opts: RunOptions, attempt: (e: RoutedEndpoint) => Promise<T>): Promise<{ value: T; endpoint: RoutedEndpoint }> {
     const { retry, now } = this.deps;
     const deadline = now() + retry.maxElapsedTime;
+    const round: RoundOptions = { ...opts, notBefore: new Map() };
     try {
-      return await pRetry(() => this.round(route, opts, attempt), {
+      // No `signal` for p-retry: it would drop an answer that arrived as the client left (an
+      // open upstream stream nobody closes). Rounds and waits check the signal themselves.
+      return await pRetry(() => this.round(route, round, attempt), {
         retries: Number.POSITIVE_INFINITY,
         minTimeout: 0,
         maxTimeout: 0,
-        signal: opts.signal,
         shouldRetry: ({ error }) => error instanceof RoundFailed,
         onFailedAttempt: async ({ error, attemptNumber }) => {
           if (!(error instanceof RoundFailed)) return;
-          const backoff = Math.min(retry.initialInterval * retry.exponent ** (attemptNumber - 1), retry.maxInterval);
-          const wait = Math.max(backoff, error.retryAfterMs ?? 0);
+          const wait = Math.max(backoffMs(retry, attemptNumber), error.retryAfterMs ?? 0);
           if (now() + wait > deadline) throw error;
           await sleep(wait, undefined, { signal: opts.signal });
         },
       });
     } catch (err) {
-      throw this.finalError(err);
+      throw finalError(err, opts.signal);
     }
   }
 
-  private finalError(err: unknown): unknown {
-    if (!(err instanceof RoundFailed)) return err;
-    if (err.byokRejected) return invalidRequest("The provider rejected this account's BYOK key. Update it with 'gateway byok set'.", "byok_key_rejected");
-    return upstreamUnavailable();
-  }
-
-  private async round<T>(
-    route: Route,
-    opts: { byokOnly: boolean; signal: AbortSignal; requestId: string; attempts: Attempt[] },
-    attempt: (e: RoutedEndpoint) => Promise<T>,
-  ): Promise<{ value: T; endpoint: RoutedEndpoint }> {
-    const { health, now } = this.deps;
-    let retryAfter: number | null = null;
-    let limitedReset: number | null = null;
-    let tried = 0;
-    let byokRejected = false;
-    let unsupportedError: GatewayError | undefined;
-    let rejectedByCapability = 0;
+  private async round<T>(route: Route, opts: RoundOptions, attempt: (e: RoutedEndpoint) => Promise<T>): Promise<{ value: T; endpoint: RoutedEndpoint }> {
+    const tally = new RoundTally();
     for (const e of this.order(route, opts.byokOnly)) {
-      const reset = this.providerFull(e.provider);
-      if (reset !== null) {
-        limitedReset = limitedReset === null ? reset : Math.min(limitedReset, reset);
-        continue;
-      }
-      if (!health.admit(e.provider, e.model, now())) continue;
-      tried++;
-      const started = now();
+      if (opts.signal.aborted) throw new AbortError(clientClosed());
+      if (!this.admit(e, opts, tally)) continue;
+      tally.tried++;
+      const started = this.deps.now();
       try {
         const value = await attempt(e);
         this.log(opts, e, "success", 200, started);
         return { value, endpoint: e };
       } catch (err) {
-        // A parameter this provider cannot honour: another endpoint may; 400 only if none can.
-        if (isUnsupported(err) && !opts.signal.aborted) {
-          unsupportedError ??= err;
-          rejectedByCapability++;
-          continue;
-        }
-        // Our own errors and client aborts end the request as they are.
-        if (opts.signal.aborted || !(err instanceof UpstreamFailure)) throw new AbortError(err instanceof Error ? err : String(err));
-        const failure = err;
-        this.log(opts, e, failure.outcome, failure.upstreamStatus, started);
-        if (!failure.retryable) throw new AbortError(invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected"));
-        if (failure.outcome === "key_rejected" && e.byok) byokRejected = true;
-        if (failure.retryAfterMs !== null) retryAfter = Math.min(retryAfter ?? Infinity, failure.retryAfterMs);
+        this.failed(err, e, opts, tally, started);
       }
     }
-    // Every endpoint tried refused a parameter: that is the client's 400, not an outage.
-    if (unsupportedError && tried === rejectedByCapability) throw new AbortError(unsupportedError);
-    if (tried === 0 && limitedReset !== null) throw new AbortError(rateLimited("provider", limitedReset));
-    throw new RoundFailed(retryAfter, byokRejected);
+    throw tally.outcome();
   }
 
-  /** A provider whose rate-limit tier is full is skipped; returns its reset, or null when it has room. */
-  private providerFull(provider: string): number | null {
+  /** May this endpoint be tried now? If not, the tally learns when it may. */
+  private admit(e: RoutedEndpoint, opts: RoundOptions, tally: RoundTally): boolean {
+    const { health, now } = this.deps;
+    const t = now();
+    const wait = Math.max(health.availableIn(e.provider, e.model, t), (opts.notBefore.get(e) ?? 0) - t);
+    if (wait > 0) return tally.later(wait), false;
+    // After the circuit check, so an open circuit does not use up the provider's tier.
+    const full = this.providerFull(e.provider);
+    if (full) return tally.limitedBy(full), false;
+    // Last, as it takes the half-open probe slot: another request may be probing.
+    if (!health.admit(e.provider, e.model, t)) return tally.later(0), false;
+    return true;
+  }
+
+  /** A failed attempt either ends the request (client gone, our own error, the client's 400) or is noted. */
+  private failed(err: unknown, e: RoutedEndpoint, opts: RoundOptions, tally: RoundTally, started: number): void {
+    if (opts.signal.aborted || !(err instanceof UpstreamFailure)) {
+      this.deps.health.release(e.provider, e.model);
+      if (opts.signal.aborted) {
+        this.log(opts, e, "cancelled", null, started);
+        throw new AbortError(clientClosed());
+      }
+      // A parameter this provider cannot honour: another endpoint may; 400 only if none can.
+      if (isUnsupported(err)) return tally.refusedParam(err);
+      throw new AbortError(err instanceof Error ? err : String(err));
+    }
+    const outcome = err.retryable || err.outcome === "key_rejected" ? err.outcome : "rejected";
+    this.log(opts, e, outcome, err.upstreamStatus, started, err.retryAfterMs);
+    if (!err.retryable) throw new AbortError(invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected"));
+    if (err.outcome === "key_rejected" && e.byok) tally.byokRejected = true;
+    if (err.retryAfterMs !== null) opts.notBefore.set(e, this.deps.now() + err.retryAfterMs);
+    tally.later(err.retryAfterMs ?? 0);
+  }
+
+  /** A provider whose rate-limit tier is full is skipped; returns that tier, or null when it has room. */
+  private providerFull(provider: string): LimitResult | null {
     const tier = this.deps.limits.providers[provider];
     if (!tier) return null;
     const r = this.deps.limiter.take(`provider:${provider}`, tier.requests, tier.window * 1000, this.deps.now());
-    return r.ok ? null : r.reset;
+    return r.ok ? null : r;
   }
 
-  private log(opts: { requestId: string; attempts: Attempt[] }, e: RoutedEndpoint, outcome: string, status: number | null, started: number) {
+  private log(opts: RunOptions, e: RoutedEndpoint, outcome: Outcome | "cancelled", status: number | null, started: number, retryAfterMs: number | null = null): void {
     const t = this.deps.now();
-    this.deps.health.record(e.provider, e.model, outcome === "success" ? "success" : (outcome as "failure"), t - started, t);
     opts.attempts.push({ requestId: opts.requestId, createdAt: started, provider: e.provider, model: e.model, outcome, httpStatus: status, latencyMs: t - started });
+    if (outcome === "cancelled") return;
+    // An account's own key refused says nothing about the provider: health is shared by all.
+    const seen = outcome === "key_rejected" && e.byok ? "rejected" : outcome;
+    this.deps.health.record(e.provider, e.model, seen, t - started, t, retryAfterMs);
   }
+}
+
+function finalError(err: unknown, signal: AbortSignal): unknown {
+  if (signal.aborted) return clientClosed();
+  if (!(err instanceof RoundFailed)) return err;
+  if (err.byokRejected) return invalidRequest("The provider rejected this account's BYOK key. Update it with 'gateway byok set'.", "byok_key_rejected");
+  return upstreamUnavailable();
 }

@@ -65,7 +65,7 @@ export class Upstream {
     if (res.statusCode >= 200 && res.statusCode < 300) return res;
     const body = await readErrorBody(res);
     const cls = plugin.classifyError?.(res.statusCode, body) ?? classifyStatus(res.statusCode);
-    const outcome: Outcome = cls.keyRejected ? "key_rejected" : res.statusCode === 429 ? "rate_limited" : "failure";
+    const outcome: Outcome = cls.keyRejected ? "key_rejected" : !cls.retryable ? "rejected" : res.statusCode === 429 ? "rate_limited" : "failure";
     throw new UpstreamFailure(outcome, cls.retryable, res.statusCode, retryAfterMs(res.headers) ?? cls.retryAfterMs ?? null);
   }
 
@@ -100,10 +100,14 @@ async function readErrorBody(res: UpstreamResponse): Promise<unknown> {
 
 /** `retry-after-ms` (OpenAI, Azure), then `retry-after` as seconds or an HTTP date. */
 export function retryAfterMs(headers: Record<string, string | string[] | undefined>): number | null {
-  const ms = Number(headers["retry-after-ms"]);
+  const text = (name: string) => {
+    const v = headers[name];
+    return typeof v === "string" && v.trim() !== "" ? v.trim() : undefined; // Number("") would be 0
+  };
+  const ms = Number(text("retry-after-ms"));
   if (Number.isFinite(ms) && ms >= 0) return ms;
-  const value = headers["retry-after"];
-  if (typeof value !== "string") return null;
+  const value = text("retry-after");
+  if (value === undefined) return null;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);

@@ -17,7 +17,7 @@ export interface Recorded {
 export type SseEvent = string | { event?: string; data: unknown };
 
 export type Reply =
-  | { status?: number; headers?: Record<string, string>; json: unknown; waitFor?: Promise<unknown> }
+  | { status?: number; headers?: Record<string, string>; json: unknown; waitFor?: Promise<unknown>; /** Wait before answering (a slow upstream). */ delayMs?: number }
   | { status?: number; headers?: Record<string, string>; sse: SseEvent[]; delayMs?: number; done?: boolean; cut?: boolean }
   | { status?: number; headers?: Record<string, string>; raw: Uint8Array | string; chunks?: Uint8Array[]; delayMs?: number }
   | { hang: true }
@@ -53,6 +53,8 @@ async function send(res: ServerResponse, reply: Reply, fake: FakeUpstream): Prom
   const status = reply.status ?? 200;
   if ("json" in reply) {
     if (reply.waitFor) await reply.waitFor;
+    if (reply.delayMs) await sleep(reply.delayMs);
+    if (res.destroyed) return;
     res.writeHead(status, { "content-type": "application/json", ...reply.headers });
     res.end(JSON.stringify(reply.json));
     return;
