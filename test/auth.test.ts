@@ -1,24 +1,12 @@
 /** api.md Authentication: the 401 rules, the key lifecycle, and per-IP throttling of keyless requests. */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
+import { describe, expect, test } from "vitest";
+import { openaiConfig, startGateway, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
 
-let fake: FakeUpstream;
-let gw: TestGateway;
+const h = useGateway((fakeUrl) => openaiConfig(fakeUrl, { limits: { ip: { requests: 1000, window: 60 } } }), { credits: "10", fallback: () => completion("ok") });
 
-beforeAll(async () => {
-  fake = await startFakeUpstream(() => completion("ok"));
-  gw = await startGateway(openaiConfig(fake.url, { limits: { ip: { requests: 1000, window: 60 } } }));
-  gw.addCredits("10");
-});
-afterAll(async () => {
-  await gw.close();
-  await fake.close();
-});
-
-const models = (headers: Record<string, string>) => fetch(`${gw.url}/v1/models`, { headers });
+const models = (headers: Record<string, string>) => fetch(`${h.gw.url}/v1/models`, { headers });
 
 describe("401 invalid_api_key", () => {
   test.each([
@@ -32,11 +20,11 @@ describe("401 invalid_api_key", () => {
   });
 
   test("a revoked key is refused from the next request on (revoked by the CLI's connection)", async () => {
-    const key = gw.createKey({ name: "to-revoke" });
+    const key = h.gw.createKey({ name: "to-revoke" });
     expect((await models(bearer(key))).status).toBe(200);
     // Another connection (as `gateway keys revoke` would be) commits the revocation.
     const { openSqliteStore } = await import("../src/store/sqlite.js");
-    const cli = openSqliteStore(gw.db);
+    const cli = openSqliteStore(h.gw.db);
     cli.revokeKey(cli.findKey("to-revoke")!.id, Date.now());
     cli.close();
     const started = Date.now();
@@ -50,7 +38,7 @@ describe("401 invalid_api_key", () => {
   });
 
   test("an expired key is refused", async () => {
-    const key = gw.createKey({ expiresAt: Date.now() + 300 });
+    const key = h.gw.createKey({ expiresAt: Date.now() + 300 });
     expect((await models(bearer(key))).status).toBe(200);
     await new Promise((r) => setTimeout(r, 350));
     await expectError(await models(bearer(key)), 401, "authentication_error", "invalid_api_key");
@@ -65,14 +53,14 @@ describe("401 invalid_api_key", () => {
 
 describe("public endpoints and keyless throttling", () => {
   test("health and openapi need no key", async () => {
-    expect((await fetch(`${gw.url}/v1/health/providers`)).status).toBe(200);
-    const doc = await (await fetch(`${gw.url}/v1/openapi.json`)).json() as { openapi: string; info: { version: string } };
+    expect((await fetch(`${h.gw.url}/v1/health/providers`)).status).toBe(200);
+    const doc = await (await fetch(`${h.gw.url}/v1/openapi.json`)).json() as { openapi: string; info: { version: string } };
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
   });
 
   test("requests without a valid key are limited per client IP (429 instead of 401 once over)", async () => {
-    const tight = await startGateway(openaiConfig(fake.url, { limits: { ip: { requests: 3, window: 60 } } }));
+    const tight = await startGateway(openaiConfig(h.fake.url, { limits: { ip: { requests: 3, window: 60 } } }));
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await fetch(`${tight.url}/v1/models`)).status);
@@ -86,7 +74,7 @@ describe("public endpoints and keyless throttling", () => {
   });
 
   test("the key tier counts /v1/models too and reports the key's limit", async () => {
-    const key = gw.createKey({ rpm: 5 });
+    const key = h.gw.createKey({ rpm: 5 });
     const res = await models(bearer(key));
     expect(res.headers.get("x-ratelimit-limit")).toBe("5");
     expect(res.headers.get("x-ratelimit-remaining")).toBe("4");

@@ -1,51 +1,40 @@
 /** Money: exact debits, reservations under concurrency, disconnect billing, BYOK (contract.md §5). */
 import { readFileSync } from "node:fs";
 import Database from "better-sqlite3";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { encrypt, loadSecret } from "../src/byok.js";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "./helpers/gateway.js";
-import { bearer, expectError, post } from "./helpers/http.js";
+import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
+import { bearer, expectError } from "./helpers/http.js";
 import { completion, stream } from "./helpers/openai-wire.js";
 
 const MODEL = "openai/gpt-4o-mini";
-let fake: FakeUpstream;
-let gw: TestGateway;
+const h = useGateway((fakeUrl) => ({
+  providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
+  models: [
+    { id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
+    { id: "openai/tiny-price", pricing: { prompt: "0.0000015", completion: "0" }, endpoints: [{ provider: "openai", model: "tiny" }] },
+  ],
+  retry: FAST_RETRY,
+  health: { failureThreshold: 1000 },
+}), { fallback: () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) });
 
 interface LedgerRow { account: string; cost: number; list_cost: number; byok: number; usage_source: string; status: string; prompt_tokens: number; completion_tokens: number }
 const ledger = (account: string): LedgerRow[] => {
-  const db = new Database(gw.db, { readonly: true });
+  const db = new Database(h.gw.db, { readonly: true });
   try {
     return db.prepare("SELECT * FROM ledger WHERE account = ? ORDER BY id").all(account) as LedgerRow[];
   } finally {
     db.close();
   }
 };
-const balance = (account: string) => gw.store.balance(account) ?? 0;
+const balance = (account: string) => h.gw.store.balance(account) ?? 0;
 const ask = (key: string, extra: Record<string, unknown> = {}) =>
-  post(gw.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10, ...extra }, bearer(key));
-
-beforeAll(async () => {
-  fake = await startFakeUpstream(() => completion("ok", { prompt_tokens: 12, completion_tokens: 5 }));
-  gw = await startGateway({
-    providers: { openai: { baseUrl: `${fake.url}/v1`, apiKey: "sk-platform-key-0001" } },
-    models: [
-      { id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-      { id: "openai/tiny-price", pricing: { prompt: "0.0000015", completion: "0" }, endpoints: [{ provider: "openai", model: "tiny" }] },
-    ],
-    retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 2000 },
-    health: { failureThreshold: 1000 },
-  });
-});
-afterAll(async () => {
-  await gw.close();
-  await fake.close();
-});
+  h.post({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10, ...extra }, bearer(key));
 
 describe("exact debits", () => {
   test("the balance drops by exactly prompt × price + completion × price, rounded up once", async () => {
-    const key = gw.createKey({ account: "exact" });
-    gw.addCredits("1", "exact");
+    const key = h.gw.createKey({ account: "exact" });
+    h.gw.addCredits("1", "exact");
     expect((await ask(key)).status).toBe(200);
     // 12 × 150_000_000 + 5 × 600_000_000 nano-USD per 1M tokens = 4_800 nano-USD.
     expect(balance("exact")).toBe(1_000_000_000 - 4_800);
@@ -56,28 +45,28 @@ describe("exact debits", () => {
   });
 
   test("402 at zero, with nothing sent upstream and nothing charged", async () => {
-    const key = gw.createKey({ account: "broke" });
-    const before = fake.requests.length;
+    const key = h.gw.createKey({ account: "broke" });
+    const before = h.fake.requests.length;
     await expectError(await ask(key), 402, "insufficient_credits", null);
-    expect(fake.requests.length).toBe(before);
+    expect(h.fake.requests.length).toBe(before);
     expect(balance("broke")).toBe(0);
   });
 
   test("a worst case equal to the balance is admitted", async () => {
-    const key = gw.createKey({ account: "edge" });
+    const key = h.gw.createKey({ account: "edge" });
     // Worst case: prompt bound (16 + 16 + 2 bytes "hi" = 34 tokens) × 0.15 + 10 × 0.6 per 1M = 11_100 nano-USD.
-    gw.addCredits("0.0000111", "edge");
+    h.gw.addCredits("0.0000111", "edge");
     expect((await ask(key)).status).toBe(200);
     expect(balance("edge")).toBe(11_100 - 4_800);
-    gw.store.addCredits("edge2", 11_099, Date.now());
-    const poorer = gw.createKey({ account: "edge2" });
+    h.gw.store.addCredits("edge2", 11_099, Date.now());
+    const poorer = h.gw.createKey({ account: "edge2" });
     expect((await ask(poorer)).status).toBe(402);
   });
 
   test("no charge for a request that failed before any output", async () => {
-    const key = gw.createKey({ account: "failed" });
-    gw.addCredits("1", "failed");
-    fake.queue({ status: 400, json: { error: { message: "bad", type: "invalid_request_error" } } });
+    const key = h.gw.createKey({ account: "failed" });
+    h.gw.addCredits("1", "failed");
+    h.fake.queue({ status: 400, json: { error: { message: "bad", type: "invalid_request_error" } } });
     expect((await ask(key)).status).toBe(400);
     expect(balance("failed")).toBe(1_000_000_000);
     expect(ledger("failed")).toEqual([expect.objectContaining({ cost: 0, status: "error" })]);
@@ -86,12 +75,12 @@ describe("exact debits", () => {
 
 describe("concurrency", () => {
   test("50 concurrent requests against a balance that covers 5: exactly 5 admitted, never below zero, ledger sum = balance change", async () => {
-    const key = gw.createKey({ account: "race", rpm: 1000 });
-    gw.addCredits("0.0000555", "race"); // 5 × the 11_100 worst case
+    const key = h.gw.createKey({ account: "race", rpm: 1000 });
+    h.gw.addCredits("0.0000555", "race"); // 5 × the 11_100 worst case
     // Hold every upstream answer until all 50 requests have been decided.
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
-    fake.fallback = () => ({ ...(completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) as { json: unknown }), waitFor: gate });
+    h.fake.fallback = () => ({ ...(completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) as { json: unknown }), waitFor: gate });
     try {
       const statuses: number[] = [];
       const pending = Array.from({ length: 50 }, () => ask(key).then((r) => (statuses.push(r.status), r.status)));
@@ -107,16 +96,16 @@ describe("concurrency", () => {
       expect(charged).toBe(55_500 - final);
     } finally {
       release();
-      fake.fallback = () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 });
+      h.fake.fallback = () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 });
     }
   });
 });
 
 describe("streams and disconnects", () => {
   test("a client that disconnects mid-stream is charged for what it received (estimated)", async () => {
-    const key = gw.createKey({ account: "leaver" });
-    gw.addCredits("1", "leaver");
-    fake.queue(stream(Array.from({ length: 100 }, (_, i) => `word${i} `), { prompt_tokens: 12, completion_tokens: 300 }, { delayMs: 15 }));
+    const key = h.gw.createKey({ account: "leaver" });
+    h.gw.addCredits("1", "leaver");
+    h.fake.queue(stream(Array.from({ length: 100 }, (_, i) => `word${i} `), { prompt_tokens: 12, completion_tokens: 300 }, { delayMs: 15 }));
     const res = await ask(key, { stream: true, max_tokens: 500 });
     const reader = res.body!.getReader();
     let received = "";
@@ -132,9 +121,9 @@ describe("streams and disconnects", () => {
   });
 
   test("a completed stream is billed from the provider's usage", async () => {
-    const key = gw.createKey({ account: "streamer" });
-    gw.addCredits("1", "streamer");
-    fake.queue(stream(["a", "b"], { prompt_tokens: 12, completion_tokens: 5 }));
+    const key = h.gw.createKey({ account: "streamer" });
+    h.gw.addCredits("1", "streamer");
+    h.fake.queue(stream(["a", "b"], { prompt_tokens: 12, completion_tokens: 5 }));
     await (await ask(key, { stream: true })).text();
     await expect.poll(() => ledger("streamer").length).toBe(1);
     expect(ledger("streamer")[0]).toMatchObject({ cost: 4_800, usage_source: "provider", status: "ok" });
@@ -145,21 +134,21 @@ describe("streams and disconnects", () => {
 describe("BYOK", () => {
   test("the account's own key reaches the provider, the balance is untouched, no 402; the ledger keeps list cost", async () => {
     const byokKey = "sk-account-own-openai-key-7777";
-    gw.store.ensureAccount("byok", Date.now());
-    const secret = loadSecret(gw.db, { GATEWAY_SECRET: "test-secret" });
-    gw.store.setByok({ account: "byok", provider: "openai", secret: encrypt(secret, "byok", "openai", byokKey), last4: "7777", updatedAt: Date.now() });
-    const key = gw.createKey({ account: "byok" });
+    h.gw.store.ensureAccount("byok", Date.now());
+    const secret = loadSecret(h.gw.db, { GATEWAY_SECRET: "test-secret" });
+    h.gw.store.setByok({ account: "byok", provider: "openai", secret: encrypt(secret, "byok", "openai", byokKey), last4: "7777", updatedAt: Date.now() });
+    const key = h.gw.createKey({ account: "byok" });
     await expect.poll(async () => (await ask(key)).status, { timeout: 2000 }).toBe(200);
-    expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${byokKey}`);
+    expect(h.fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${byokKey}`);
     expect(balance("byok")).toBe(0);
     expect(ledger("byok").at(-1)).toMatchObject({ byok: 1, cost: 0, list_cost: 4_800 });
   });
 
   test("the database file and its WAL never hold a gateway key or a BYOK key in clear text", async () => {
-    const key = gw.createKey({ account: "secrets" });
-    gw.addCredits("1", "secrets");
+    const key = h.gw.createKey({ account: "secrets" });
+    h.gw.addCredits("1", "secrets");
     expect((await ask(key)).status).toBe(200);
-    for (const file of [gw.db, `${gw.db}-wal`]) {
+    for (const file of [h.gw.db, `${h.gw.db}-wal`]) {
       const bytes = readFileSync(file);
       expect(bytes.includes(Buffer.from(key))).toBe(false);
       expect(bytes.includes(Buffer.from(key.slice(3, 40)))).toBe(false);

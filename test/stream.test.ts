@@ -1,25 +1,11 @@
 /** SSE as contract.md §4 fixes it: framing, [DONE], usage on the finish chunk, errors after the first byte. */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
-import { bearer, post } from "./helpers/http.js";
+import { expect, test } from "vitest";
+import { openaiConfig, useGateway } from "./helpers/gateway.js";
 import { stream } from "./helpers/openai-wire.js";
 
-let fake: FakeUpstream;
-let gw: TestGateway;
-let key: string;
 const body = { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true };
 
-beforeAll(async () => {
-  fake = await startFakeUpstream();
-  gw = await startGateway(openaiConfig(fake.url, { health: { failureThreshold: 1000 } }));
-  key = gw.createKey();
-  gw.addCredits("10");
-});
-afterAll(async () => {
-  await gw.close();
-  await fake.close();
-});
+const h = useGateway((fakeUrl) => openaiConfig(fakeUrl, { health: { failureThreshold: 1000 } }), { credits: "10" });
 
 function events(text: string): string[] {
   expect(text.endsWith("\n\n")).toBe(true);
@@ -29,11 +15,11 @@ function events(text: string): string[] {
   });
 }
 
-const ledger = () => gw.store.usage({});
+const ledger = () => h.gw.store.usage({});
 
 test("framing: data: <chunk> events, usage on the finish chunk, then data: [DONE]", async () => {
-  fake.queue(stream(["Hel", "lo"], { prompt_tokens: 9, completion_tokens: 2 }));
-  const res = await post(gw.url, "/v1/chat/completions", { ...body, stream_options: { include_usage: false } }, bearer(key));
+  h.fake.queue(stream(["Hel", "lo"], { prompt_tokens: 9, completion_tokens: 2 }));
+  const res = await h.post({ ...body, stream_options: { include_usage: false } });
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^text\/event-stream/);
   expect(res.headers.get("x-request-id")).toMatch(/^req_/);
@@ -53,13 +39,13 @@ test("framing: data: <chunk> events, usage on the finish chunk, then data: [DONE
   expect(final.usage).toEqual({ prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 });
   expect(chunks.filter((c) => c.usage)).toHaveLength(1);
   // The upstream was asked for usage although the client said include_usage: false.
-  expect(fake.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
+  expect(h.fake.requests.at(-1)!.body.stream_options).toEqual({ include_usage: true });
 });
 
 test("a failure after the first byte: one error event, no [DONE], received tokens billed as estimated", async () => {
   const before = ledger()[0]?.requests ?? 0;
-  fake.queue(stream(["partial ", "answer"], undefined, { cut: true, delayMs: 30 }));
-  const res = await post(gw.url, "/v1/chat/completions", body, bearer(key));
+  h.fake.queue(stream(["partial ", "answer"], undefined, { cut: true, delayMs: 30 }));
+  const res = await h.post(body);
   expect(res.status).toBe(200);
   const list = events(await res.text());
   expect(list).not.toContain("[DONE]");
@@ -71,31 +57,31 @@ test("a failure after the first byte: one error event, no [DONE], received token
 });
 
 test("an upstream that ends without a finish reason is a failure too (no silent truncation)", async () => {
-  fake.queue({ sse: [{ data: { id: "x", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "half" }, finish_reason: null }] } }] });
-  const list = events(await (await post(gw.url, "/v1/chat/completions", body, bearer(key))).text());
+  h.fake.queue({ sse: [{ data: { id: "x", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "half" }, finish_reason: null }] } }] });
+  const list = events(await (await h.post(body)).text());
   expect(list).not.toContain("[DONE]");
   expect(JSON.parse(list.at(-1)!).error.code).toBe("stream_interrupted");
 });
 
 test("a client disconnect aborts the upstream request", async () => {
-  const aborted = fake.aborted;
-  fake.queue(stream(Array.from({ length: 200 }, (_, i) => `t${i} `), undefined, { delayMs: 10 }));
+  const aborted = h.fake.aborted;
+  h.fake.queue(stream(Array.from({ length: 200 }, (_, i) => `t${i} `), undefined, { delayMs: 10 }));
   const controller = new AbortController();
-  const res = await post(gw.url, "/v1/chat/completions", body, bearer(key)).then((r) => r);
+  const res = await h.post(body).then((r) => r);
   const reader = res.body!.getReader();
   await reader.read();
   await reader.cancel();
   controller.abort();
-  await expect.poll(() => fake.aborted, { timeout: 3000 }).toBe(aborted + 1);
+  await expect.poll(() => h.fake.aborted, { timeout: 3000 }).toBe(aborted + 1);
 });
 
 test("an upstream that fails before any output gives a plain HTTP error, not a 200 stream", async () => {
-  fake.queue({ sse: [], done: true }, { sse: [], done: true });
-  fake.fallback = () => ({ sse: [], done: true });
+  h.fake.queue({ sse: [], done: true }, { sse: [], done: true });
+  h.fake.fallback = () => ({ sse: [], done: true });
   try {
-    const res = await post(gw.url, "/v1/chat/completions", body, bearer(key));
+    const res = await h.post(body);
     expect(res.status).toBe(503);
   } finally {
-    fake.fallback = () => ({ status: 500, json: {} });
+    h.fake.fallback = () => ({ status: 500, json: {} });
   }
 });

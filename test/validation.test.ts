@@ -1,27 +1,12 @@
 /** Strict request validation: each rule of api.md's ChatCompletionRequest, `<field>: <problem>`. */
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
+import { expect, test } from "vitest";
+import { openaiConfig, startGateway, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
 
-let fake: FakeUpstream;
-let gw: TestGateway;
-let key: string;
 const base = { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] };
 
-beforeAll(async () => {
-  fake = await startFakeUpstream(() => completion("ok"));
-  gw = await startGateway(openaiConfig(fake.url));
-  key = gw.createKey();
-  gw.addCredits("10");
-});
-afterAll(async () => {
-  await gw.close();
-  await fake.close();
-});
-
-const bad = (body: unknown) => post(gw.url, "/v1/chat/completions", body, bearer(key));
+const h = useGateway((fakeUrl) => openaiConfig(fakeUrl), { credits: "10", fallback: () => completion("ok") });
 
 test.each([
   ["model missing", { messages: base.messages }, "model: Required"],
@@ -49,31 +34,31 @@ test.each([
   ["stream_options strict inside", { ...base, stream: true, stream_options: { include_usage: true, x: 1 } }, "stream_options.x: Unrecognized key"],
   ["body not an object", [1, 2], "body: Expected object, received array"],
 ])("%s -> 400 naming the field", async (_name, body, message) => {
-  const e = await expectError(await bad(body), 400, "invalid_request_error", null);
+  const e = await expectError(await h.post(body), 400, "invalid_request_error", null);
   expect(e.message).toBe(message);
-  expect(fake.requests).toHaveLength(0);
+  expect(h.fake.requests).toHaveLength(0);
 });
 
 test("a valid request with every field is accepted, stream_options included", async () => {
-  const res = await bad({
+  const res = await h.post({
     ...base, temperature: 2, top_p: 0, max_tokens: 5, stream: false, stop: ["x", "y", "z", "w"],
     frequency_penalty: -2, presence_penalty: 2, n: 1, seed: 42,
     messages: [{ role: "system", content: "s" }, { role: "user", content: "u", name: "ann" }, { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c1", content: "r" }],
   });
   expect(res.status).toBe(200);
-  const sent = fake.requests.at(-1)!.body;
+  const sent = h.fake.requests.at(-1)!.body;
   expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 2, top_p: 0, max_completion_tokens: 5, seed: 42, frequency_penalty: -2, presence_penalty: 2 });
 });
 
 test("server.compat passthrough accepts and drops unknown top-level fields", async () => {
-  const loose = await startGateway(openaiConfig(fake.url, { server: { compat: "passthrough" } }));
+  const loose = await startGateway(openaiConfig(h.fake.url, { server: { compat: "passthrough" } }));
   try {
     const k = loose.createKey();
     loose.addCredits("1");
-    fake.queue(completion("ok"));
+    h.fake.queue(completion("ok"));
     const res = await post(loose.url, "/v1/chat/completions", { ...base, logprobs: true, user: "u1" }, bearer(k));
     expect(res.status).toBe(200);
-    expect(fake.requests.at(-1)!.body).not.toHaveProperty("logprobs");
+    expect(h.fake.requests.at(-1)!.body).not.toHaveProperty("logprobs");
   } finally {
     await loose.close();
   }

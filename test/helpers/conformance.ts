@@ -4,10 +4,9 @@
  * upstream received back into a neutral view. The suite then drives the gateway with the
  * official OpenAI client and checks both sides.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Recorded, Reply } from "./fake-upstream.js";
-import { startFakeUpstream, type FakeUpstream } from "./fake-upstream.js";
-import { startGateway, type TestGateway } from "./gateway.js";
+import { FAST_RETRY, useGateway } from "./gateway.js";
 
 export interface Tokens { prompt: number; completion: number }
 export interface Call { id: string; name: string; arguments: string }
@@ -50,33 +49,17 @@ const expectedUsage = { prompt_tokens: 31, completion_tokens: 7, total_tokens: 3
 
 export function describeProvider(fixture: ProviderFixture): void {
   describe(`provider ${fixture.plugin}`, () => {
-    let fake: FakeUpstream;
-    let gw: TestGateway;
-    let key: string;
+    const h = useGateway((fakeUrl) => ({
+      providers: { [fixture.plugin]: fixture.provider(fakeUrl, UPSTREAM_KEY) },
+      models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: fixture.plugin, model: fixture.upstreamModel }] }],
+      retry: FAST_RETRY,
+    }));
 
-    beforeAll(async () => {
-      fake = await startFakeUpstream();
-      gw = await startGateway({
-        providers: { [fixture.plugin]: fixture.provider(fake.url, UPSTREAM_KEY) },
-        models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: fixture.plugin, model: fixture.upstreamModel }] }],
-        retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 2000 },
-      });
-      key = gw.createKey();
-      gw.addCredits("100");
-    });
-    afterAll(async () => {
-      await gw?.close();
-      await fake?.close();
-    });
-    beforeEach(() => {
-      fake.requests.length = 0;
-    });
-
-    const chat = (body: Record<string, unknown>) => gw.client(key).chat.completions.create({ model: MODEL, ...body } as never) as Promise<any>;
-    const last = () => fixture.seen(fake.requests.at(-1)!);
+    const chat = (body: Record<string, unknown>) => h.gw.client(h.key).chat.completions.create({ model: MODEL, ...body } as never) as Promise<any>;
+    const last = () => fixture.seen(h.fake.requests.at(-1)!);
 
     test("plain text: content, finish reason, usage, auth and model upstream", async () => {
-      fake.queue(fixture.text("Hello from upstream", usage));
+      h.fake.queue(fixture.text("Hello from upstream", usage));
       const r = await chat({ messages: [{ role: "user", content: "Hi" }] });
       expect(r.choices[0].message.content).toBe("Hello from upstream");
       expect(r.choices[0].finish_reason).toBe("stop");
@@ -90,7 +73,7 @@ export function describeProvider(fixture: ProviderFixture): void {
     });
 
     test("multi-turn with a system message, stop sequences, max_tokens, temperature", async () => {
-      fake.queue(fixture.text("cut", usage, "length"));
+      h.fake.queue(fixture.text("cut", usage, "length"));
       const r = await chat({
         messages: [
           { role: "system", content: "Be terse." },
@@ -113,7 +96,7 @@ export function describeProvider(fixture: ProviderFixture): void {
 
     test("tool-call history goes upstream paired; a tool call comes back", async () => {
       const call = { id: "call_abc123", name: "get_weather", arguments: '{"city":"Paris"}' };
-      fake.queue(fixture.toolCall({ id: "call_next1", name: "get_time", arguments: '{"tz":"CET"}' }, usage));
+      h.fake.queue(fixture.toolCall({ id: "call_next1", name: "get_time", arguments: '{"tz":"CET"}' }, usage));
       const r = await chat({
         messages: [
           { role: "user", content: "Weather in Paris?" },
@@ -130,7 +113,7 @@ export function describeProvider(fixture: ProviderFixture): void {
     });
 
     test("streaming: text assembles, the finish chunk carries usage, the stream ends cleanly", async () => {
-      fake.queue(fixture.stream(["Hel", "lo ", "world"], usage));
+      h.fake.queue(fixture.stream(["Hel", "lo ", "world"], usage));
       const stream = await chat({ messages: [{ role: "user", content: "Hi" }], stream: true });
       let text = "";
       const finals: any[] = [];
@@ -146,7 +129,7 @@ export function describeProvider(fixture: ProviderFixture): void {
     });
 
     test("streaming a tool call", async () => {
-      fake.queue(fixture.streamToolCall({ id: "call_s1", name: "lookup", arguments: '{"q":"x"}' }, usage));
+      h.fake.queue(fixture.streamToolCall({ id: "call_s1", name: "lookup", arguments: '{"q":"x"}' }, usage));
       const stream = await chat({ messages: [{ role: "user", content: "look it up" }], stream: true });
       const calls = new Map<number, { id?: string; name: string; arguments: string }>();
       let finish: string | null = null;
@@ -168,33 +151,30 @@ export function describeProvider(fixture: ProviderFixture): void {
     });
 
     test("upstream 400 becomes a 400 without provider detail and is not retried", async () => {
-      fake.queue(fixture.error(400));
-      const res = await post(gw.url, key, { model: MODEL, messages: [{ role: "user", content: "x" }] });
+      h.fake.queue(fixture.error(400));
+      const res = await h.post({ model: MODEL, messages: [{ role: "user", content: "x" }] });
       expect(res.status).toBe(400);
       const body = await res.json() as { error: Record<string, unknown> };
       expect(body.error.type).toBe("invalid_request_error");
       expect(JSON.stringify(body)).not.toContain(fixture.errorMarker);
-      expect(fake.requests).toHaveLength(1);
+      expect(h.fake.requests).toHaveLength(1);
     });
 
     test("upstream 5xx/429 is retried, then a generic 503 with no secrets", async () => {
-      fake.fallback = () => fixture.error(500);
-      fake.queue(fixture.error(429));
+      h.fake.fallback = () => fixture.error(500);
+      h.fake.queue(fixture.error(429));
       try {
-        const res = await post(gw.url, key, { model: MODEL, messages: [{ role: "user", content: "x" }] });
+        const res = await h.post({ model: MODEL, messages: [{ role: "user", content: "x" }] });
         expect(res.status).toBe(503);
         const text = await res.text();
         expect(JSON.parse(text).error).toMatchObject({ type: "upstream_error", code: "upstream_unavailable" });
         expect(text).not.toContain(fixture.errorMarker);
         expect(text).not.toContain(UPSTREAM_KEY);
-        expect(fake.requests.length).toBeGreaterThan(1);
+        expect(h.fake.requests.length).toBeGreaterThan(1);
       } finally {
-        fake.fallback = () => ({ status: 500, json: { error: "no reply scripted" } });
+        h.fake.fallback = () => ({ status: 500, json: { error: "no reply scripted" } });
       }
     });
   });
 }
 
-function post(url: string, key: string, body: unknown): Promise<Response> {
-  return fetch(`${url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-}

@@ -1,16 +1,19 @@
 /**
  * Starts a real gateway on 127.0.0.1:0 (node:http, as `gateway serve` does) with a fresh
  * SQLite file in a temp dir, and gives tests a key and credits the way the CLI would.
+ * `useGateway` wires the usual one-fake, one-gateway setup into a suite's hooks.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { generateKey, hashKey, newKeyId } from "../../src/keys.js";
 import { usdToNano } from "../../src/money.js";
 import { startServer, type RunningServer } from "../../src/serve.js";
 import type { Store } from "../../src/store/index.js";
+import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./fake-upstream.js";
 
 export interface TestGateway {
   url: string;
@@ -63,3 +66,60 @@ export function openaiConfig(baseUrl: string, extra: Record<string, unknown> = {
     ...extra,
   };
 }
+
+/** Backoff for tests: quick rounds, and a deadline long enough that a loaded machine does not turn a retry into a give-up. */
+export const FAST_RETRY = { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 2000 };
+
+/** One fake upstream and one gateway shared by a file's (or a describe's) tests. */
+export interface Harness {
+  /** Filled in by beforeAll: read them inside tests, not at collection time. */
+  readonly fake: FakeUpstream;
+  readonly gw: TestGateway;
+  readonly key: string;
+  /** POST /v1/chat/completions with the harness key; an object body is laid over the `body` defaults. */
+  post(body?: unknown, headers?: Record<string, string>): Promise<Response>;
+  /** The JSON body the fake received last. */
+  sent(): Record<string, any>;
+}
+
+export interface HarnessOptions {
+  /** Credits for `account` (default "100"). */
+  credits?: string;
+  account?: string;
+  /** Defaults for every `post` body (model, messages). */
+  body?: Record<string, unknown>;
+  /** The fake's answer when nothing is queued. */
+  fallback?: (req: Recorded) => Reply;
+}
+
+/**
+ * Registers the hooks: start the fake, a gateway from `config(fake.url)`, a key with credits;
+ * forget the fake's requests before each test; close both after.
+ */
+export function useGateway(config: (fakeUrl: string) => Record<string, unknown>, opts: HarnessOptions = {}): Harness {
+  const { credits = "100", account = "default", body: defaults = {} } = opts;
+  const h = {
+    post: (body: unknown = {}, headers: Record<string, string> = {}) => fetch(`${h.gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(isObject(body) ? { ...defaults, ...body } : body),
+    }),
+    sent: () => h.fake.requests.at(-1)!.body as Record<string, any>,
+  } as { -readonly [K in keyof Harness]: Harness[K] };
+  beforeAll(async () => {
+    h.fake = await startFakeUpstream(opts.fallback);
+    h.gw = await startGateway(config(h.fake.url));
+    h.key = h.gw.createKey({ account });
+    h.gw.addCredits(credits, account);
+  });
+  afterAll(async () => {
+    await h.gw?.close();
+    await h.fake?.close();
+  });
+  beforeEach(() => {
+    h.fake.requests.length = 0;
+  });
+  return h;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);

@@ -1,9 +1,9 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import plugin from "../../providers/anthropic/index.js";
 import { syncModels } from "../../src/sync.js";
 import { describeProvider } from "../helpers/conformance.js";
 import { startFakeUpstream, type FakeUpstream, type Reply } from "../helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "../helpers/gateway.js";
+import { FAST_RETRY, startGateway, useGateway, type TestGateway } from "../helpers/gateway.js";
 import { bearer, expectError, post } from "../helpers/http.js";
 import {
   anthropicFixture, errorReply, message, MODEL, messageEnd, messageStart, ping, streamError, textBlock, textBlockEvents, toolBlockEvents, toolUseBlock,
@@ -15,51 +15,30 @@ const KEY = "sk-ant-api03-test-key-7f1e";
 const CAPPED_KEY = "sk-ant-api03-capped-key-2b9c";
 const usage = { input_tokens: 12, output_tokens: 5 };
 const hi = [{ role: "user", content: "Hi" }];
-// A generous deadline: no test here waits for it, and a loaded machine must not turn a retry into a give-up.
-const retry = { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 5000 };
 const route = (id: string, provider: string, model: string, maxOutput?: number) => ({ id, pricing: { prompt: "3", completion: "15" }, max_output: maxOutput, endpoints: [{ provider, model }] });
 
 describe("anthropic adapter", () => {
-  let fake: FakeUpstream;
-  let gw: TestGateway;
-  let key: string;
-
-  beforeAll(async () => {
-    fake = await startFakeUpstream();
-    gw = await startGateway({
-      providers: {
-        anthropic: { baseUrl: fake.url, apiKey: KEY },
-        capped: { plugin: "anthropic", baseUrl: `${fake.url}/`, apiKey: CAPPED_KEY, maxTokens: 2048 },
-      },
-      models: [
-        route("anthropic/sonnet", "anthropic", MODEL, 64_000),
-        route("anthropic/haiku-3", "anthropic", "claude-3-haiku-20240307", 4096),
-        route("anthropic/opus-4-1", "anthropic", "claude-opus-4-1-20250805", 32_000),
-        route("anthropic/opus-4-6", "anthropic", "claude-opus-4-6", 128_000),
-        route("anthropic/next", "anthropic", "claude-next-1"),
-        route("capped/sonnet", "capped", MODEL, 64_000),
-      ],
-      retry,
-    });
-    key = gw.createKey();
-    gw.addCredits("1000");
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
-
-  const chat = (body: Record<string, unknown>) => post(gw.url, "/v1/chat/completions", { model: "anthropic/sonnet", messages: hi, ...body }, bearer(key));
-  const sent = () => fake.requests.at(-1)!.body as Record<string, any>;
+  const h = useGateway((fakeUrl) => ({
+    providers: {
+      anthropic: { baseUrl: fakeUrl, apiKey: KEY },
+      capped: { plugin: "anthropic", baseUrl: `${fakeUrl}/`, apiKey: CAPPED_KEY, maxTokens: 2048 },
+    },
+    models: [
+      route("anthropic/sonnet", "anthropic", MODEL, 64_000),
+      route("anthropic/haiku-3", "anthropic", "claude-3-haiku-20240307", 4096),
+      route("anthropic/opus-4-1", "anthropic", "claude-opus-4-1-20250805", 32_000),
+      route("anthropic/opus-4-6", "anthropic", "claude-opus-4-6", 128_000),
+      route("anthropic/next", "anthropic", "claude-next-1"),
+      route("capped/sonnet", "capped", MODEL, 64_000),
+    ],
+    retry: FAST_RETRY,
+  }), { credits: "1000", body: { model: "anthropic/sonnet", messages: hi } });
 
   test("POST /v1/messages with x-api-key and anthropic-version, never a bearer token; a trailing slash in baseUrl is harmless", async () => {
-    fake.queue(message([textBlock("ok")], usage), message([textBlock("ok")], usage));
-    expect((await chat({})).status).toBe(200);
-    expect((await chat({ model: "capped/sonnet" })).status).toBe(200);
-    const [first, second] = fake.requests;
+    h.fake.queue(message([textBlock("ok")], usage), message([textBlock("ok")], usage));
+    expect((await h.post({})).status).toBe(200);
+    expect((await h.post({ model: "capped/sonnet" })).status).toBe(200);
+    const [first, second] = h.fake.requests;
     expect(first).toMatchObject({ method: "POST", path: "/v1/messages" });
     expect(first!.headers).toMatchObject({ "x-api-key": KEY, "anthropic-version": "2023-06-01", "content-type": "application/json" });
     expect(first!.headers.authorization).toBeUndefined();
@@ -74,23 +53,23 @@ describe("anthropic adapter", () => {
     ["anthropic/next", 4096],
     ["capped/sonnet", 2048],
   ])("without max_tokens, %s is sent max_tokens %i (the catalog's output limit, 4096 when unknown, capped by the maxTokens option)", async (model, expected) => {
-    fake.queue(message([textBlock("ok")], usage));
-    expect((await chat({ model })).status).toBe(200);
-    expect(sent().max_tokens).toBe(expected);
+    h.fake.queue(message([textBlock("ok")], usage));
+    expect((await h.post({ model })).status).toBe(200);
+    expect(h.sent().max_tokens).toBe(expected);
   });
 
   test("the request's max_tokens wins over the maxTokens option", async () => {
-    fake.queue(message([textBlock("ok")], usage));
-    await chat({ model: "capped/sonnet", max_tokens: 77 });
-    expect(sent().max_tokens).toBe(77);
+    h.fake.queue(message([textBlock("ok")], usage));
+    await h.post({ model: "capped/sonnet", max_tokens: 77 });
+    expect(h.sent().max_tokens).toBe(77);
   });
 
   test("temperature is clamped to 1, top_p and stop pass, seed and zero penalties are not sent", async () => {
-    fake.queue(message([textBlock("ok")], usage), message([textBlock("ok")], usage));
-    expect((await chat({ temperature: 1.7, top_p: 0.9, stop: "END", seed: 42, presence_penalty: 0, frequency_penalty: 0, n: 1 })).status).toBe(200);
-    expect(sent()).toEqual({ model: MODEL, max_tokens: 64_000, messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], temperature: 1, top_p: 0.9, stop_sequences: ["END"] });
-    await chat({ temperature: 0 });
-    expect(sent().temperature).toBe(0);
+    h.fake.queue(message([textBlock("ok")], usage), message([textBlock("ok")], usage));
+    expect((await h.post({ temperature: 1.7, top_p: 0.9, stop: "END", seed: 42, presence_penalty: 0, frequency_penalty: 0, n: 1 })).status).toBe(200);
+    expect(h.sent()).toEqual({ model: MODEL, max_tokens: 64_000, messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], temperature: 1, top_p: 0.9, stop_sequences: ["END"] });
+    await h.post({ temperature: 0 });
+    expect(h.sent().temperature).toBe(0);
   });
 
   test.each([
@@ -98,20 +77,20 @@ describe("anthropic adapter", () => {
     [{ frequency_penalty: 0.5 }, "frequency_penalty"],
     [{ presence_penalty: -1 }, "presence_penalty"],
   ])("%j is a 400 unsupported_parameter naming the field, and nothing goes upstream", async (params, field) => {
-    const err = await expectError(await chat(params), 400, "invalid_request_error", "unsupported_parameter");
+    const err = await expectError(await h.post(params), 400, "invalid_request_error", "unsupported_parameter");
     expect(err.message.startsWith(`${field}:`)).toBe(true);
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   test("tool-call arguments that are not a JSON object are a 400", async () => {
     const messages = [...hi, { role: "assistant", content: null, tool_calls: [{ id: "toolu_1", type: "function", function: { name: "f", arguments: "[1,2]" } }] }];
-    const err = await expectError(await chat({ messages }), 400, "invalid_request_error", "unsupported_parameter");
+    const err = await expectError(await h.post({ messages }), 400, "invalid_request_error", "unsupported_parameter");
     expect(err.message).toContain("messages.1.tool_calls.0.function.arguments");
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   test("history: systems lifted, same-role turns merged, tool results in one user turn, history tools declared", async () => {
-    fake.queue(message([textBlock("ok")], usage));
+    h.fake.queue(message([textBlock("ok")], usage));
     const call = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
     const messages = [
       { role: "system", content: "Be terse." },
@@ -125,8 +104,8 @@ describe("anthropic adapter", () => {
       { role: "assistant", content: null, tool_calls: [call("toolu_c", "get_weather", '{"city":"Lyon"}')] },
       { role: "tool", tool_call_id: "toolu_c", content: "cloudy" },
     ];
-    expect((await chat({ messages })).status).toBe(200);
-    const body = sent();
+    expect((await h.post({ messages })).status).toBe(200);
+    const body = h.sent();
     expect(body.system).toEqual([{ type: "text", text: "Be terse." }, { type: "text", text: "Answer in French." }]);
     expect(body.messages).toEqual([
       { role: "user", content: [{ type: "text", text: "Weather in Paris" }, { type: "text", text: "and the time?" }] },
@@ -147,8 +126,8 @@ describe("anthropic adapter", () => {
   });
 
   test("usage: cache reads and writes count as prompt tokens", async () => {
-    fake.queue(message([textBlock("ok")], { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 7 }));
-    const r = (await (await chat({})).json()) as { usage: unknown };
+    h.fake.queue(message([textBlock("ok")], { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 7 }));
+    const r = (await (await h.post({})).json()) as { usage: unknown };
     expect(r.usage).toEqual({ prompt_tokens: 160, completion_tokens: 7, total_tokens: 167 });
   });
 
@@ -156,8 +135,8 @@ describe("anthropic adapter", () => {
     ["end_turn", "stop"], ["stop_sequence", "stop"], ["max_tokens", "length"], ["tool_use", "tool_calls"],
     ["pause_turn", "stop"], ["refusal", "stop"], ["model_context_window_exceeded", "length"],
   ])("stop_reason %s is finish_reason %s", async (stopReason, finish) => {
-    fake.queue(message([textBlock("x")], usage, stopReason));
-    const r = (await (await chat({})).json()) as { choices: Array<{ finish_reason: string }> };
+    h.fake.queue(message([textBlock("x")], usage, stopReason));
+    const r = (await (await h.post({})).json()) as { choices: Array<{ finish_reason: string }> };
     expect(r.choices[0]!.finish_reason).toBe(finish);
   });
 
@@ -165,8 +144,8 @@ describe("anthropic adapter", () => {
     const thinking = { type: "thinking", thinking: "The user wants both.", signature: "EqQBCgIYAh" };
     const a = { id: "toolu_01A", name: "get_weather", arguments: '{"city":"Paris"}' };
     const b = { id: "toolu_01B", name: "get_time", arguments: '{"tz":"CET"}' };
-    fake.queue(message([thinking, textBlock("Let me check both."), toolUseBlock(a), toolUseBlock(b)], usage, "tool_use"));
-    const r = (await (await chat({})).json()) as { choices: Array<{ message: Record<string, unknown> }> };
+    h.fake.queue(message([thinking, textBlock("Let me check both."), toolUseBlock(a), toolUseBlock(b)], usage, "tool_use"));
+    const r = (await (await h.post({})).json()) as { choices: Array<{ message: Record<string, unknown> }> };
     expect(r.choices[0]!.message).toEqual({
       role: "assistant", content: "Let me check both.",
       tool_calls: [a, b].map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
@@ -176,7 +155,7 @@ describe("anthropic adapter", () => {
   test("stream: text then two tool_use blocks become tool calls 0 and 1; usage is cumulative, not summed", async () => {
     const a = { id: "toolu_01A", name: "get_weather", arguments: '{"city":"Paris"}' };
     const b = { id: "toolu_01B", name: "get_time", arguments: '{"tz":"CET"}' };
-    fake.queue({
+    h.fake.queue({
       sse: [
         messageStart({ input_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
         ...textBlockEvents(0, ["Let me ", "check."]), ping, ...toolBlockEvents(1, a), ...toolBlockEvents(2, b),
@@ -184,7 +163,7 @@ describe("anthropic adapter", () => {
       ],
       done: false,
     });
-    const stream = await gw.client(key).chat.completions.create({ model: "anthropic/sonnet", messages: hi as never, stream: true });
+    const stream = await h.gw.client(h.key).chat.completions.create({ model: "anthropic/sonnet", messages: hi as never, stream: true });
     let text = "";
     const calls: Array<{ id?: string; name: string; arguments: string }> = [];
     const finals: unknown[] = [];
@@ -201,14 +180,14 @@ describe("anthropic adapter", () => {
     expect(text).toBe("Let me check.");
     expect(calls).toEqual([a, b]);
     expect(finals).toEqual([{ finish: "tool_calls", usage: { prompt_tokens: 320, completion_tokens: 42, total_tokens: 362 } }]);
-    expect(sent().stream).toBe(true);
+    expect(h.sent().stream).toBe(true);
   });
 
   test("an error event after content ends the client stream with an error event, no [DONE], no provider detail", async () => {
     // Whatever follows an error event, the answer is incomplete: the adapter must not read on.
     const after = [...textBlockEvents(0, ["never shown"]).slice(1, 2), ...messageEnd("end_turn", { output_tokens: 3 })];
-    fake.queue({ sse: [messageStart({ input_tokens: 5 }), ...textBlockEvents(0, ["partial"]).slice(0, 2), streamError, ...after], done: false });
-    const res = await chat({ stream: true });
+    h.fake.queue({ sse: [messageStart({ input_tokens: 5 }), ...textBlockEvents(0, ["partial"]).slice(0, 2), streamError, ...after], done: false });
+    const res = await h.post({ stream: true });
     const text = await res.text();
     expect(text).toContain('"content":"partial"');
     expect(text).toContain('"code":"stream_interrupted"');
@@ -219,25 +198,25 @@ describe("anthropic adapter", () => {
 
   test("an error event before any content fails over: the retry's answer is streamed", async () => {
     const after = [...textBlockEvents(0, ["ignored"]), ...messageEnd("end_turn", { output_tokens: 3 })];
-    fake.queue({ sse: [messageStart({ input_tokens: 5 }), ping, streamError, ...after], done: false }, anthropicFixture.stream(["fine"], { prompt: 5, completion: 1 }));
-    const text = await (await chat({ stream: true })).text();
+    h.fake.queue({ sse: [messageStart({ input_tokens: 5 }), ping, streamError, ...after], done: false }, anthropicFixture.stream(["fine"], { prompt: 5, completion: 1 }));
+    const text = await (await h.post({ stream: true })).text();
     expect(text).toContain('"content":"fine"');
     expect(text).not.toContain("ignored");
     expect(text).toContain("[DONE]");
-    expect(fake.requests).toHaveLength(2);
+    expect(h.fake.requests).toHaveLength(2);
   });
 
   test("529 overloaded_error is retried", async () => {
-    fake.queue(errorReply(529, "Overloaded"), message([textBlock("second try")], usage));
-    const r = (await (await chat({})).json()) as { choices: Array<{ message: { content: string } }> };
+    h.fake.queue(errorReply(529, "Overloaded"), message([textBlock("second try")], usage));
+    const r = (await (await h.post({})).json()) as { choices: Array<{ message: { content: string } }> };
     expect(r.choices[0]!.message.content).toBe("second try");
-    expect(fake.requests).toHaveLength(2);
+    expect(h.fake.requests).toHaveLength(2);
   });
 
   test.each([404, 413])("%i is a client 400, not retried", async (status) => {
-    fake.queue(errorReply(status, "nope"));
-    await expectError(await chat({}), 400, "invalid_request_error", "upstream_rejected");
-    expect(fake.requests).toHaveLength(1);
+    h.fake.queue(errorReply(status, "nope"));
+    await expectError(await h.post({}), 400, "invalid_request_error", "upstream_rejected");
+    expect(h.fake.requests).toHaveLength(1);
   });
 });
 
@@ -251,7 +230,7 @@ describe("anthropic key rejection fails over to the next instance", () => {
     gw = await startGateway({
       providers: { primary: { plugin: "anthropic", baseUrl: primary.url, apiKey: KEY }, backup: { plugin: "anthropic", baseUrl: backup.url, apiKey: CAPPED_KEY } },
       models: [{ id: "anthropic/sonnet", pricing: { prompt: "3", completion: "15" }, order: "fixed", endpoints: [{ provider: "primary", model: MODEL }, { provider: "backup", model: MODEL }] }],
-      retry,
+      retry: FAST_RETRY,
     });
     gw.addCredits("10");
   });

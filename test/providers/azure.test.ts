@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import plugin, { GA_API_VERSION } from "../../providers/azure/index.js";
 import { describeProvider } from "../helpers/conformance.js";
-import { startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "../helpers/gateway.js";
-import { bearer, post } from "../helpers/http.js";
+import { FAST_RETRY, useGateway } from "../helpers/gateway.js";
 import { completion } from "../helpers/openai-wire.js";
 import { azureFixture, azureStream, DEPLOYMENT } from "./azure.fixture.js";
 
@@ -14,39 +12,21 @@ const KEY = "3f9c2a7b6e5d4c1a8b9f0e7d6c5b4a3f";
 const route = (id: string, provider: string) => ({ id, pricing: { prompt: "0.15", completion: "0.6" }, endpoints: [{ provider, model: DEPLOYMENT }] });
 
 describe("azure adapter", () => {
-  let fake: FakeUpstream;
-  let gw: TestGateway;
-  let key: string;
-
-  beforeAll(async () => {
-    fake = await startFakeUpstream();
-    gw = await startGateway({
-      providers: {
-        azure: { baseUrl: `${fake.url}/openai/`, apiKey: KEY },
-        preview: { plugin: "azure", baseUrl: `${fake.url}/openai`, apiKey: KEY, apiVersion: "2025-04-01-preview" },
-        v1: { plugin: "azure", baseUrl: `${fake.url}/openai/v1`, apiKey: KEY, apiVersion: "v1" },
-      },
-      models: [route("azure/mini", "azure"), route("preview/mini", "preview"), route("v1/mini", "v1")],
-      retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 200 },
-    });
-    key = gw.createKey();
-    gw.addCredits("100");
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
-
-  const chat = (body: Record<string, unknown>) => post(gw.url, "/v1/chat/completions", { model: "azure/mini", messages: [{ role: "user", content: "Hi" }], ...body }, bearer(key));
+  const h = useGateway((fakeUrl) => ({
+    providers: {
+      azure: { baseUrl: `${fakeUrl}/openai/`, apiKey: KEY },
+      preview: { plugin: "azure", baseUrl: `${fakeUrl}/openai`, apiKey: KEY, apiVersion: "2025-04-01-preview" },
+      v1: { plugin: "azure", baseUrl: `${fakeUrl}/openai/v1`, apiKey: KEY, apiVersion: "v1" },
+    },
+    models: [route("azure/mini", "azure"), route("preview/mini", "preview"), route("v1/mini", "v1")],
+    retry: FAST_RETRY,
+  }), { body: { model: "azure/mini", messages: [{ role: "user", content: "Hi" }] } });
 
   test("deployment URL with api-version, api-key header and never Authorization; parameters pass through, max_tokens kept", async () => {
-    fake.queue(completion("ok"));
-    const res = await chat({ max_tokens: 20, n: 2, seed: 7, presence_penalty: 0.5, frequency_penalty: 0.1 });
+    h.fake.queue(completion("ok"));
+    const res = await h.post({ max_tokens: 20, n: 2, seed: 7, presence_penalty: 0.5, frequency_penalty: 0.1 });
     expect(res.status).toBe(200);
-    const req = fake.requests[0]!;
+    const req = h.fake.requests[0]!;
     expect(req.path).toBe(`/openai/deployments/${DEPLOYMENT}/chat/completions?api-version=${GA_API_VERSION}`);
     expect(GA_API_VERSION).toBe("2024-10-21");
     expect(req.headers["api-key"]).toBe(KEY);
@@ -56,10 +36,10 @@ describe("azure adapter", () => {
   });
 
   test("option apiVersion picks the version; apiVersion v1 uses /openai/v1 with the deployment as model", async () => {
-    fake.queue(completion("ok"), completion("ok"));
-    expect((await chat({ model: "preview/mini" })).status).toBe(200);
-    expect((await chat({ model: "v1/mini" })).status).toBe(200);
-    const [preview, v1] = fake.requests;
+    h.fake.queue(completion("ok"), completion("ok"));
+    expect((await h.post({ model: "preview/mini" })).status).toBe(200);
+    expect((await h.post({ model: "v1/mini" })).status).toBe(200);
+    const [preview, v1] = h.fake.requests;
     expect(preview!.path).toBe(`/openai/deployments/${DEPLOYMENT}/chat/completions?api-version=2025-04-01-preview`);
     expect(v1!.path).toBe("/openai/v1/chat/completions");
     expect(v1!.body.model).toBe(DEPLOYMENT);
@@ -68,17 +48,17 @@ describe("azure adapter", () => {
   });
 
   test("Azure's stream (prompt filter chunk, content filter results and offsets) assembles, with usage asked for and returned", async () => {
-    fake.queue(azureStream(["Hel", "lo"], { prompt_tokens: 9, completion_tokens: 2 }));
+    h.fake.queue(azureStream(["Hel", "lo"], { prompt_tokens: 9, completion_tokens: 2 }));
     let text = "";
     let usage: unknown;
     const finals: string[] = [];
-    for await (const c of await gw.client(key).chat.completions.create({ model: "azure/mini", messages: [{ role: "user", content: "Hi" }], stream: true })) {
+    for await (const c of await h.gw.client(h.key).chat.completions.create({ model: "azure/mini", messages: [{ role: "user", content: "Hi" }], stream: true })) {
       text += c.choices[0]?.delta?.content ?? "";
       if (c.choices[0]?.finish_reason) finals.push(c.choices[0].finish_reason);
       usage = c.usage ?? usage;
     }
     expect({ text, finals, usage }).toEqual({ text: "Hello", finals: ["stop"], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } });
-    expect(fake.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(h.fake.requests[0]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 
   test("models: GET <baseUrl>/models?api-version with api-key; only chat-capable models", async () => {

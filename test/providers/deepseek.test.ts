@@ -1,6 +1,6 @@
 /** DeepSeek's documented differences (providers/deepseek/index.ts). */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
-import { billedFor, startPreset, type PresetHarness } from "./presets.fixture.js";
+import { describe, expect, test } from "vitest";
+import { billedFor, usePreset } from "./presets.fixture.js";
 
 // The reference's example response (api-docs.deepseek.com, Create Chat Completion): prompt_tokens
 // is the sum of prompt_cache_hit_tokens and prompt_cache_miss_tokens.
@@ -13,14 +13,7 @@ const deepseekCompletion = (finish: string, usage = { prompt_tokens: 10, complet
 });
 
 describe("deepseek", () => {
-  let h: PresetHarness;
-  beforeAll(async () => {
-    h = await startPreset("deepseek", {}, "");
-  });
-  afterAll(() => h?.close());
-  beforeEach(() => {
-    h.fake.requests.length = 0;
-  });
+  const h = usePreset("deepseek", {}, "");
 
   test("the chat URL has no version path, as DeepSeek documents it", async () => {
     h.fake.queue(deepseekCompletion("stop"));

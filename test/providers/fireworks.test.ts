@@ -1,17 +1,10 @@
 /** Fireworks AI's documented differences (providers/fireworks/index.ts). */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { completion } from "../helpers/openai-wire.js";
-import { startPreset, type PresetHarness } from "./presets.fixture.js";
+import { usePreset } from "./presets.fixture.js";
 
 describe("fireworks", () => {
-  let h: PresetHarness;
-  beforeAll(async () => {
-    h = await startPreset("fireworks", { maxTokens: 4096 }, "/inference/v1");
-  });
-  afterAll(() => h?.close());
-  beforeEach(() => {
-    h.fake.requests.length = 0;
-  });
+  const h = usePreset("fireworks", { maxTokens: 4096 }, "/inference/v1");
 
   test("requests go to /inference/v1/chat/completions; n, seed and penalties pass through", async () => {
     h.fake.queue(completion("ok"));

@@ -1,8 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import google from "../../providers/google/index.js";
 import { describeProvider } from "../helpers/conformance.js";
-import { startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "../helpers/gateway.js";
+import { FAST_RETRY, useGateway } from "../helpers/gateway.js";
 import { candidate, error, functionCallPart, googleFixture, keyInvalid, response, seenGemini, sse } from "./google.fixture.js";
 
 describeProvider(googleFixture);
@@ -12,41 +11,22 @@ const pricing = { prompt: "1", completion: "2" };
 const model = (id: string, endpoints: Array<{ provider: string; model: string }>) => ({ id, pricing, order: "fixed", endpoints });
 
 describe("google adapter specifics", () => {
-  let fake: FakeUpstream;
-  let gw: TestGateway;
-  let key: string;
+  const h = useGateway((fakeUrl) => ({
+    providers: {
+      gemini: { plugin: "google", baseUrl: fakeUrl, apiKey: KEY },
+      badkey: { plugin: "google", baseUrl: `${fakeUrl}/bad`, apiKey: "AIza-revoked" },
+      backup: { plugin: "google", baseUrl: `${fakeUrl}/backup`, apiKey: KEY, apiVersion: "v1" },
+    },
+    models: [
+      model("google/flash", [{ provider: "gemini", model: "gemini-2.5-flash" }]),
+      model("google/flash-2.0", [{ provider: "gemini", model: "gemini-2.0-flash" }]),
+      model("google/pro-3", [{ provider: "gemini", model: "gemini-3-pro-preview" }]),
+      model("google/failover", [{ provider: "badkey", model: "gemini-2.5-flash" }, { provider: "backup", model: "gemini-2.5-flash" }]),
+    ],
+    retry: FAST_RETRY,
+  }));
 
-  beforeAll(async () => {
-    fake = await startFakeUpstream();
-    gw = await startGateway({
-      providers: {
-        gemini: { plugin: "google", baseUrl: fake.url, apiKey: KEY },
-        badkey: { plugin: "google", baseUrl: `${fake.url}/bad`, apiKey: "AIza-revoked" },
-        backup: { plugin: "google", baseUrl: `${fake.url}/backup`, apiKey: KEY, apiVersion: "v1" },
-      },
-      models: [
-        model("google/flash", [{ provider: "gemini", model: "gemini-2.5-flash" }]),
-        model("google/flash-2.0", [{ provider: "gemini", model: "gemini-2.0-flash" }]),
-        model("google/pro-3", [{ provider: "gemini", model: "gemini-3-pro-preview" }]),
-        model("google/failover", [{ provider: "badkey", model: "gemini-2.5-flash" }, { provider: "backup", model: "gemini-2.5-flash" }]),
-      ],
-      retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 200 },
-    });
-    key = gw.createKey();
-    gw.addCredits("100");
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
-  });
-  beforeEach(() => {
-    fake.requests.length = 0;
-  });
-
-  const chat = (body: Record<string, unknown>) => gw.client(key).chat.completions.create({ model: "google/flash", ...body } as never) as Promise<any>;
-  const post = (body: Record<string, unknown>) =>
-    fetch(`${gw.url}/v1/chat/completions`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body: JSON.stringify(body) });
-  const lastBody = () => fake.requests.at(-1)!.body as Record<string, any>;
+  const chat = (body: Record<string, unknown>) => h.gw.client(h.key).chat.completions.create({ model: "google/flash", ...body } as never) as Promise<any>;
   const ok = (text = "ok") => ({ json: response([candidate([{ text }], "STOP")], { promptTokenCount: 3, candidatesTokenCount: 1 }) });
   async function collect(stream: AsyncIterable<any>) {
     const out = { text: "", calls: [] as any[], finish: null as string | null, usage: undefined as unknown };
@@ -60,10 +40,10 @@ describe("google adapter specifics", () => {
   }
 
   test("the key goes in x-goog-api-key and never in the URL; stream uses streamGenerateContent?alt=sse", async () => {
-    fake.queue(ok(), sse([response([candidate([{ text: "s" }], "STOP")], { promptTokenCount: 1, candidatesTokenCount: 1 })]));
+    h.fake.queue(ok(), sse([response([candidate([{ text: "s" }], "STOP")], { promptTokenCount: 1, candidatesTokenCount: 1 })]));
     await chat({ messages: [{ role: "user", content: "Hi" }] });
     await collect(await chat({ messages: [{ role: "user", content: "Hi" }], stream: true }));
-    const [plain, streamed] = fake.requests;
+    const [plain, streamed] = h.fake.requests;
     expect(plain!.path).toBe("/v1beta/models/gemini-2.5-flash:generateContent");
     expect(streamed!.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
     for (const r of [plain!, streamed!]) {
@@ -76,7 +56,7 @@ describe("google adapter specifics", () => {
   });
 
   test("system messages, merged turns and generationConfig; n candidates come back as choices", async () => {
-    fake.queue({ json: response([candidate([{ text: "A" }], "STOP", 0), candidate([{ text: "B" }], "MAX_TOKENS", 1)], { promptTokenCount: 9, candidatesTokenCount: 4 }) });
+    h.fake.queue({ json: response([candidate([{ text: "A" }], "STOP", 0), candidate([{ text: "B" }], "MAX_TOKENS", 1)], { promptTokenCount: 9, candidatesTokenCount: 4 }) });
     const r = await chat({
       messages: [
         { role: "system", content: "Be terse." },
@@ -87,7 +67,7 @@ describe("google adapter specifics", () => {
       top_p: 0.9, n: 2, seed: 42, stop: "END", max_tokens: 64, temperature: 1.7,
     });
     expect(r.choices.map((c: any) => [c.index, c.message.content, c.finish_reason])).toEqual([[0, "A", "stop"], [1, "B", "length"]]);
-    const body = lastBody();
+    const body = h.sent();
     expect(body.systemInstruction).toEqual({ parts: [{ text: "Be terse." }, { text: "Answer in French." }] });
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "One" }, { text: "Two" }] }]);
     expect(body.generationConfig).toEqual({ temperature: 1.7, topP: 0.9, maxOutputTokens: 64, stopSequences: ["END"], candidateCount: 2, seed: 42 });
@@ -95,22 +75,22 @@ describe("google adapter specifics", () => {
   });
 
   test("penalties pass to models that take them, are a clear 400 on those that do not, and 0 is left out", async () => {
-    fake.queue(ok(), ok());
+    h.fake.queue(ok(), ok());
     await chat({ model: "google/flash-2.0", messages: [{ role: "user", content: "x" }], presence_penalty: 0.5, frequency_penalty: -0.25 });
-    expect(lastBody().generationConfig).toEqual({ presencePenalty: 0.5, frequencyPenalty: -0.25 });
+    expect(h.sent().generationConfig).toEqual({ presencePenalty: 0.5, frequencyPenalty: -0.25 });
     await chat({ messages: [{ role: "user", content: "x" }], presence_penalty: 0, frequency_penalty: 0 });
-    expect(lastBody().generationConfig).toBeUndefined();
-    fake.requests.length = 0;
-    const res = await post({ model: "google/flash", messages: [{ role: "user", content: "x" }], frequency_penalty: 1 });
+    expect(h.sent().generationConfig).toBeUndefined();
+    h.fake.requests.length = 0;
+    const res = await h.post({ model: "google/flash", messages: [{ role: "user", content: "x" }], frequency_penalty: 1 });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error).toMatchObject({ type: "invalid_request_error", code: "unsupported_parameter" });
-    const tooMany = await post({ model: "google/flash", messages: [{ role: "user", content: "x" }], n: 9 });
+    const tooMany = await h.post({ model: "google/flash", messages: [{ role: "user", content: "x" }], n: 9 });
     expect(tooMany.status).toBe(400);
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   test("parallel tool history: functionCall parts in one model turn, results paired by name and id in one user turn", async () => {
-    fake.queue(ok("Both done"));
+    h.fake.queue(ok("Both done"));
     const r = await chat({
       messages: [
         { role: "user", content: "Weather and time in Paris?" },
@@ -124,7 +104,7 @@ describe("google adapter specifics", () => {
       ],
     });
     expect(r.choices[0].message.content).toBe("Both done");
-    const body = lastBody();
+    const body = h.sent();
     expect(body.contents).toEqual([
       { role: "user", parts: [{ text: "Weather and time in Paris?" }] },
       { role: "model", parts: [
@@ -145,7 +125,7 @@ describe("google adapter specifics", () => {
   });
 
   test("Gemini 3 history carries Google's sentinel thought signature on replayed function calls", async () => {
-    fake.queue(ok());
+    h.fake.queue(ok());
     await chat({
       model: "google/pro-3",
       messages: [
@@ -154,19 +134,19 @@ describe("google adapter specifics", () => {
         { role: "tool", tool_call_id: "call_1", content: '{"r":2}' },
       ],
     });
-    expect(fake.requests[0]!.path).toBe("/v1beta/models/gemini-3-pro-preview:generateContent");
-    expect(lastBody().contents[1]).toEqual({ role: "model", parts: [{ functionCall: { id: "call_1", name: "f", args: { a: 1 } }, thoughtSignature: "skip_thought_signature_validator" }] });
+    expect(h.fake.requests[0]!.path).toBe("/v1beta/models/gemini-3-pro-preview:generateContent");
+    expect(h.sent().contents[1]).toEqual({ role: "model", parts: [{ functionCall: { id: "call_1", name: "f", args: { a: 1 } }, thoughtSignature: "skip_thought_signature_validator" }] });
   });
 
   test("a tool result whose id matches no earlier tool call is a 400 and is never sent", async () => {
-    const res = await post({ model: "google/flash", messages: [{ role: "user", content: "q" }, { role: "tool", tool_call_id: "call_nowhere", content: "x" }] });
+    const res = await h.post({ model: "google/flash", messages: [{ role: "user", content: "q" }, { role: "tool", tool_call_id: "call_nowhere", content: "x" }] });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.code).toBe("unsupported_parameter");
-    expect(fake.requests).toHaveLength(0);
+    expect(h.fake.requests).toHaveLength(0);
   });
 
   test("usage: cached tokens stay inside the prompt, thoughts and tool-use prompts are added once", async () => {
-    fake.queue({ json: response([candidate([{ text: "ok" }], "STOP")], { promptTokenCount: 100, cachedContentTokenCount: 60, toolUsePromptTokenCount: 5, candidatesTokenCount: 20, thoughtsTokenCount: 30 }) });
+    h.fake.queue({ json: response([candidate([{ text: "ok" }], "STOP")], { promptTokenCount: 100, cachedContentTokenCount: 60, toolUsePromptTokenCount: 5, candidatesTokenCount: 20, thoughtsTokenCount: 30 }) });
     const r = await chat({ messages: [{ role: "user", content: "x" }] });
     expect(r.usage).toEqual({ prompt_tokens: 105, completion_tokens: 50, total_tokens: 155 });
   });
@@ -177,14 +157,14 @@ describe("google adapter specifics", () => {
       ["BLOCKLIST", "stop"], ["PROHIBITED_CONTENT", "stop"], ["SPII", "stop"], ["MALFORMED_FUNCTION_CALL", "stop"],
     ];
     for (const [wire, expected] of table) {
-      fake.queue({ json: response([candidate([{ text: "t" }], wire)], { promptTokenCount: 2, candidatesTokenCount: 1 }) });
+      h.fake.queue({ json: response([candidate([{ text: "t" }], wire)], { promptTokenCount: 2, candidatesTokenCount: 1 }) });
       const r = await chat({ messages: [{ role: "user", content: "x" }] });
       expect([wire, r.choices[0].finish_reason]).toEqual([wire, expected]);
     }
   });
 
   test("several function calls without ids get distinct generated ids; thought parts never reach content", async () => {
-    fake.queue({ json: response([candidate([
+    h.fake.queue({ json: response([candidate([
       { text: "planning the calls", thought: true },
       functionCallPart({ name: "a", arguments: '{"x":1}' }),
       functionCallPart({ name: "b", arguments: "{}" }),
@@ -201,7 +181,7 @@ describe("google adapter specifics", () => {
   });
 
   test("stream: usage is the running total (last wins), thoughts count as completion, thought text is not content", async () => {
-    fake.queue(sse([
+    h.fake.queue(sse([
       response([candidate([{ text: "**Thinking**", thought: true }])], { promptTokenCount: 28, thoughtsTokenCount: 70 }),
       response([candidate([{ text: "Hello" }])], { promptTokenCount: 28, candidatesTokenCount: 2, thoughtsTokenCount: 90 }),
       response([candidate([{ text: " there" }], "STOP")], { promptTokenCount: 28, candidatesTokenCount: 4, thoughtsTokenCount: 90 }),
@@ -213,7 +193,7 @@ describe("google adapter specifics", () => {
   });
 
   test("stream: parallel function calls get indices 0 and 1; a finish on a later chunk is still tool_calls", async () => {
-    fake.queue(sse([
+    h.fake.queue(sse([
       response([candidate([functionCallPart({ id: "fc_1", name: "a", arguments: '{"q":"x"}' }), functionCallPart({ name: "b", arguments: '{"n":2}' })])], { promptTokenCount: 7 }),
       response([candidate([{ text: "", thoughtSignature: "AY89a18iOcFus5wr" }], "STOP")], { promptTokenCount: 7, candidatesTokenCount: 12 }),
     ]));
@@ -227,7 +207,7 @@ describe("google adapter specifics", () => {
 
   test("a blocked prompt (promptFeedback, no candidates) is an empty answer that stopped, streamed or not", async () => {
     const blocked = { promptFeedback: { blockReason: "SAFETY" }, usageMetadata: { promptTokenCount: 6, totalTokenCount: 6 }, modelVersion: "gemini-2.5-flash" };
-    fake.queue({ json: blocked }, sse([blocked]));
+    h.fake.queue({ json: blocked }, sse([blocked]));
     const r = await chat({ messages: [{ role: "user", content: "x" }] });
     expect([r.choices[0].message.content, r.choices[0].finish_reason]).toEqual(["", "stop"]);
     expect(r.usage).toEqual({ prompt_tokens: 6, completion_tokens: 0, total_tokens: 6 });
@@ -237,50 +217,50 @@ describe("google adapter specifics", () => {
   });
 
   test("400 API_KEY_INVALID marks the key rejected and fails over instead of blaming the client", async () => {
-    fake.queue(keyInvalid(), ok("from backup"));
+    h.fake.queue(keyInvalid(), ok("from backup"));
     const r = await chat({ model: "google/failover", messages: [{ role: "user", content: "x" }] });
     expect(r.choices[0].message.content).toBe("from backup");
-    expect(fake.requests.map((q) => q.path)).toEqual(["/bad/v1beta/models/gemini-2.5-flash:generateContent", "/backup/v1/models/gemini-2.5-flash:generateContent"]);
-    const health = (await (await fetch(`${gw.url}/v1/health/providers`)).json()) as { providers: Array<{ id: string; status: string }> };
+    expect(h.fake.requests.map((q) => q.path)).toEqual(["/bad/v1beta/models/gemini-2.5-flash:generateContent", "/backup/v1/models/gemini-2.5-flash:generateContent"]);
+    const health = (await (await fetch(`${h.gw.url}/v1/health/providers`)).json()) as { providers: Array<{ id: string; status: string }> };
     expect(health.providers.find((p) => p.id === "badkey")?.status).toBe("down");
     expect(health.providers.find((p) => p.id === "backup")?.status).toBe("healthy");
   });
 
   test("404 NOT_FOUND is the client's 400 and is not retried; 503 UNAVAILABLE is retried", async () => {
-    fake.queue(error(404));
-    const res = await post({ model: "google/flash", messages: [{ role: "user", content: "x" }] });
+    h.fake.queue(error(404));
+    const res = await h.post({ model: "google/flash", messages: [{ role: "user", content: "x" }] });
     expect(res.status).toBe(400);
     expect(await res.text()).not.toContain("gemini-error-marker");
-    expect(fake.requests).toHaveLength(1);
-    fake.requests.length = 0;
-    fake.queue(error(503), ok("second try"));
+    expect(h.fake.requests).toHaveLength(1);
+    h.fake.requests.length = 0;
+    h.fake.queue(error(503), ok("second try"));
     const r = await chat({ messages: [{ role: "user", content: "x" }] });
     expect(r.choices[0].message.content).toBe("second try");
-    expect(fake.requests).toHaveLength(2);
+    expect(h.fake.requests).toHaveLength(2);
   });
 
   test("models: lists generateContent models from GET /v1beta/models with the key in a header", async () => {
-    fake.queue({ json: { models: [
+    h.fake.queue({ json: { models: [
       { name: "models/gemini-2.5-flash", version: "001", displayName: "Gemini 2.5 Flash", inputTokenLimit: 1048576, outputTokenLimit: 65536, supportedGenerationMethods: ["generateContent", "countTokens", "createCachedContent", "batchGenerateContent"], temperature: 1, topP: 0.95, topK: 64, maxTemperature: 2, thinking: true },
       { name: "models/gemini-embedding-001", version: "001", inputTokenLimit: 2048, outputTokenLimit: 1, supportedGenerationMethods: ["embedContent", "countTextTokens"] },
       { name: "models/gemini-2.0-flash", version: "2.0", inputTokenLimit: 1048576, outputTokenLimit: 8192, supportedGenerationMethods: ["generateContent", "countTokens"] },
     ] } });
-    const settings = { id: "gemini", plugin: "google", baseUrl: fake.url, apiKey: KEY, options: {} };
+    const settings = { id: "gemini", plugin: "google", baseUrl: h.fake.url, apiKey: KEY, options: {} };
     const req = await google.models!.request({ settings, apiKey: KEY });
     const res = await fetch(req.url, { method: req.method, headers: req.headers });
     expect(google.models!.response(await res.json())).toEqual([
       { id: "gemini-2.5-flash", contextLength: 1048576, maxOutput: 65536 },
       { id: "gemini-2.0-flash", contextLength: 1048576, maxOutput: 8192 },
     ]);
-    expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/v1beta/models?pageSize=1000" });
-    expect(fake.requests[0]!.headers["x-goog-api-key"]).toBe(KEY);
+    expect(h.fake.requests[0]).toMatchObject({ method: "GET", path: "/v1beta/models?pageSize=1000" });
+    expect(h.fake.requests[0]!.headers["x-goog-api-key"]).toBe(KEY);
     expect(google.models!.response({})).toEqual([]);
   });
 
   test("the fixture reader sees what the gateway sent", async () => {
-    fake.queue(ok());
+    h.fake.queue(ok());
     await chat({ messages: [{ role: "system", content: "S" }, { role: "user", content: "U" }], max_tokens: 5 });
-    expect(seenGemini(fake.requests[0]!)).toMatchObject({ system: "S", maxTokens: 5, model: "gemini-2.5-flash", messages: [{ role: "user", text: "U" }] });
+    expect(seenGemini(h.fake.requests[0]!)).toMatchObject({ system: "S", maxTokens: 5, model: "gemini-2.5-flash", messages: [{ role: "user", text: "U" }] });
   });
 });
 

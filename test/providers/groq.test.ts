@@ -1,8 +1,8 @@
 /** Groq's documented differences (providers/groq/index.ts). */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import groq from "../../providers/groq/index.js";
 import { completion } from "../helpers/openai-wire.js";
-import { billedFor, chunks, startPreset, type PresetHarness } from "./presets.fixture.js";
+import { billedFor, chunks, usePreset } from "./presets.fixture.js";
 
 // A Groq stream as groq/groq-typescript's ChatCompletionChunk describes it: `x_groq.id` on the
 // first chunk, `x_groq.usage` ("Only sent in the final chunk") on the chunk with finish_reason.
@@ -15,14 +15,7 @@ const groqChunk = (delta: Record<string, unknown>, finish: string | null = null,
 const xGroqUsage = { prompt_tokens: 18, completion_tokens: 7, total_tokens: 25, queue_time: 0.0123, prompt_time: 0.0011, completion_time: 0.0058, total_time: 0.0069 };
 
 describe("groq", () => {
-  let h: PresetHarness;
-  beforeAll(async () => {
-    h = await startPreset("groq", {}, "/openai/v1");
-  });
-  afterAll(() => h?.close());
-  beforeEach(() => {
-    h.fake.requests.length = 0;
-  });
+  const h = usePreset("groq", {}, "/openai/v1");
 
   test("n > 1 is a 400 naming n, and nothing goes upstream", async () => {
     const res = await h.post({ n: 2 });

@@ -1,7 +1,7 @@
 /** Mistral's documented differences from the OpenAI wire format (providers/mistral/wire.ts). */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import mistral from "../../providers/mistral/index.js";
-import { chunks, startPreset, type PresetHarness } from "./presets.fixture.js";
+import { chunks, usePreset } from "./presets.fixture.js";
 
 // A recorded Mistral stream (M-Lai-ai/LLM-Provider-reference Mistral/streaming.md): no usage
 // chunk; the last chunk carries finish_reason and usage together.
@@ -21,14 +21,7 @@ const mistralCompletion = (content: string | null, finish: string, extra: Record
 });
 
 describe("mistral", () => {
-  let h: PresetHarness;
-  beforeAll(async () => {
-    h = await startPreset("mistral");
-  });
-  afterAll(() => h?.close());
-  beforeEach(() => {
-    h.fake.requests.length = 0;
-  });
+  const h = usePreset("mistral");
 
   test("seed goes out as random_seed; n and penalties pass through", async () => {
     h.fake.queue(mistralCompletion("ok", "stop"));

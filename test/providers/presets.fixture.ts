@@ -1,11 +1,11 @@
 /**
  * Conformance fixtures for the OpenAI-format presets, on the shared OpenAI wire fixture, plus a
- * small harness for each preset's own tests (a gateway with that preset pointed at a fake).
+ * harness for each preset's own tests (a gateway with that preset pointed at a fake).
  */
 import Database from "better-sqlite3";
 import type { ProviderFixture } from "../helpers/conformance.js";
-import { startFakeUpstream, type FakeUpstream, type Reply } from "../helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "../helpers/gateway.js";
+import type { Reply } from "../helpers/fake-upstream.js";
+import { FAST_RETRY, useGateway, type Harness, type TestGateway } from "../helpers/gateway.js";
 import { openaiFormatFixture } from "../helpers/openai-wire.js";
 import { mistralToolCallId } from "../../providers/mistral/tool-ids.js";
 
@@ -65,40 +65,15 @@ export const presetFixtures: ProviderFixture[] = [
   usageByDefault("fireworks", { basePath: "/inference/v1" }),
 ];
 
-export interface PresetHarness {
-  fake: FakeUpstream;
-  gw: TestGateway;
-  /** POST /v1/chat/completions with the test key; `model` defaults to the preset's model. */
-  post(body: Record<string, unknown>): Promise<Response>;
-  /** What the fake received last, as JSON. */
-  sent(): Record<string, unknown>;
-  close(): Promise<void>;
-}
-
 export const MODEL = "vendor/model";
 
-export async function startPreset(plugin: string, entry: Record<string, unknown> = {}, basePath = "/v1"): Promise<PresetHarness> {
-  const fake = await startFakeUpstream();
-  const gw = await startGateway({
-    providers: { [plugin]: { baseUrl: `${fake.url}${basePath}`, apiKey: "sk-upstream-preset", ...entry } },
+/** A gateway with the preset pointed at a fake, for the preset's own tests; `post` defaults to MODEL and one user turn. */
+export function usePreset(plugin: string, entry: Record<string, unknown> = {}, basePath = "/v1"): Harness {
+  return useGateway((fakeUrl) => ({
+    providers: { [plugin]: { baseUrl: `${fakeUrl}${basePath}`, apiKey: "sk-upstream-preset", ...entry } },
     models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: plugin, model: "upstream-model" }] }],
-    retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 200 },
-  });
-  const key = gw.createKey();
-  gw.addCredits("100");
-  return {
-    fake, gw,
-    post: (body) => fetch(`${gw.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "Hi" }], ...body }),
-    }),
-    sent: () => fake.requests.at(-1)!.body as Record<string, unknown>,
-    async close() {
-      await gw.close();
-      await fake.close();
-    },
-  };
+    retry: FAST_RETRY,
+  }), { body: { model: MODEL, messages: [{ role: "user", content: "Hi" }] } });
 }
 
 /** Reads an SSE body from the gateway into its JSON chunks. */

@@ -2,10 +2,9 @@
  * Every OpenAI-format preset passes the shared conformance suite, and a new OpenAI-compatible
  * provider needs no code: a config entry naming the `openai-compatible` plugin serves it.
  */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { describeProvider } from "../helpers/conformance.js";
-import { startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "../helpers/gateway.js";
+import { useGateway } from "../helpers/gateway.js";
 import { completion, stream } from "../helpers/openai-wire.js";
 import { loadPlugin } from "../../src/plugins.js";
 import { presetFixtures } from "./presets.fixture.js";
@@ -28,36 +27,24 @@ describe("preset defaults follow each provider's SDK base URL and key variable",
 });
 
 describe("a new OpenAI-compatible provider is a config entry", () => {
-  let fake: FakeUpstream;
-  let gw: TestGateway;
-  let key: string;
-
-  beforeAll(async () => {
-    fake = await startFakeUpstream();
-    gw = await startGateway({
-      providers: { vllm: { plugin: "openai-compatible", baseUrl: `${fake.url}/v1` } },
-      models: [{ id: "vllm/llama-3.1-8b", pricing: { prompt: "0", completion: "0" }, endpoints: [{ provider: "vllm", model: "meta-llama/Llama-3.1-8B-Instruct" }] }],
-    });
-    key = gw.createKey();
-  });
-  afterAll(async () => {
-    await gw?.close();
-    await fake?.close();
-  });
+  const h = useGateway((fakeUrl) => ({
+    providers: { vllm: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/v1` } },
+    models: [{ id: "vllm/llama-3.1-8b", pricing: { prompt: "0", completion: "0" }, endpoints: [{ provider: "vllm", model: "meta-llama/Llama-3.1-8B-Instruct" }] }],
+  }));
 
   test("it answers and streams under the instance's name", async () => {
-    fake.queue(completion("served by vllm"), stream(["str", "eamed"]));
-    const client = gw.client(key);
+    h.fake.queue(completion("served by vllm"), stream(["str", "eamed"]));
+    const client = h.gw.client(h.key);
     const r = await client.chat.completions.create({ model: "vllm/llama-3.1-8b", messages: [{ role: "user", content: "Hi" }] });
     expect(r.choices[0]!.message.content).toBe("served by vllm");
-    expect(fake.requests[0]).toMatchObject({ method: "POST", path: "/v1/chat/completions", body: { model: "meta-llama/Llama-3.1-8B-Instruct" } });
-    expect(fake.requests[0]!.headers.authorization).toBeUndefined();
+    expect(h.fake.requests[0]).toMatchObject({ method: "POST", path: "/v1/chat/completions", body: { model: "meta-llama/Llama-3.1-8B-Instruct" } });
+    expect(h.fake.requests[0]!.headers.authorization).toBeUndefined();
 
     let text = "";
     for await (const c of await client.chat.completions.create({ model: "vllm/llama-3.1-8b", messages: [{ role: "user", content: "Hi" }], stream: true })) {
       text += c.choices[0]?.delta?.content ?? "";
     }
     expect(text).toBe("streamed");
-    expect(fake.requests[1]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+    expect(h.fake.requests[1]!.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
   });
 });

@@ -1,7 +1,7 @@
 /** Together AI's documented differences (providers/together/index.ts). */
-import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import together from "../../providers/together/index.js";
-import { billedFor, chunks, startPreset, type PresetHarness } from "./presets.fixture.js";
+import { billedFor, chunks, usePreset } from "./presets.fixture.js";
 
 // Recorded Together stream (llama-stack tests/integration/recordings/responses/6730dcde0b73.json):
 // no usage chunk; the chunk with finish_reason carries usage.
@@ -14,14 +14,7 @@ const togetherChunk = (content: string, finish: string | null = null, usage: unk
 });
 
 describe("together", () => {
-  let h: PresetHarness;
-  beforeAll(async () => {
-    h = await startPreset("together");
-  });
-  afterAll(() => h?.close());
-  beforeEach(() => {
-    h.fake.requests.length = 0;
-  });
+  const h = usePreset("together");
 
   test("a single stop string goes out as an array; n and seed pass through", async () => {
     h.fake.queue({ sse: [togetherChunk("ok", "stop", { prompt_tokens: 1, completion_tokens: 1, total_tokens: 2 })] });

@@ -1,7 +1,7 @@
 /** xAI counts reasoning outside completion_tokens (providers/xai/index.ts). */
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { completion } from "../helpers/openai-wire.js";
-import { billedFor, chunks, startPreset, type PresetHarness } from "./presets.fixture.js";
+import { billedFor, chunks, usePreset } from "./presets.fixture.js";
 
 // Recorded from api.x.ai with grok-code-fast-1 (charmbracelet/fantasy providertests/testdata/
 // TestXAICommon/xai-grok-code-fast/simple.yaml and simple_streaming.yaml): 213 + 23 + 175 = 411.
@@ -23,11 +23,7 @@ const xaiChunk = (choices: unknown[], usage?: unknown) => ({
 });
 
 describe("xai", () => {
-  let h: PresetHarness;
-  beforeAll(async () => {
-    h = await startPreset("xai");
-  });
-  afterAll(() => h?.close());
+  const h = usePreset("xai");
 
   test("reasoning tokens count as completion tokens, so total_tokens matches xAI's", async () => {
     h.fake.queue(xaiCompletion);
