@@ -4,7 +4,8 @@
  * prints {"port":N} once listening. POST /v1/chat/completions answers a fixed, real-shaped
  * chat.completion (or, for `"stream":true`, role chunk + content chunks + finish chunk +
  * usage chunk + `data: [DONE]`). The delay before the answer is switched between phases
- * with POST /__bench/latency?ms=N so one process serves every case.
+ * with POST /__bench/latency?ms=N so one process serves every case. GET /__bench/stats
+ * counts requests and TCP connections: a client that reuses connections opens few.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isMain } from "./main.js";
@@ -45,6 +46,7 @@ const STREAM_RE = /"stream"\s*:\s*true/;
 
 export function startFake(port: number): Promise<number> {
   let latencyMs = 0;
+  const stats = { requests: 0, connections: 0 };
   const answer = (res: ServerResponse, stream: boolean) => {
     if (stream) {
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
@@ -60,7 +62,10 @@ export function startFake(port: number): Promise<number> {
     if (req.method === "POST" && url.startsWith("/__bench/latency")) {
       latencyMs = Number(new URL(url, "http://x").searchParams.get("ms") ?? 0);
       res.end(JSON.stringify({ latencyMs }));
+    } else if (url === "/__bench/stats") {
+      res.end(JSON.stringify(stats));
     } else if (req.method === "POST" && url === "/v1/chat/completions") {
+      stats.requests++;
       const stream = STREAM_RE.test(body);
       if (latencyMs > 0) setTimeout(answer, latencyMs, res, stream);
       else answer(res, stream);
@@ -75,6 +80,7 @@ export function startFake(port: number): Promise<number> {
     req.on("data", (d: string) => (body += d));
     req.on("end", () => handle(req, res, body));
   });
+  server.on("connection", () => stats.connections++);
   return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
 }
 

@@ -57,6 +57,8 @@ export interface GatewayProcess {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** What it wrote to stderr: counted, not echoed (a disconnect can log a stack per request). */
+  stderr: { internalErrors: number; tail: string };
   close(): Promise<void>;
 }
 
@@ -69,8 +71,13 @@ export async function startGateway(setup: BenchSetup, nodeFlags: string[] = []):
   const port = await freePort();
   const child = spawnPinned(CORES.gateway, serveArgs(setup, port, nodeFlags), { cwd: setup.dir });
   const ready = await firstJsonLine<{ url: string }>(child, "gateway serve");
-  child.stderr?.on("data", (d: Buffer) => process.stderr.write(`[gateway] ${d.toString()}`));
-  return { url: ready.url, pid: child.pid!, child, close: () => stop(child, "SIGINT") };
+  const stderr = { internalErrors: 0, tail: "" };
+  child.stderr?.on("data", (d: Buffer) => {
+    const text = d.toString();
+    stderr.internalErrors += text.split("internal error").length - 1;
+    stderr.tail = (stderr.tail + text).slice(-4000);
+  });
+  return { url: ready.url, pid: child.pid!, child, stderr, close: () => stop(child, "SIGINT") };
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -49,6 +49,8 @@ export async function measure(target: Target, c: Case, timing: { warmupS: number
   try {
     const child = spawnPinned(CORES.load, [WORKER, JSON.stringify(spec)]);
     const result = await firstJsonLine<LoadResult>(child, "load worker", (timing.warmupS + timing.durationS) * 1000 + 30_000);
+    // Reaped before returning, so its CPU time is ours (cpu.ts) and it is off the core.
+    if (child.exitCode === null) await new Promise((r) => child.once("exit", r));
     return { ...result, gatewayPeakRssMb: rss ? rss.stop() : null };
   } finally {
     rss?.stop();

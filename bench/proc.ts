@@ -5,12 +5,13 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { availableParallelism } from "node:os";
+import { cpus } from "node:os";
 
 /** Gateway on core 0; load generator, fake upstream and this orchestrator on core 1. */
 export const CORES = { gateway: "0", load: "1" } as const;
 
-export const canPin: boolean = availableParallelism() >= 2 && spawnSync("taskset", ["-V"]).status === 0;
+// os.cpus(), not availableParallelism(): the latter shrinks to 1 once this process is pinned.
+export const canPin: boolean = cpus().length >= 2 && spawnSync("taskset", ["-V"]).status === 0;
 
 /** `taskset -c <core> node ...`: taskset execs node, so the child's pid is node's. */
 export function spawnPinned(core: string, args: string[], opts: { env?: NodeJS.ProcessEnv; cwd?: string } = {}): ChildProcess {
@@ -28,25 +29,37 @@ export function firstJsonLine<T>(child: ChildProcess, what: string, timeoutMs = 
   return new Promise((resolve, reject) => {
     let out = "";
     let err = "";
-    const timer = setTimeout(() => reject(new Error(`${what}: no output after ${timeoutMs} ms\n${err}`)), timeoutMs);
-    child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-    child.stdout?.on("data", (d: Buffer) => {
+    const onErr = (d: Buffer) => (err = (err + d.toString()).slice(-4000));
+    const onOut = (d: Buffer) => {
       out += d.toString();
       for (const line of out.split("\n")) {
         if (!line.trim().startsWith("{")) continue;
         try {
           const value = JSON.parse(line) as T;
-          clearTimeout(timer);
+          done();
           return resolve(value);
         } catch {
           // an incomplete line: wait for the rest
         }
       }
-    });
-    child.once("exit", (code) => {
+    };
+    const onExit = (code: number | null) => {
+      done();
+      reject(new Error(`${what} exited (${code}) before reporting:\n${err}`));
+    };
+    const timer = setTimeout(() => {
+      done();
+      reject(new Error(`${what}: no output after ${timeoutMs} ms\n${err}`));
+    }, timeoutMs);
+    const done = () => {
       clearTimeout(timer);
-      reject(new Error(`${what} exited (${code}) before reporting:\n${err.slice(-2000)}`));
-    });
+      child.stderr?.off("data", onErr);
+      child.stdout?.off("data", onOut);
+      child.off("exit", onExit);
+    };
+    child.stderr?.on("data", onErr);
+    child.stdout?.on("data", onOut);
+    child.once("exit", onExit);
   });
 }
 

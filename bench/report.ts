@@ -17,6 +17,10 @@ export interface CaseResult {
   addedP99Ms: number;
   /** Errors, non-2xx, body mismatches and sampled shape problems; any makes the case INVALID. */
   problems: string[];
+  /** Share of all cores other processes used during the case (null without /proc). */
+  otherCpuPct?: number | null;
+  /** What the fake saw during the gateway's runs (warmup included): few connections = reuse. */
+  upstream?: { requests: number; connections: number };
 }
 
 export interface TargetResult {
@@ -28,12 +32,15 @@ export interface TargetResult {
 
 export interface BenchResults {
   startedAt: string;
-  machine: { cpus: number; node: string; pinned: boolean; layout: string };
+  /** otherCpuPct: share of all cores other processes used during the cases; other work skews every number. */
+  machine: { cpus: number; node: string; pinned: boolean; layout: string; otherCpuPct: number | null };
   timing: { warmupS: number; durationS: number };
   cases: CaseResult[];
   ttfb: { gateway: TtfbResult; direct: TtfbResult; addedP50Ms: number };
   ready: { bestMs: number; allMs: number[] };
   rss: { peakUnderLoadMb: number; hwmMb: number | null; afterRunsMb: number[]; growthMb: number };
+  /** `[gateway] ... internal error` lines the gateway logged (e.g. on client disconnects). */
+  gatewayLog: { internalErrors: number; tail: string };
   targets: TargetResult[];
   valid: boolean;
   totalS: number;
@@ -55,13 +62,16 @@ export function compare(c: Case, gateway: Measurement, direct: Measurement, samp
   };
 }
 
+/** Above this share of the machine used by other processes, the run is flagged as noisy. */
+export const OTHER_CPU_WARN_PCT = 5;
+
 /** RSS may wobble with GC; more than this between the first and last repeated run counts as growth. */
 export const RSS_GROWTH_TOLERANCE_MB = 10;
 
 const pct = (x: number) => `${(x * 100).toFixed(1)} %`;
 const ms = (x: number) => `${x.toFixed(3)} ms`;
 
-export function evaluate(r: Omit<BenchResults, "targets" | "valid" | "totalS">): TargetResult[] {
+export function evaluate(r: Omit<BenchResults, "targets" | "valid" | "totalS" | "gatewayLog">): TargetResult[] {
   const find = (latencyMs: number, connections: number, stream: boolean) =>
     r.cases.find((c) => c.case.latencyMs === latencyMs && c.case.connections === connections && c.case.stream === stream);
   const targets: TargetResult[] = [];
@@ -93,27 +103,34 @@ const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "-");
 
 export function render(r: BenchResults): string {
   const cases = table([
-    ["case", "gw req/s", "gw p50", "gw p99", "direct req/s", "d p50", "d p99", "gw/direct", "+p50 ms", "+p99 ms", "non2xx/err", "gw RSS MB", "status"],
+    ["case", "gw req/s", "gw p50", "gw p99", "direct req/s", "d p50", "d p99", "gw/direct", "+p50 ms", "+p99 ms", "non2xx/err", "gw RSS MB", "other CPU", "status"],
     ...r.cases.map((c) => [
       c.case.id, f(c.gateway.rps, 0), f(c.gateway.p50Ms), f(c.gateway.p99Ms), f(c.direct.rps, 0), f(c.direct.p50Ms), f(c.direct.p99Ms),
       pct(c.throughputRatio), f(c.addedP50Ms, 3), f(c.addedP99Ms, 3),
       `${c.gateway.non2xx + c.direct.non2xx}/${c.gateway.errors + c.direct.errors + c.gateway.mismatches + c.direct.mismatches}`,
-      f(c.gateway.gatewayPeakRssMb ?? NaN, 1), c.problems.length ? "INVALID" : "ok",
+      f(c.gateway.gatewayPeakRssMb ?? NaN, 1), `${f(c.otherCpuPct ?? NaN, 0)} %`, c.problems.length ? "INVALID" : "ok",
     ]),
   ]);
   const problems = r.cases.flatMap((c) => c.problems.map((p) => `  ${c.case.id}: ${p}`));
+  // Keep-alive to the upstream: a handful of new connections per connection of load at most.
+  const churn = r.cases.filter((c) => c.upstream && c.upstream.connections > 4 * c.case.connections + 10)
+    .map((c) => `  ${c.case.id}: the gateway opened ${c.upstream!.connections} upstream connections for ${c.upstream!.requests} requests`);
   const targets = table([["target", "value", "limit", ""], ...r.targets.map((t) => [t.target, t.value, t.limit, t.pass ? "PASS" : "MISS"])]);
+  const other = r.machine.otherCpuPct ?? 0;
+  const busy = other > OTHER_CPU_WARN_PCT ? `\nWARNING: other processes used ${other.toFixed(0)} % of the machine during the cases: these numbers are skewed.` : "";
   return [
-    `Latencies in ms (p50/p99 per request). ${r.timing.warmupS} s warmup + ${r.timing.durationS} s per measurement. ${r.machine.layout}`,
+    `Latencies in ms (p50/p99 per request). ${r.timing.warmupS} s warmup + ${r.timing.durationS} s per measurement. ${r.machine.layout}${busy}`,
     "",
     cases,
     ...(problems.length ? ["", "INVALID runs:", ...problems] : []),
+    ...(churn.length ? ["", "Upstream connection churn (keep-alive not reused):", ...churn] : []),
     "",
     `Streaming TTFB, 1 conn, ${r.ttfb.gateway.samples} sequential requests: gateway p50 ${f(r.ttfb.gateway.p50Ms, 3)} ms (p99 ${f(r.ttfb.gateway.p99Ms, 3)}), ` +
       `direct p50 ${f(r.ttfb.direct.p50Ms, 3)} ms (p99 ${f(r.ttfb.direct.p99Ms, 3)}), added ${f(r.ttfb.addedP50Ms, 3)} ms`,
     `gateway serve ready: ${r.ready.allMs.map((x) => `${x.toFixed(0)} ms`).join(", ")} (best ${r.ready.bestMs.toFixed(0)} ms)`,
     `gateway RSS: peak under 50-conn load ${f(r.rss.peakUnderLoadMb, 1)} MB, VmHWM ${f(r.rss.hwmMb ?? NaN, 1)} MB, ` +
       `after repeated runs ${r.rss.afterRunsMb.map((x) => x.toFixed(1)).join(" -> ")} MB`,
+    ...(r.gatewayLog.internalErrors ? [`gateway logged ${r.gatewayLog.internalErrors} internal errors on stderr (see gatewayLog.tail in the JSON)`] : []),
     "",
     targets,
     "",

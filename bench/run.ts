@@ -4,14 +4,15 @@
  * streaming TTFB, `gateway serve` ready time and RSS across repeated runs.
  * Options: --duration <s> (default 5), --warmup <s> (default 1), --out <file>.
  */
-import { availableParallelism } from "node:os";
+import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sampleCheck, ttfbLoop } from "./check.js";
-import { measureReady, prepare, ROOT, startGateway, type BenchSetup, type GatewayProcess } from "./gateway-process.js";
-import { measure, type Case, type Target } from "./load.js";
+import { meterForeignCpu } from "./cpu.js";
+import { measureReady, prepare, ROOT, startGateway, type BenchSetup } from "./gateway-process.js";
+import { measure, type Case, type Measurement, type Target } from "./load.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
-import { compare, evaluate, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
+import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
 
 const { values: opts } = parseArgs({
   options: { duration: { type: "string", default: "5" }, warmup: { type: "string", default: "1" }, out: { type: "string" } },
@@ -19,6 +20,12 @@ const { values: opts } = parseArgs({
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
 const OUT = resolve(opts.out ?? join(ROOT, "bench/results/latest.json"));
 const REPEATS = 3;
+const MAX_ATTEMPTS = 3;
+/** Seconds all retries together may take, so a busy machine still finishes in ~3 minutes. */
+const RETRY_BUDGET_S = 40;
+let retriedS = 0;
+const T0 = performance.now();
+const elapsedS = () => (performance.now() - T0) / 1000;
 const TTFB_SAMPLES = 200;
 
 const CASES: Case[] = [0, 50].flatMap((latencyMs) =>
@@ -35,19 +42,50 @@ async function setLatency(fakePort: number, ms: number): Promise<void> {
   await res.arrayBuffer();
 }
 
-async function runCase(c: Case, gw: Target, direct: Target, pid: number): Promise<CaseResult> {
+/**
+ * Bursts of other work (a tsc, a test run) skew a measurement: one during which other
+ * processes used more than OTHER_CPU_WARN_PCT of the machine is retried while the retry
+ * budget allows, and the quietest attempt is kept.
+ */
+async function quietMeasure(target: Target, c: Case, pids: number[], gatewayPid?: number): Promise<Measurement & { otherCpuPct: number | null }> {
+  let best: (Measurement & { otherCpuPct: number | null }) | undefined;
+  let peakRss = 0;
+  for (let attempt = 1; ; attempt++) {
+    const meter = meterForeignCpu(() => pids);
+    const m = await measure(target, c, timing, gatewayPid);
+    const other = meter?.stop() ?? null;
+    peakRss = Math.max(peakRss, m.gatewayPeakRssMb ?? 0);
+    if (!best || (other ?? 0) < (best.otherCpuPct ?? 0)) best = { ...m, otherCpuPct: other };
+    const cost = timing.warmupS + timing.durationS;
+    if (other === null || other <= OTHER_CPU_WARN_PCT || attempt >= MAX_ATTEMPTS || retriedS + cost > RETRY_BUDGET_S) break;
+    retriedS += cost;
+    log(`  ${target.name}: other processes used ${other.toFixed(0)} % of the machine, measuring again`);
+  }
+  return { ...best, gatewayPeakRssMb: gatewayPid === undefined ? null : peakRss };
+}
+
+async function fakeStats(fakePort: number): Promise<{ requests: number; connections: number }> {
+  const res = await fetch(`http://127.0.0.1:${fakePort}/__bench/stats`);
+  return (await res.json()) as { requests: number; connections: number };
+}
+
+async function runCase(c: Case, gw: Target, direct: Target, fakePort: number, pids: number[]): Promise<CaseResult> {
   log(`- ${c.id}`);
   const sampled = [...(await sampleCheck(gw, c.stream)), ...(await sampleCheck(direct, c.stream))];
-  const g = await measure(gw, c, timing, pid);
-  const d = await measure(direct, c, timing);
-  return compare(c, g, d, sampled);
+  const before = await fakeStats(fakePort);
+  const g = await quietMeasure(gw, c, pids, pids[0]);
+  const after = await fakeStats(fakePort);
+  const d = await quietMeasure(direct, c, pids);
+  const upstream = { requests: after.requests - before.requests, connections: after.connections - before.connections };
+  return { ...compare(c, g, d, sampled), upstream, otherCpuPct: Math.max(g.otherCpuPct ?? 0, d.otherCpuPct ?? 0) };
 }
 
 /** The 50-connection instant-upstream load again, REPEATS times: RSS settled after each. */
-async function repeatedRuns(gw: Target, pid: number): Promise<{ afterRunsMb: number[]; peakMb: number }> {
+async function measureRss(gw: Target, pid: number, cases: CaseResult[]): Promise<BenchResults["rss"]> {
+  log(`RSS across ${REPEATS} repeated runs...`);
   const c: Case = { id: "repeat", latencyMs: 0, connections: 50, stream: false };
   const afterRunsMb: number[] = [];
-  let peakMb = 0;
+  let peakMb = Math.max(...cases.filter((x) => x.case.connections === 50).map((x) => x.gateway.gatewayPeakRssMb ?? 0));
   for (let i = 0; i < REPEATS; i++) {
     const m = await measure(gw, c, { warmupS: 0, durationS: Math.min(timing.durationS, 3) }, pid);
     if (m.non2xx || m.errors || m.mismatches) throw new Error(`repeated run ${i + 1} had failures`);
@@ -55,57 +93,59 @@ async function repeatedRuns(gw: Target, pid: number): Promise<{ afterRunsMb: num
     await new Promise((r) => setTimeout(r, 500));
     afterRunsMb.push(memoryOf(pid)?.rssMb ?? NaN);
   }
-  return { afterRunsMb, peakMb };
+  return { peakUnderLoadMb: peakMb, hwmMb: memoryOf(pid)?.hwmMb ?? null, afterRunsMb, growthMb: afterRunsMb.at(-1)! - afterRunsMb[0]! };
 }
 
-async function bench(fakePort: number, setup: BenchSetup, t0: number): Promise<BenchResults> {
+async function measureTtfb(gw: Target, direct: Target): Promise<BenchResults["ttfb"]> {
+  log(`streaming TTFB (${TTFB_SAMPLES} sequential requests each)...`);
+  const g = await ttfbLoop(gw, TTFB_SAMPLES);
+  const d = await ttfbLoop(direct, TTFB_SAMPLES);
+  return { gateway: g, direct: d, addedP50Ms: g.p50Ms - d.p50Ms };
+}
+
+const LAYOUT = canPin
+  ? `Pinned: gateway on core ${CORES.gateway}; load generator, fake upstream and TTFB client on core ${CORES.load}.`
+  : "Not pinned (no taskset or a single core): numbers are noisier.";
+
+async function bench(fake: { port: number; pid: number }, setup: BenchSetup): Promise<BenchResults> {
   log("gateway serve ready time (3 cold starts)...");
   const ready = await measureReady(setup);
-  let gateway: GatewayProcess | undefined;
+  const gateway = await startGateway(setup);
   try {
-    gateway = await startGateway(setup);
     const auth = { authorization: `Bearer ${setup.key}` };
     const gw: Target = { name: "gateway", url: `${gateway.url}/v1/chat/completions`, headers: auth };
-    const direct: Target = { name: "direct", url: `http://127.0.0.1:${fakePort}/v1/chat/completions`, headers: auth };
+    const direct: Target = { name: "direct", url: `http://127.0.0.1:${fake.port}/v1/chat/completions`, headers: auth };
+    const pids = [gateway.pid, fake.pid];
+    const meter = meterForeignCpu(() => pids);
     const cases: CaseResult[] = [];
     for (const c of CASES) {
-      await setLatency(fakePort, c.latencyMs);
-      cases.push(await runCase(c, gw, direct, gateway.pid));
+      await setLatency(fake.port, c.latencyMs);
+      cases.push(await runCase(c, gw, direct, fake.port, pids));
     }
-    await setLatency(fakePort, 0);
-    log(`streaming TTFB (${TTFB_SAMPLES} sequential requests each)...`);
-    const ttfb = { gateway: await ttfbLoop(gw, TTFB_SAMPLES), direct: await ttfbLoop(direct, TTFB_SAMPLES), addedP50Ms: 0 };
-    ttfb.addedP50Ms = ttfb.gateway.p50Ms - ttfb.direct.p50Ms;
-    log(`RSS across ${REPEATS} repeated runs...`);
-    const repeats = await repeatedRuns(gw, gateway.pid);
-    const peak50 = Math.max(repeats.peakMb, ...cases.filter((c) => c.case.connections === 50).map((c) => c.gateway.gatewayPeakRssMb ?? 0));
-    const rss = {
-      peakUnderLoadMb: peak50, hwmMb: memoryOf(gateway.pid)?.hwmMb ?? null, afterRunsMb: repeats.afterRunsMb,
-      growthMb: repeats.afterRunsMb.at(-1)! - repeats.afterRunsMb[0]!,
-    };
-    const layout = canPin
-      ? `Pinned: gateway on core ${CORES.gateway}; load generator, fake upstream and TTFB client on core ${CORES.load}.`
-      : "Not pinned (no taskset or a single core): numbers are noisier.";
-    const base = { startedAt: new Date(Date.now() - (performance.now() - t0)).toISOString(), machine: { cpus: availableParallelism(), node: process.version, pinned: canPin, layout }, timing, cases, ttfb, ready, rss };
+    const otherCpuPct = meter?.stop() ?? null;
+    await setLatency(fake.port, 0);
+    const ttfb = await measureTtfb(gw, direct);
+    const rss = await measureRss(gw, gateway.pid, cases);
+    const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
+    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
-    return { ...base, targets: evaluate(base), valid, totalS: (performance.now() - t0) / 1000 };
+    return { ...base, targets: evaluate(base), valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
   } finally {
-    await gateway?.close();
+    await gateway.close();
   }
 }
 
 async function main(): Promise<void> {
-  const t0 = performance.now();
   const budget = CASES.length * 2 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 10;
-  log(`bench: ${CASES.length} cases x {gateway, direct}, ~${Math.round(budget)} s budget`);
+  log(`bench: ${CASES.length} cases x {gateway, direct}, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`);
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
   let setup: BenchSetup | undefined;
   try {
     const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
     setup = prepare(port);
-    const results = await bench(port, setup, t0);
-    results.totalS = (performance.now() - t0) / 1000;
+    const results = await bench({ port, pid: fake.pid! }, setup);
+    results.totalS = elapsedS();
     writeJson(OUT, results);
     process.stdout.write(`\n${render(results)}\nJSON: ${OUT}\n`);
     if (!results.valid) process.exitCode = 1;

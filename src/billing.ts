@@ -1,7 +1,7 @@
 /**
- * Billing for one request: reserve the worst-case cost before going upstream (one
- * transaction), settle to the actual cost when the request ends (whatever way it ends),
- * release the rest. BYOK endpoints are never charged and never get a 402.
+ * Billing for one request: hold the worst-case cost before going upstream, settle to the
+ * actual cost when the request ends (whatever way it ends) in one transaction, release the
+ * rest. BYOK endpoints are never charged and never get a 402.
  */
 import { randomUUID } from "node:crypto";
 import type { Route, RoutedEndpoint } from "./catalog.js";
@@ -90,7 +90,7 @@ export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatR
   const maxOutput = outputBudget(body, route) * (body.n ?? 1);
   const worst = costOf(prices, promptUpperBound(body), maxOutput);
   const id = `res_${randomUUID()}`;
-  if (store.reserve(id, key.account, worst, now)) return new Bill(store, key, route, requestId, now, id, worst, false);
+  if (store.reserve(id, key.account, worst)) return new Bill(store, key, route, requestId, now, id, worst, false);
   if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true);
   const balance = store.balance(key.account) ?? 0;
   throw insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);

@@ -48,13 +48,15 @@ export function createAuthenticator(store: Store): Authenticator {
   const cache = new Map<string, KeyRecord | null>();
   const lastUsed = new Map<string, number>();
 
-  const lookup = (hash: string): KeyRecord | null => {
-    let key = cache.get(hash);
+  // Keyed by the presented token (already in this process's memory as a header), so the
+  // SHA-256 runs once per key and cache lifetime, not once per request.
+  const lookup = (token: string): KeyRecord | null => {
+    let key = cache.get(token);
     if (key === undefined) {
-      key = store.findKeyByHash(hash) ?? null;
+      key = store.findKeyByHash(hashKey(token)) ?? null;
       // Bound the cache so a key-guessing client cannot grow memory without limit.
       if (cache.size > 10_000) cache.clear();
-      cache.set(hash, key);
+      cache.set(token, key);
     }
     return key;
   };
@@ -64,7 +66,7 @@ export function createAuthenticator(store: Store): Authenticator {
       if (!header || !header.startsWith("Bearer ")) throw invalidApiKey();
       const token = header.slice(7).trim();
       if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
-      const key = lookup(hashKey(token));
+      const key = lookup(token);
       if (!key || keyState(key, now) !== "active") throw invalidApiKey();
       lastUsed.set(key.id, now);
       return key;

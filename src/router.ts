@@ -43,7 +43,7 @@ export class Router {
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
     const usable = byokOnly ? route.endpoints.filter((e) => e.byok) : route.endpoints;
-    if (route.model.order === "fixed") return usable;
+    if (route.model.order === "fixed" || usable.length < 2) return usable;
     const { health } = this.deps;
     const now = this.deps.now();
     // An endpoint never measured ranks as fastest, so a new one gets tried and measured.
@@ -59,7 +59,19 @@ export class Router {
     const { retry, now } = this.deps;
     const deadline = now() + retry.maxElapsedTime;
     const round: RoundOptions = { ...opts, notBefore: new Map() };
+    const wait = async (error: RoundFailed, roundNumber: number) => {
+      const ms = Math.max(backoffMs(retry, roundNumber), error.retryAfterMs ?? 0);
+      if (now() + ms > deadline) throw error;
+      await sleep(ms, undefined, { signal: opts.signal });
+    };
     try {
+      // The first round runs directly: the common case pays nothing for the retry machinery.
+      try {
+        return await this.round(route, round, attempt);
+      } catch (err) {
+        if (!(err instanceof RoundFailed)) throw err;
+        await wait(err, 1);
+      }
       // No `signal` for p-retry: it would drop an answer that arrived as the client left (an
       // open upstream stream nobody closes). Rounds and waits check the signal themselves.
       return await pRetry(() => this.round(route, round, attempt), {
@@ -68,14 +80,11 @@ export class Router {
         maxTimeout: 0,
         shouldRetry: ({ error }) => error instanceof RoundFailed,
         onFailedAttempt: async ({ error, attemptNumber }) => {
-          if (!(error instanceof RoundFailed)) return;
-          const wait = Math.max(backoffMs(retry, attemptNumber), error.retryAfterMs ?? 0);
-          if (now() + wait > deadline) throw error;
-          await sleep(wait, undefined, { signal: opts.signal });
+          if (error instanceof RoundFailed) await wait(error, attemptNumber + 1);
         },
       });
     } catch (err) {
-      throw finalError(err, opts.signal);
+      throw finalError(err instanceof AbortError ? (err.originalError ?? err) : err, opts.signal);
     }
   }
 

@@ -23,8 +23,6 @@ export interface RunningServer {
 export async function startServer(loaded: LoadedConfig, opts: { host?: string; port?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
   const { config } = loaded;
   const store = openSqliteStore(config.database);
-  // Only a starting server may do this: reservations of a process that died mid-request.
-  store.releaseStaleReservations();
   let gateway: Gateway;
   try {
     gateway = await createGateway({ config, store, env: opts.env, baseDir: loaded.file ? dirname(loaded.file) : process.cwd() });

@@ -3,7 +3,7 @@
  * and idle timeouts; failures become an `UpstreamFailure` the router can act on. The
  * client never sees upstream detail: the failure renders as a generic 503 if it escapes.
  */
-import { Agent, errors as undiciErrors, request, type Dispatcher } from "undici";
+import type { Agent, Dispatcher } from "undici";
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { GatewayError } from "./errors.js";
 import type { ErrorClass, ProviderPlugin, UpstreamEvent, UpstreamRequest } from "./provider.js";
@@ -32,35 +32,39 @@ export type UpstreamResponse = Dispatcher.ResponseData;
 
 const MAX_ERROR_BODY = 64 * 1024;
 
+type Undici = typeof import("undici");
+
 export class Upstream {
-  private agent: Agent;
+  /**
+   * undici takes ~0.2 s to import: it loads in the background, so a starting server answers
+   * before it is needed (the first upstream call waits for it if it must).
+   */
+  private client: Promise<{ undici: Undici; agent: Agent }>;
 
   constructor(timeouts: Timeouts) {
-    this.agent = new Agent({
-      keepAliveTimeout: 30_000,
-      keepAliveMaxTimeout: 600_000,
-      connections: 512,
-      pipelining: 1,
-      connect: { timeout: timeouts.connect },
-      headersTimeout: timeouts.firstByte,
-      bodyTimeout: timeouts.idle,
-    });
+    this.client = import("undici").then((undici) => ({
+      undici,
+      agent: new undici.Agent({
+        keepAliveTimeout: 30_000,
+        keepAliveMaxTimeout: 600_000,
+        connections: 512,
+        pipelining: 1,
+        connect: { timeout: timeouts.connect },
+        headersTimeout: timeouts.firstByte,
+        bodyTimeout: timeouts.idle,
+      }),
+    }));
   }
 
   /** Sends the request; a non-2xx answer becomes an UpstreamFailure classified by the plugin. */
   async send(req: UpstreamRequest, plugin: ProviderPlugin, signal: AbortSignal): Promise<UpstreamResponse> {
+    const { undici, agent } = await this.client;
     let res: UpstreamResponse;
     try {
-      res = await request(req.url, {
-        method: req.method ?? "POST",
-        headers: req.headers,
-        body: req.body,
-        signal,
-        dispatcher: this.agent,
-      });
+      res = await undici.request(req.url, { method: req.method ?? "POST", headers: req.headers, body: req.body, signal, dispatcher: agent });
     } catch (err) {
       if (signal.aborted) throw err;
-      throw new UpstreamFailure("failure", true, null, null, networkCause(err));
+      throw new UpstreamFailure("failure", true, null, null, networkCause(undici, err));
     }
     if (res.statusCode >= 200 && res.statusCode < 300) return res;
     const body = await readErrorBody(res);
@@ -69,8 +73,9 @@ export class Upstream {
     throw new UpstreamFailure(outcome, cls.retryable, res.statusCode, retryAfterMs(res.headers) ?? cls.retryAfterMs ?? null);
   }
 
-  close(): Promise<void> {
-    return this.agent.close();
+  async close(): Promise<void> {
+    const { agent } = await this.client;
+    await agent.close();
   }
 }
 
@@ -81,8 +86,8 @@ export function classifyStatus(status: number): ErrorClass {
   return { retryable: false };
 }
 
-function networkCause(err: unknown): string {
-  if (err instanceof undiciErrors.UndiciError) return err.code;
+function networkCause(undici: Undici, err: unknown): string {
+  if (err instanceof undici.errors.UndiciError) return err.code;
   return (err as { code?: string }).code ?? "network_error";
 }
 
@@ -114,16 +119,25 @@ export function retryAfterMs(headers: Record<string, string | string[] | undefin
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
 }
 
-/** SSE bytes -> events with JSON data (eventsource-parser does the framing). `[DONE]` ends it. */
+/**
+ * SSE bytes -> events with JSON data (eventsource-parser does the framing). After `[DONE]`
+ * the rest of the body is drained, not abandoned: leaving a `for await` early destroys the
+ * body, which costs an AbortError (with a stack trace) per stream.
+ */
 export async function* decodeSse(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent> {
   const queue: EventSourceMessage[] = [];
-  const parser = createParser({ onEvent: (e) => queue.push(e) });
+  let done = false;
+  const parser = createParser({ onEvent: (e) => void (done || queue.push(e)) });
   const decoder = new TextDecoder();
   for await (const chunk of body) {
+    if (done) continue;
     parser.feed(decoder.decode(chunk, { stream: true }));
-    while (queue.length) {
-      const e = queue.shift()!;
-      if (e.data === "[DONE]") return;
+    for (let e = queue.shift(); e; e = queue.shift()) {
+      if (e.data === "[DONE]") {
+        done = true;
+        queue.length = 0;
+        break;
+      }
       yield { event: e.event, data: parseJson(e.data) };
     }
   }

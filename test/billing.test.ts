@@ -86,7 +86,8 @@ describe("concurrency", () => {
       const pending = Array.from({ length: 50 }, () => ask(key).then((r) => (statuses.push(r.status), r.status)));
       await expect.poll(() => statuses.length, { timeout: 10_000 }).toBe(45);
       expect(statuses.every((s) => s === 402)).toBe(true);
-      expect(balance("race")).toBe(0); // all of it is reserved by the five in flight
+      // All of it is held by the five in flight: not one more nano-USD can be reserved.
+      expect(h.gw.store.reserve("probe", "race", 1)).toBe(false);
       release();
       const all = await Promise.all(pending);
       expect(all.filter((s) => s === 200)).toHaveLength(5);

@@ -4,13 +4,18 @@
  * are buffered until a whole frame is there. The codec checks both CRCs.
  * Exceptions arrive as frames with `:message-type: exception` and throw.
  */
-import { EventStreamCodec, type Message } from "@smithy/eventstream-codec";
-import { fromUtf8, toUtf8 } from "@smithy/util-utf8";
+import type { EventStreamCodec, Message } from "@smithy/eventstream-codec";
 import type { UpstreamEvent } from "../../src/provider.js";
 import type { Outcome } from "../../src/health.js";
 import { UpstreamFailure } from "../../src/upstream.js";
 
-const codec = new EventStreamCodec(toUtf8, fromUtf8);
+// Loaded on first use, like the signer: most gateways never stream from Bedrock.
+let codec: Promise<{ codec: EventStreamCodec; toUtf8: (b: Uint8Array) => string }> | undefined;
+const loadCodec = () =>
+  (codec ??= Promise.all([import("@smithy/eventstream-codec"), import("@smithy/util-utf8")]).then(([es, utf8]) => ({
+    codec: new es.EventStreamCodec(utf8.toUtf8, utf8.fromUtf8),
+    toUtf8: utf8.toUtf8,
+  })));
 
 /** ConverseStream's modelled exceptions, as the matching HTTP errors would be classified. */
 const EXCEPTIONS: Record<string, { outcome: Outcome; retryable: boolean; status: number }> = {
@@ -33,7 +38,7 @@ function failure(type: string | undefined): UpstreamFailure {
   return new UpstreamFailure(cls.outcome, cls.retryable, cls.status, null, `bedrock stream ${type ?? "error"}`);
 }
 
-function toEvent(m: Message): UpstreamEvent {
+function toEvent(m: Message, toUtf8: (b: Uint8Array) => string): UpstreamEvent {
   const kind = header(m, ":message-type");
   if (kind === "exception") throw failure(header(m, ":exception-type"));
   if (kind !== "event") throw failure(header(m, ":error-code"));
@@ -53,13 +58,14 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 }
 
 export async function* decodeEventStream(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent> {
+  const { codec, toUtf8 } = await loadCodec();
   let buffer: Uint8Array = new Uint8Array(0);
   for await (const chunk of body) {
     buffer = concat(buffer, chunk);
     while (buffer.length >= 4) {
       const total = new DataView(buffer.buffer, buffer.byteOffset, 4).getUint32(0);
       if (buffer.length < total) break;
-      yield toEvent(codec.decode(buffer.subarray(0, total)));
+      yield toEvent(codec.decode(buffer.subarray(0, total)), toUtf8);
       buffer = buffer.subarray(total);
     }
   }

@@ -2,8 +2,6 @@
  * SigV4 signing with AWS's own signer (no hand-rolled crypto). The signed headers become
  * the upstream request's headers and the body is sent as the exact string that was signed.
  */
-import { Hash } from "@smithy/hash-node";
-import { SignatureV4 } from "@smithy/signature-v4";
 import type { UpstreamRequest } from "../../src/provider.js";
 import type { AwsCredentials } from "./credentials.js";
 
@@ -18,7 +16,11 @@ export interface SignInput {
   credentials: AwsCredentials;
 }
 
+// The AWS libraries load on first use: a gateway that never calls Bedrock never pays for them.
+let aws: Promise<[typeof import("@smithy/hash-node"), typeof import("@smithy/signature-v4")]> | undefined;
+
 export async function signRequest(input: SignInput): Promise<UpstreamRequest> {
+  const [{ Hash }, { SignatureV4 }] = await (aws ??= Promise.all([import("@smithy/hash-node"), import("@smithy/signature-v4")]));
   const url = new URL(input.url);
   const signer = new SignatureV4({
     service: input.service,

@@ -2,11 +2,9 @@
 import { dirname } from "node:path";
 import type { Command } from "commander";
 import type { Catalog } from "../catalog.js";
-import { createGateway } from "../gateway.js";
 import { nanoToUsd } from "../money.js";
-import { loadProviders } from "../plugins.js";
 import type { CatalogModel } from "../store/index.js";
-import { syncModels, type SyncReport } from "../sync.js";
+import type { SyncReport } from "../sync.js";
 import { accountOf, output, table, withStore } from "./context.js";
 
 /** `models list --json` row (contract.md §2); prices are USD per 1M tokens, null when unknown. */
@@ -53,6 +51,8 @@ export function modelsCommand(program: Command): void {
     .option("--strict", "exit 1 when a provider's live list fails")
     .action((opts: { strict?: boolean }, cmd: Command) =>
       withStore(cmd, async (store, loaded) => {
+        // Loaded here so other commands start without the provider and HTTP stack.
+        const [{ loadProviders }, { syncModels }] = await Promise.all([import("../plugins.js"), import("../sync.js")]);
         const instances = await loadProviders(loaded.config, process.env, loaded.file ? dirname(loaded.file) : process.cwd());
         const report = await syncModels(loaded.config, store, instances);
         output(cmd, report, syncText(report));
@@ -68,6 +68,7 @@ export function modelsCommand(program: Command): void {
     .action((opts: { account?: string; all?: boolean }, cmd: Command) =>
       withStore(cmd, async (store, loaded) => {
         const account = accountOf(opts);
+        const { createGateway } = await import("../gateway.js");
         const gw = await createGateway({ config: loaded.config, store, baseDir: loaded.file ? dirname(loaded.file) : process.cwd() });
         try {
           const byok = gw.byok.forAccount(account);

@@ -100,12 +100,10 @@ export interface Store {
   ensureAccount(id: string, at: number): void;
   balance(account: string): number | undefined;
   addCredits(account: string, amount: number, at: number): number;
-  /** Atomically takes `amount` from the balance; false when it is short. */
-  reserve(id: string, account: string, amount: number, at: number): boolean;
-  /** Returns the unused part of a reservation and records the request, in one transaction. */
+  /** Holds `amount` of the balance for a request; false when the balance minus holds is short. */
+  reserve(id: string, account: string, amount: number): boolean;
+  /** Charges `entry.cost`, records the request and drops its hold, in one transaction. */
   settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): void;
-  /** Refunds reservations left by a process that died mid-request. */
-  releaseStaleReservations(): number;
   usage(filter: { account?: string; since?: number }): UsageRow[];
   // BYOK
   setByok(record: ByokRecord): void;

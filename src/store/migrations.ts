@@ -82,4 +82,6 @@ export const migrations: string[] = [
      source TEXT NOT NULL,
      created INTEGER NOT NULL
    ) STRICT;`,
+  // 2: reservations are held in memory by the one process that owns the database.
+  `DROP TABLE reservations;`,
 ];

@@ -40,11 +40,8 @@ export function openSqliteStore(file: string): Store {
     ensureAccount: db.prepare("INSERT OR IGNORE INTO accounts (id, balance, created_at) VALUES (?, 0, ?)"),
     balance: db.prepare("SELECT balance FROM accounts WHERE id = ?").pluck(),
     credit: db.prepare("UPDATE accounts SET balance = balance + ? WHERE id = ? RETURNING balance").pluck(),
+    debit: db.prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?"),
     grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at) VALUES (?, ?, ?)"),
-    debit: db.prepare("UPDATE accounts SET balance = balance - @amount WHERE id = @account AND balance >= @amount"),
-    insertReservation: db.prepare("INSERT INTO reservations (id, account, amount, created_at) VALUES (@id, @account, @amount, @at)"),
-    takeReservation: db.prepare("DELETE FROM reservations WHERE id = ? RETURNING account, amount"),
-    allReservations: db.prepare("DELETE FROM reservations RETURNING account, amount"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
       completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts)
       VALUES (@requestId, @createdAt, @account, @keyId, @model, @provider, @promptTokens, @completionTokens, @cost,
@@ -63,25 +60,45 @@ export function openSqliteStore(file: string): Store {
       VALUES (@id, @ownedBy, @promptPrice, @completionPrice, @contextLength, @maxOutput, @endpoints, @source, @created)`),
   };
 
-  const refund = (account: string, amount: number) => {
-    if (amount > 0) s.credit.get(amount, account);
+  // In-flight reservations live in memory: exact within the one gateway process that owns
+  // this database (the rate limiter assumes the same), and a crash leaves nothing to undo.
+  // Each request then costs one transaction: the settlement.
+  const holds = new Map<string, { account: string; amount: number }>();
+  const heldBy = new Map<string, number>();
+
+  const reserve = (id: string, account: string, amount: number): boolean => {
+    const held = heldBy.get(account) ?? 0;
+    if (((s.balance.get(account) as number | undefined) ?? 0) - held < amount) return false;
+    holds.set(id, { account, amount });
+    heldBy.set(account, held + amount);
+    return true;
   };
 
-  const settle = db.transaction((reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]) => {
-    if (reservationId) {
-      const held = s.takeReservation.get(reservationId) as { account: string; amount: number } | undefined;
-      // The charge never exceeds what was reserved, so the balance cannot go below zero.
-      if (held) refund(held.account, held.amount - entry.cost);
-    }
-    s.insertLedger.run({ ...entry, byok: entry.byok ? 1 : 0 });
-    for (const a of attempts) s.insertAttempt.run(a);
+  const release = (id: string | null) => {
+    const hold = id ? holds.get(id) : undefined;
+    if (!hold) return;
+    holds.delete(id!);
+    const left = (heldBy.get(hold.account) ?? 0) - hold.amount;
+    if (left > 0) heldBy.set(hold.account, left);
+    else heldBy.delete(hold.account);
+  };
+
+  const record = db.transaction((entry: LedgerEntry, attempts: Attempt[]) => {
+    // Never more than the balance holds, so the ledger's sum always equals the balance change.
+    const cost = Math.min(entry.cost, (s.balance.get(entry.account) as number | undefined) ?? 0);
+    if (cost > 0) s.debit.run(cost, entry.account);
+    s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0 });
+    // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
+    if (attempts.length > 1 || attempts[0]?.outcome !== "success") for (const a of attempts) s.insertAttempt.run(a);
   });
 
-  const reserve = db.transaction((id: string, account: string, amount: number, at: number): boolean => {
-    if (s.debit.run({ account, amount }).changes === 0) return false;
-    s.insertReservation.run({ id, account, amount, at });
-    return true;
-  });
+  const settle = (reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]) => {
+    try {
+      record(entry, attempts);
+    } finally {
+      release(reservationId);
+    }
+  };
 
   return {
     createKey: (key) => void s.insertKey.run(key),
@@ -105,11 +122,6 @@ export function openSqliteStore(file: string): Store {
     }),
     reserve,
     settle,
-    releaseStaleReservations: db.transaction(() => {
-      const rows = s.allReservations.all() as Array<{ account: string; amount: number }>;
-      for (const r of rows) refund(r.account, r.amount);
-      return rows.length;
-    }),
     usage: ({ account, since }) =>
       db
         .prepare(
