@@ -4,7 +4,6 @@
  */
 import { dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
 import { UsageError } from "./errors.js";
 
@@ -89,8 +88,9 @@ const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 export function interpolate(value: unknown, env: NodeJS.ProcessEnv): unknown {
   if (typeof value === "string") {
     const out = value.replace(PLACEHOLDER, (_m, name: string, fallback?: string) => env[name] ?? fallback ?? "");
-    const whole = /^\$\{[^}]+\}$/.test(value);
-    return whole && /^(-?\d+(\.\d+)?|true|false)$/.test(out) ? parseYaml(out) : out;
+    if (!/^\$\{[^}]+\}$/.test(value)) return out;
+    if (out === "true" || out === "false") return out === "true";
+    return /^-?\d+(\.\d+)?$/.test(out) ? Number(out) : out;
   }
   if (Array.isArray(value)) return value.map((v) => interpolate(v, env));
   if (value && typeof value === "object") {
@@ -111,10 +111,11 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
  * cannot stand in a plain scalar inside a flow map. Placeholders are swapped for inert tokens
  * before parsing and put back after, so `${VAR}` works in every YAML style.
  */
-function yamlLoader(_file: string, content: string): unknown {
+async function yamlLoader(_file: string, content: string): Promise<unknown> {
+  const { parse } = await import("yaml"); // only when there is a YAML file: zero-config skips it
   const saved: string[] = [];
   const safe = content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
-  return restore(parseYaml(safe) ?? {}, saved);
+  return restore(parse(safe) ?? {}, saved);
 }
 
 function restore(value: unknown, saved: string[]): unknown {

@@ -1,7 +1,6 @@
 /** `gateway init`: writes gateway.config.yaml, asking on a TTY or with defaults (--yes). */
 import { existsSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
-import { stringify } from "yaml";
 import { UsageError } from "../errors.js";
 import { BYOK_PROVIDERS } from "../plugins.js";
 import { canPrompt, output } from "./context.js";
@@ -36,6 +35,7 @@ export function initCommand(program: Command): void {
         providers: Object.fromEntries(providers.map((p) => [p, { apiKey: template(p) }])),
         limits: { key: { requests: 600, window: 60 } },
       };
+      const { stringify } = await import("yaml");
       writeFileSync(opts.file, `# gateway config: see gateway.config.example.yaml for every key\n${stringify(config)}`);
       output(cmd, { file: opts.file, providers }, `Wrote ${opts.file} (${providers.length} providers). Next: gateway keys create --name my-app`);
     });
