@@ -1,32 +1,45 @@
-/** Reads a JSON request body within `server.maxBodyBytes` (413 past it, 400 when malformed). */
+/**
+ * The request body as one Buffer, read straight off the Node stream within
+ * `server.maxBodyBytes` (413 past it, declared or chunked), then parsed as JSON (400 when
+ * empty or malformed).
+ */
+import type { IncomingMessage } from "node:http";
 import { invalidRequest, requestTooLarge } from "./errors.js";
+import { clientClosed } from "./failover-policy.js";
 
-export async function readJsonBody(req: Request, limit: number): Promise<unknown> {
-  const declared = Number(req.headers.get("content-length"));
-  if (declared > limit) throw requestTooLarge(limit);
-  const text = Number.isFinite(declared) && req.headers.has("content-length") ? await req.text() : await readCapped(req, limit);
-  if (Buffer.byteLength(text) > limit) throw requestTooLarge(limit);
-  if (!text.trim()) throw invalidRequest("body: Required");
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (Number(req.headers["content-length"]) > limit) return Promise.reject(requestTooLarge(limit));
+  return new Promise((resolve, reject) => {
+    const parts: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= limit) return void parts.push(chunk);
+      // The rest is read and dropped, so the 413 reaches a client still uploading.
+      stop();
+      req.resume();
+      reject(requestTooLarge(limit));
+    };
+    const onEnd = () => {
+      stop();
+      resolve(parts.length === 1 ? parts[0]! : Buffer.concat(parts, size));
+    };
+    const onGone = () => {
+      stop();
+      reject(clientClosed());
+    };
+    const stop = () => {
+      req.off("data", onData).off("end", onEnd).off("error", onGone).off("close", onGone);
+    };
+    req.on("data", onData).on("end", onEnd).on("error", onGone).on("close", onGone);
+  });
+}
+
+export function parseJsonBody(body: Buffer): unknown {
+  const text = body.toString("utf8");
   try {
     return JSON.parse(text);
   } catch {
-    throw invalidRequest("body: Malformed JSON");
+    throw invalidRequest(text.trim() ? "body: Malformed JSON" : "body: Required");
   }
-}
-
-/** A body without Content-Length (chunked) is read piece by piece and cut off at the limit. */
-async function readCapped(req: Request, limit: number): Promise<string> {
-  if (!req.body) return "";
-  const reader = req.body.getReader();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    size += r.value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw requestTooLarge(limit);
-    }
-    parts.push(r.value);
-  }
-  return Buffer.concat(parts).toString("utf8");
 }

@@ -1,46 +1,45 @@
 /**
  * POST /v1/chat/completions, top to bottom:
  * auth → limits → validate → route → reserve → adapter (with failover) → settle → respond.
+ * It runs on plain node:http (http-node.ts): the hot path has no Web Request/Response.
+ * An error thrown here is rendered by the caller (Exchange.fail) like every other error.
  */
-import type { H3Event } from "h3";
 import { openBill, outputBudget, type Bill } from "./billing.js";
-import { readJsonBody } from "./body.js";
+import { parseJsonBody } from "./body.js";
 import type { Route, RoutedEndpoint } from "./catalog.js";
 import { GatewayError, invalidRequest, modelNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
+import type { Exchange } from "./http-node.js";
 import type { CallContext, Completion, StreamDelta } from "./provider.js";
-import { authenticate, stateOf, takeLimit, type RequestState } from "./request.js";
+import { authenticate, takeLimit } from "./request.js";
 import type { ChatCompletion, ChatRequest, Usage } from "./schema.js";
 import type { Attempt } from "./store/index.js";
-import { sseStream } from "./stream.js";
+import { writeSse, type StreamResult } from "./stream.js";
 import { countPromptTokens, countTextTokens } from "./tokens.js";
 import { decodeSse, UpstreamFailure } from "./upstream.js";
 import { validate } from "./validate.js";
 
-export async function chatCompletions(event: H3Event, gw: Gateway): Promise<ChatCompletion | Response> {
-  const state = stateOf(event);
-  const key = authenticate(gw, event);
-  const body = validate(gw.requestSchema, await readJsonBody(event.req, gw.config.server.maxBodyBytes)) as ChatRequest;
+export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> {
+  const key = authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
+  const body = validate(gw.requestSchema, parseJsonBody(await ex.body(gw.config.server.maxBodyBytes))) as ChatRequest;
   checkMessages(body);
   const byok = gw.byok.forAccount(key.account);
   const route = gw.catalog.route(body.model, (plugin) => byok.get(plugin));
   if (!route) throw modelNotFound(body.model);
   const modelTier = gw.config.limits.models[route.model.id];
-  if (modelTier) takeLimit(gw, state, "model", `model:${route.model.id}`, modelTier, false);
-  const bill = openBill(gw.store, key, route, body, state.id, gw.now());
-  const attempts: Attempt[] = [];
+  if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
+  const job: Job = { requestId: ex.state.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
   try {
-    return body.stream
-      ? await streamed(gw, event, state, { body, route, bill, attempts })
-      : await completed(gw, event, state, { body, route, bill, attempts });
+    await (body.stream ? streamed(gw, ex, job) : completed(gw, ex, job));
   } catch (err) {
     const status = err instanceof GatewayError ? err.status : 500;
-    bill.settle({ endpoint: null, usage: null, usageSource: "none", status: event.req.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts }, gw.now());
+    job.bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
     throw err;
   }
 }
 
 interface Job {
+  requestId: string;
   body: ChatRequest;
   route: Route;
   bill: Bill;
@@ -62,9 +61,9 @@ function malformed(cause: unknown): GatewayError {
   return cause instanceof GatewayError ? cause : new UpstreamFailure("failure", true, null, null, cause);
 }
 
-async function completed(gw: Gateway, event: H3Event, state: RequestState, job: Job): Promise<ChatCompletion> {
-  const signal = event.req.signal;
-  const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: state.id, attempts: job.attempts }, async (e) => {
+async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
+  const signal = ex.signal;
+  const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: job.requestId, attempts: job.attempts }, async (e) => {
     const ctx = callContext(e, job);
     const plugin = e.instance.plugin;
     const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
@@ -77,8 +76,8 @@ async function completed(gw: Gateway, event: H3Event, state: RequestState, job: 
   const measured = value.usage;
   const usage = measured ?? (await estimate(job.body, completionText(value)));
   job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
-  return {
-    id: `chatcmpl-${state.id.slice(4)}`,
+  const answer: ChatCompletion = {
+    id: `chatcmpl-${job.requestId.slice(4)}`,
     object: "chat.completion",
     created: Math.floor(gw.now() / 1000),
     model: job.route.model.id,
@@ -89,11 +88,12 @@ async function completed(gw: Gateway, event: H3Event, state: RequestState, job: 
     })),
     usage,
   };
+  ex.json(200, JSON.stringify(answer));
 }
 
-async function streamed(gw: Gateway, event: H3Event, state: RequestState, job: Job): Promise<Response> {
-  const signal = event.req.signal;
-  const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: state.id, attempts: job.attempts }, async (e) => {
+async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
+  const signal = ex.signal;
+  const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: job.requestId, attempts: job.attempts }, async (e) => {
     const ctx = callContext(e, job);
     const plugin = e.instance.plugin;
     const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
@@ -109,27 +109,28 @@ async function streamed(gw: Gateway, event: H3Event, state: RequestState, job: J
     if (first.done) throw malformed(new Error("upstream stream ended before any output"));
     return { first: first.value, rest };
   });
-  const body = sseStream({
-    id: `chatcmpl-${state.id.slice(4)}`,
+  ex.startSse();
+  const result = await writeSse(ex, {
+    id: `chatcmpl-${job.requestId.slice(4)}`,
     created: Math.floor(gw.now() / 1000),
     model: job.route.model.id,
-    requestId: state.id,
+    requestId: job.requestId,
     first: value.first,
     rest: value.rest,
     estimate: (text) => estimate(job.body, text),
-    onEnd: (result) => {
-      const settling = (async () => {
-        const usage = result.usage ?? (result.text ? await estimate(job.body, result.text) : null);
-        const status = result.outcome;
-        job.bill.settle({ endpoint, usage, usageSource: result.usage ? "provider" : usage ? "estimated" : "none", status, httpStatus: 200, attempts: job.attempts }, gw.now());
-      })();
-      gw.pending.add(settling);
-      void settling.finally(() => gw.pending.delete(settling));
-    },
   });
-  return new Response(body, {
-    headers: { ...state.headers, "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" },
-  });
+  settleStream(gw, job, endpoint, result);
+}
+
+/** A cut stream without usage is billed on an estimate of what was delivered (contract.md §5). */
+function settleStream(gw: Gateway, job: Job, endpoint: RoutedEndpoint, r: StreamResult): void {
+  const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") =>
+    job.bill.settle({ endpoint, usage, usageSource, status: r.outcome, httpStatus: 200, attempts: job.attempts }, gw.now());
+  if (r.usage || !r.text) return settle(r.usage, r.usage ? (r.estimated ? "estimated" : "provider") : "none");
+  // The client already has its answer: shutdown waits for this write (gw.pending).
+  const settling = estimate(job.body, r.text).then((usage) => settle(usage, "estimated"));
+  gw.pending.add(settling);
+  settling.catch((err) => console.error(`[gateway] ${job.requestId} settlement failed:`, err)).finally(() => gw.pending.delete(settling));
 }
 
 function completionText(c: Completion): string {

@@ -1,10 +1,10 @@
 /**
  * Per-request state shared by every route: the request id and the headers every response
  * must carry (X-Request-Id, X-RateLimit-*), plus the two tiers that apply before routing:
- * the key's window, or the client IP's when there is no valid key.
+ * the key's window, or the client IP's when there is no valid key. Server-agnostic: the h3
+ * routes and the plain node:http chat route both call these.
  */
 import { randomUUID } from "node:crypto";
-import type { H3Event } from "h3";
 import { GatewayError, rateLimited } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import type { LimitResult } from "./limits.js";
@@ -15,15 +15,9 @@ export interface RequestState {
   headers: Record<string, string>;
 }
 
-export function startRequest(event: H3Event): RequestState {
-  const state: RequestState = { id: `req_${randomUUID().replaceAll("-", "")}`, headers: {} };
-  state.headers["x-request-id"] = state.id;
-  event.context.gateway = state;
-  return state;
-}
-
-export function stateOf(event: H3Event): RequestState {
-  return (event.context.gateway as RequestState | undefined) ?? startRequest(event);
+export function startRequest(): RequestState {
+  const id = `req_${randomUUID().replaceAll("-", "")}`;
+  return { id, headers: { "x-request-id": id } };
 }
 
 function setLimitHeaders(state: RequestState, r: LimitResult): void {
@@ -39,24 +33,18 @@ export function takeLimit(gw: Gateway, state: RequestState, scope: string, bucke
   if (!r.ok) throw rateLimited(scope, r.reset);
 }
 
-export function clientIp(event: H3Event): string {
-  const node = (event.runtime as { node?: { req?: { socket?: { remoteAddress?: string } } } } | undefined)?.node;
-  return node?.req?.socket?.remoteAddress ?? "unknown";
-}
-
 /** Limits a request that has no valid key by client IP (key guessing is throttled too). */
-export function limitByIp(gw: Gateway, event: H3Event): void {
-  takeLimit(gw, stateOf(event), "client IP", `ip:${clientIp(event)}`, gw.config.limits.ip, true);
+export function limitByIp(gw: Gateway, state: RequestState, ip: string): void {
+  takeLimit(gw, state, "client IP", `ip:${ip}`, gw.config.limits.ip, true);
 }
 
 /** Bearer auth, then the key's window (per-key `--rpm` overrides the config default). */
-export function authenticate(gw: Gateway, event: H3Event): KeyRecord {
-  const state = stateOf(event);
+export function authenticate(gw: Gateway, state: RequestState, authorization: string | null | undefined, ip: string): KeyRecord {
   let key: KeyRecord;
   try {
-    key = gw.auth.authenticate(event.req.headers.get("authorization"), gw.now());
+    key = gw.auth.authenticate(authorization, gw.now());
   } catch (err) {
-    if (err instanceof GatewayError) limitByIp(gw, event);
+    if (err instanceof GatewayError) limitByIp(gw, state, ip);
     throw err;
   }
   const tier = key.rpm ? { requests: key.rpm, window: 60 } : gw.config.limits.key;

@@ -1,5 +1,5 @@
 /**
- * `gateway serve`: the h3 app on node:http. (listhen 1.x wraps its server in http-shutdown
+ * `gateway serve`: the app (server.ts) on node:http. (listhen 1.x wraps its server in http-shutdown
  * 1.2.2, which throws an uncaught TypeError when a response finishes after its socket
  * closed, e.g. a client that hangs up mid-upload: that would crash the gateway.)
  * Graceful shutdown: stop accepting, let in-flight requests finish (up to a grace period),
@@ -8,10 +8,9 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
-import { toNodeHandler } from "h3";
 import type { LoadedConfig } from "./config.js";
 import { createGateway, type Gateway } from "./gateway.js";
-import { createApp } from "./server.js";
+import { createHandler } from "./server.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
 export interface RunningServer {
@@ -34,7 +33,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
   const drain: Drain = { inflight: 0, waiting: [] };
   let server: Server;
   try {
-    server = await listen(createServer({ keepAliveTimeout: 65_000 }, trackInflight(toNodeHandler(createApp(gateway)), drain)), host, opts.port ?? config.server.port);
+    server = await listen(createServer({ keepAliveTimeout: 65_000 }, trackInflight(createHandler(gateway), drain)), host, opts.port ?? config.server.port);
   } catch (err) {
     await gateway.close();
     store.close();

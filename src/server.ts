@@ -1,62 +1,98 @@
 /**
- * The HTTP app (h3): routes, and the one place errors become api.md's error object.
- * Every response, success or error, carries X-Request-Id and X-RateLimit-*.
+ * The HTTP app. POST /v1/chat/completions, the hot path, runs on plain node:http
+ * (chat.ts over http-node.ts); h3 serves everything else (models, health, openapi, 404,
+ * 405). Both render errors with error-reply.ts, so every response, success or error,
+ * carries X-Request-Id and X-RateLimit-* and the same error object.
  */
-import { H3, type H3Event } from "h3";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
+import { fromNodeHandler, H3, toNodeHandler, type H3Event } from "h3";
 import { chatCompletions } from "./chat.js";
-import { GatewayError, internalError, methodNotAllowed, routeNotFound } from "./errors.js";
+import { errorReply } from "./error-reply.js";
+import { methodNotAllowed, routeNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
+import { Exchange } from "./http-node.js";
 import { listModels } from "./models.js";
 import { openApiDocument } from "./openapi.js";
-import { authenticate, limitByIp, startRequest, stateOf } from "./request.js";
+import { authenticate, limitByIp, startRequest, type RequestState } from "./request.js";
+
+const CHAT = "/v1/chat/completions";
 
 const ROUTES: Record<string, string> = {
-  "/v1/chat/completions": "POST",
+  [CHAT]: "POST",
   "/v1/models": "GET",
   "/v1/health/providers": "GET",
   "/v1/openapi.json": "GET",
 };
 
-export function createApp(gw: Gateway): H3 {
+/** The node:http listener: the chat route straight to its pipeline, the rest through h3. */
+export function createHandler(gw: Gateway): RequestListener {
+  const app = toNodeHandler(createApp(gw));
+  return (req, res) => (req.method === "POST" && isChatUrl(req.url) ? void serveChat(gw, req, res) : app(req, res));
+}
+
+/** The canonical spelling, with or without a query; other spellings h3 resolves (below). */
+function isChatUrl(url: string | undefined): boolean {
+  return url !== undefined && url.startsWith(CHAT) && (url.length === CHAT.length || url.charCodeAt(CHAT.length) === 63 /* ? */);
+}
+
+function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const ex = new Exchange(req, res);
+  return chatCompletions(gw, ex).catch((err: unknown) => ex.fail(err));
+}
+
+function createApp(gw: Gateway): H3 {
   const openapi = JSON.stringify(openApiDocument());
   const app = new H3({
     silent: true,
-    onRequest: (event) => void startRequest(event),
-    onError: (error, event) => renderError(error, event),
+    onRequest: (event) => void (event.context.gateway = startRequest()),
+    onError: (error, event) => {
+      const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted);
+      return new Response(body, { status, headers });
+    },
   });
 
   app.use((event, next) => {
     const allowed = ROUTES[event.url.pathname];
     if (allowed && event.req.method !== allowed && !(allowed === "GET" && event.req.method === "HEAD")) {
-      limitByIp(gw, event);
+      limitByIp(gw, stateOf(event), clientIp(event));
       throw methodNotAllowed(event.req.method, event.url.pathname, allowed);
     }
     return next();
   });
 
-  app.post("/v1/chat/completions", (event) => withHeaders(event, chatCompletions(event, gw)));
+  // Spellings of the chat path the fast check in createHandler leaves to h3 (a trailing
+  // slash, percent-encoding): the same node:http pipeline.
+  app.post(CHAT, fromNodeHandler((req, res) => serveChat(gw, req as IncomingMessage, res as ServerResponse)));
   app.get("/v1/models", (event) => {
-    const key = authenticate(gw, event);
+    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, listModels(gw, key));
   });
   app.get("/v1/health/providers", (event) => {
-    limitByIp(gw, event);
+    limitByIp(gw, stateOf(event), clientIp(event));
     return withHeaders(event, gw.health.snapshot(gw.now(), [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id)));
   });
   app.get("/v1/openapi.json", (event) => {
-    limitByIp(gw, event);
+    limitByIp(gw, stateOf(event), clientIp(event));
     return withHeaders(event, new Response(openapi, { headers: { "content-type": "application/json" } }));
   });
   app.all("/**", (event) => {
-    limitByIp(gw, event);
+    limitByIp(gw, stateOf(event), clientIp(event));
     throw routeNotFound(event.url.pathname);
   });
   return app;
 }
 
-/** Stages the request's headers on a successful answer (errors get them in renderError). */
-async function withHeaders<T>(event: H3Event, value: T | Promise<T>): Promise<T> {
-  const result = await value;
+function stateOf(event: H3Event): RequestState {
+  return (event.context.gateway as RequestState | undefined) ?? (event.context.gateway = startRequest());
+}
+
+function clientIp(event: H3Event): string {
+  const node = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node;
+  return node?.req?.socket?.remoteAddress ?? "unknown";
+}
+
+/** Stages the request's headers on a successful answer (errors get them in errorReply). */
+function withHeaders<T>(event: H3Event, result: T): T {
   const { headers } = stateOf(event);
   if (result instanceof Response) {
     for (const [k, v] of Object.entries(headers)) if (!result.headers.has(k)) result.headers.set(k, v);
@@ -64,26 +100,4 @@ async function withHeaders<T>(event: H3Event, value: T | Promise<T>): Promise<T>
     for (const [k, v] of Object.entries(headers)) event.res.headers.set(k, v);
   }
   return result;
-}
-
-function renderError(error: unknown, event: H3Event): Response {
-  const state = stateOf(event);
-  const cause = (error as { cause?: unknown }).cause;
-  const err = error instanceof GatewayError ? error : cause instanceof GatewayError ? cause : fromH3(error);
-  if (err.status >= 500 && err.code === "internal_error" && !event.req.signal.aborted) {
-    // A gateway bug: logged with the request id, never shown to the client.
-    console.error(`[gateway] ${state.id} internal error:`, err.cause ?? error);
-  }
-  const body = JSON.stringify({ error: { message: err.message, type: err.type, code: err.code, request_id: state.id } });
-  const headers: Record<string, string> = { ...state.headers, ...err.headers, "content-type": "application/json" };
-  if (err.status === 429) headers["x-ratelimit-reset"] = headers["retry-after"] ?? headers["x-ratelimit-reset"] ?? "0";
-  return new Response(body, { status: err.status, headers });
-}
-
-/** Errors h3 raises itself (a route it could not match, a malformed URL) or a bug. */
-function fromH3(error: unknown): GatewayError {
-  const status = (error as { status?: number }).status;
-  if (status === 404) return routeNotFound("this path");
-  if (status === 405) return methodNotAllowed("this method", "this path", "");
-  return internalError((error as { cause?: unknown }).cause ?? error);
 }

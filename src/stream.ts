@@ -1,14 +1,26 @@
 /**
- * The client side of a stream: chat.completion.chunk events framed as SSE. The chunk
- * envelope is serialised once per stream; each event serialises only its choice. A
- * `finish_reason` is held until the upstream ends so that chunk also carries the usage
- * (contract.md §4). A failure after the first byte is one error event and no `[DONE]`.
+ * The client side of a stream: chat.completion.chunk events framed as SSE and written to a
+ * sink (the node:http response) as they come, waiting when the client reads slower than the
+ * upstream sends. The chunk envelope is serialised once per stream; each event serialises
+ * only its choice. A `finish_reason` is held until the upstream ends so that chunk also
+ * carries the usage (contract.md §4). A failure after the first byte is one error event and
+ * no `[DONE]`. A client that goes away stops the stream (and so the upstream request).
  */
 import type { StreamDelta } from "./provider.js";
 import type { Usage } from "./schema.js";
 
+export interface SseSink {
+  /** Aborts when the client goes away. */
+  readonly signal: AbortSignal;
+  /** A promise only when the client is behind (backpressure): wait for it before the next. */
+  write(frame: string): Promise<void> | undefined;
+  end(frame: string): void;
+}
+
 export interface StreamResult {
   usage: Usage | null;
+  /** The usage was counted here (the upstream sent none), not reported by the provider. */
+  estimated: boolean;
   /** Text and tool arguments delivered, for estimating usage when the upstream gave none. */
   text: string;
   outcome: "ok" | "error" | "cancelled";
@@ -23,78 +35,88 @@ export interface StreamOptions {
   rest: AsyncIterator<StreamDelta>;
   /** Fills in usage when the upstream sent none (estimated), before the final chunk. */
   estimate(text: string): Promise<Usage>;
-  onEnd(result: StreamResult): void;
 }
 
-const encoder = new TextEncoder();
+/** Streams every delta to the sink; resolves when the answer ended, however it ended. */
+export async function writeSse(out: SseSink, o: StreamOptions): Promise<StreamResult> {
+  const f = new Framer(o);
+  try {
+    for (let r: IteratorResult<StreamDelta> = { done: false, value: o.first }; !r.done; r = await o.rest.next()) {
+      const frame = f.frame(r.value);
+      const wait = frame === null ? undefined : out.write(frame);
+      if (wait) await wait;
+      if (out.signal.aborted) return await cancel(o, f);
+    }
+    if (f.finishes.size === 0) throw new Error("upstream ended without a finish reason");
+    const estimated = !f.usage;
+    if (!f.usage) f.usage = await o.estimate(f.text);
+    out.end(f.finalFrames());
+    return f.result("ok", estimated);
+  } catch {
+    if (out.signal.aborted) return await cancel(o, f); // the abort is what failed the upstream read
+    out.end(f.errorFrame(o.requestId));
+    return f.result("error", false);
+  }
+}
 
-export function sseStream(o: StreamOptions): ReadableStream<Uint8Array> {
-  const head = `data: {"id":${JSON.stringify(o.id)},"object":"chat.completion.chunk","created":${o.created},"model":${JSON.stringify(o.model)},"choices":[`;
-  const finishes = new Map<number, StreamDelta["finish_reason"]>();
-  const started = new Set<number>();
-  let usage: Usage | null = null;
-  let text = "";
-  let ended = false;
+/** Closes the adapter's iterator, which closes the upstream body. */
+async function cancel(o: StreamOptions, f: Framer): Promise<StreamResult> {
+  try {
+    await o.rest.return?.();
+  } catch {
+    // already failed: the upstream request was aborted with the client
+  }
+  return f.result("cancelled", false);
+}
 
-  const end = (outcome: StreamResult["outcome"]) => {
-    if (ended) return;
-    ended = true;
-    o.onEnd({ usage, text, outcome });
-  };
+class Framer {
+  readonly finishes = new Map<number, StreamDelta["finish_reason"]>();
+  private readonly started = new Set<number>();
+  private readonly head: string;
+  usage: Usage | null = null;
+  text = "";
 
-  const choice = (index: number, delta: Record<string, unknown>, finish: string | null) =>
-    `{"index":${index},"delta":${JSON.stringify(delta)},"finish_reason":${finish === null ? "null" : `"${finish}"`}}`;
+  constructor(o: StreamOptions) {
+    this.head = `data: {"id":${JSON.stringify(o.id)},"object":"chat.completion.chunk","created":${o.created},"model":${JSON.stringify(o.model)},"choices":[`;
+  }
 
-  const frame = (d: StreamDelta): string | null => {
-    if (d.usage) usage = d.usage;
+  result(outcome: StreamResult["outcome"], estimated: boolean): StreamResult {
+    return { usage: this.usage, estimated, text: this.text, outcome };
+  }
+
+  /** One delta as an event, or null when it carries only a finish reason or usage (held). */
+  frame(d: StreamDelta): string | null {
+    if (d.usage) this.usage = d.usage;
     const index = d.index ?? 0;
-    if (d.finish_reason) finishes.set(index, d.finish_reason);
+    if (d.finish_reason) this.finishes.set(index, d.finish_reason);
     if (d.content === undefined && !d.tool_calls) return null;
     const delta: Record<string, unknown> = {};
-    if (!started.has(index)) (delta.role = "assistant"), started.add(index);
-    if (d.content !== undefined) (delta.content = d.content), (text += d.content);
+    if (!this.started.has(index)) (delta.role = "assistant"), this.started.add(index);
+    if (d.content !== undefined) (delta.content = d.content), (this.text += d.content);
     if (d.tool_calls) {
       delta.tool_calls = d.tool_calls;
-      for (const t of d.tool_calls) text += (t.function?.name ?? "") + (t.function?.arguments ?? "");
+      for (const t of d.tool_calls) this.text += (t.function?.name ?? "") + (t.function?.arguments ?? "");
     }
-    return `${head}${choice(index, delta, null)}]}\n\n`;
-  };
+    return `${this.head}${choice(index, delta, null)}]}\n\n`;
+  }
 
-  const finalFrames = async (): Promise<string> => {
-    if (!usage) usage = await o.estimate(text);
-    const entries = [...finishes.entries()];
-    return entries
-      .map(([index, reason], i) => {
-        const last = i === entries.length - 1;
-        return `${head}${choice(index, {}, reason ?? null)}]${last ? `,"usage":${JSON.stringify(usage)}` : ""}}\n\n`;
-      })
-      .join("") + "data: [DONE]\n\n";
-  };
+  /** The held finish reasons, the last one carrying the usage, then [DONE]. */
+  finalFrames(): string {
+    let out = "";
+    let left = this.finishes.size;
+    for (const [index, reason] of this.finishes) {
+      const usage = --left === 0 ? `,"usage":${JSON.stringify(this.usage)}` : "";
+      out += `${this.head}${choice(index, {}, reason ?? null)}]${usage}}\n\n`;
+    }
+    return `${out}data: [DONE]\n\n`;
+  }
 
-  const errorFrame = () =>
-    `data: ${JSON.stringify({ error: { message: "The upstream stream failed after it started. The answer is incomplete.", type: "upstream_error", code: "stream_interrupted", request_id: o.requestId } })}\n\n`;
+  errorFrame(requestId: string): string {
+    const error = { message: "The upstream stream failed after it started. The answer is incomplete.", type: "upstream_error", code: "stream_interrupted", request_id: requestId };
+    return `data: ${JSON.stringify({ error })}\n\n`;
+  }
+}
 
-  return new ReadableStream<Uint8Array>({
-    async start(controller) {
-      const send = (s: string | null) => s && controller.enqueue(encoder.encode(s));
-      try {
-        send(frame(o.first));
-        for (let r = await o.rest.next(); !r.done; r = await o.rest.next()) send(frame(r.value));
-        if (ended) return;
-        if (finishes.size === 0) throw new Error("upstream ended without a finish reason");
-        send(await finalFrames());
-        controller.close();
-        end("ok");
-      } catch {
-        if (ended) return; // the client went away: cancel() already settled
-        send(errorFrame());
-        controller.close();
-        end("error");
-      }
-    },
-    async cancel() {
-      end("cancelled");
-      await o.rest.return?.();
-    },
-  });
+function choice(index: number, delta: Record<string, unknown>, finish: string | null): string {
+  return `{"index":${index},"delta":${JSON.stringify(delta)},"finish_reason":${finish === null ? "null" : `"${finish}"`}}`;
 }

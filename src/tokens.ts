@@ -7,9 +7,24 @@ import type { ChatMessage } from "./schema.js";
 type Counter = (text: string) => number;
 let counter: Promise<Counter> | undefined;
 
+/** BPE cost grows faster than linearly on a long run without word breaks: count in pieces. */
+const PIECE = 4096;
+/** Past this, the count of the first part is scaled up: an estimate must not cost minutes. */
+const MAX_EXACT = 1_000_000;
+
 function load(): Promise<Counter> {
-  counter ??= import("gpt-tokenizer/encoding/o200k_base").then((m) => m.countTokens as Counter);
+  counter ??= import("gpt-tokenizer/encoding/o200k_base").then((m) => bounded(m.countTokens as Counter));
   return counter;
+}
+
+function bounded(count: Counter): Counter {
+  return (text) => {
+    if (text.length <= PIECE) return count(text);
+    const exact = text.length > MAX_EXACT ? text.slice(0, MAX_EXACT) : text;
+    let n = 0;
+    for (let i = 0; i < exact.length; i += PIECE) n += count(exact.slice(i, i + PIECE));
+    return exact === text ? n : Math.ceil((n * text.length) / exact.length);
+  };
 }
 
 /** OpenAI's chat format: 3 tokens per message of framing plus 3 to prime the reply. */
