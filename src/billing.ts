@@ -63,15 +63,15 @@ export class Bill {
     readonly byokOnly: boolean,
   ) {}
 
-  /** Records the request once; later calls are ignored (e.g. a disconnect after an error). */
-  settle(s: Settlement, now: number): void {
-    if (this.settled) return;
+  /** Records the request once (later calls are ignored, e.g. a disconnect after an error); resolves when committed. */
+  settle(s: Settlement, now: number): Promise<void> {
+    if (this.settled) return Promise.resolve();
     this.settled = true;
     const prompt = s.usage?.prompt_tokens ?? 0;
     const completion = s.usage?.completion_tokens ?? 0;
     const listCost = costOf(pricesOf(this.route), prompt, completion);
     const charged = s.endpoint && !s.endpoint.byok ? Math.min(listCost, this.reserved) : 0;
-    this.store.settle(this.reservationId, {
+    return this.store.settle(this.reservationId, {
       requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id,
       model: this.route.model.id, provider: s.endpoint?.provider ?? null, promptTokens: prompt, completionTokens: completion,
       cost: charged, listCost, byok: s.endpoint?.byok ?? false, usageSource: s.usageSource, status: s.status,

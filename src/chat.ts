@@ -33,7 +33,7 @@ export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> 
     await (body.stream ? streamed(gw, ex, job) : completed(gw, ex, job));
   } catch (err) {
     const status = err instanceof GatewayError ? err.status : 500;
-    job.bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
+    await job.bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
     throw err;
   }
 }
@@ -75,7 +75,8 @@ async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
   });
   const measured = value.usage;
   const usage = measured ?? (await estimate(job.body, completionText(value)));
-  job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
+  // The answer goes out only after its charge and ledger row are committed.
+  await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
   const answer: ChatCompletion = {
     id: `chatcmpl-${job.requestId.slice(4)}`,
     object: "chat.completion",
@@ -126,9 +127,10 @@ async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
 function settleStream(gw: Gateway, job: Job, endpoint: RoutedEndpoint, r: StreamResult): void {
   const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") =>
     job.bill.settle({ endpoint, usage, usageSource, status: r.outcome, httpStatus: 200, attempts: job.attempts }, gw.now());
-  if (r.usage || !r.text) return settle(r.usage, r.usage ? (r.estimated ? "estimated" : "provider") : "none");
   // The client already has its answer: shutdown waits for this write (gw.pending).
-  const settling = estimate(job.body, r.text).then((usage) => settle(usage, "estimated"));
+  const settling = r.usage || !r.text
+    ? settle(r.usage, r.usage ? (r.estimated ? "estimated" : "provider") : "none")
+    : estimate(job.body, r.text).then((usage) => settle(usage, "estimated"));
   gw.pending.add(settling);
   settling.catch((err) => console.error(`[gateway] ${job.requestId} settlement failed:`, err)).finally(() => gw.pending.delete(settling));
 }

@@ -102,8 +102,11 @@ export interface Store {
   addCredits(account: string, amount: number, at: number): number;
   /** Holds `amount` of the balance for a request; false when the balance minus holds is short. */
   reserve(id: string, account: string, amount: number): boolean;
-  /** Charges `entry.cost`, records the request and drops its hold, in one transaction. */
-  settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): void;
+  /**
+   * Charges `entry.cost`, records the request and drops its hold; resolves once committed
+   * (settlements arriving together may share one transaction).
+   */
+  settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void>;
   usage(filter: { account?: string; since?: number }): UsageRow[];
   // BYOK
   setByok(record: ByokRecord): void;

@@ -83,22 +83,47 @@ export function openSqliteStore(file: string): Store {
     else heldBy.delete(hold.account);
   };
 
-  const record = db.transaction((entry: LedgerEntry, attempts: Attempt[]) => {
+  const recordOne = (entry: LedgerEntry, attempts: Attempt[]) => {
     // Never more than the balance holds, so the ledger's sum always equals the balance change.
     const cost = Math.min(entry.cost, (s.balance.get(entry.account) as number | undefined) ?? 0);
     if (cost > 0) s.debit.run(cost, entry.account);
     s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0 });
     // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
     if (attempts.length > 1 || attempts[0]?.outcome !== "success") for (const a of attempts) s.insertAttempt.run(a);
-  });
+  };
 
-  const settle = (reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]) => {
+  // Group commit: settlements that arrive in the same turn of the event loop share one
+  // transaction, and each promise resolves only after its row committed, so an answer never
+  // leaves before its charge is durable. A failing batch is retried row by row.
+  interface Pending { reservationId: string | null; entry: LedgerEntry; attempts: Attempt[]; done: () => void; fail: (err: unknown) => void }
+  let batch: Pending[] = [];
+  const recordAll = db.transaction((items: Pending[]) => items.forEach((i) => recordOne(i.entry, i.attempts)));
+  const recordEach = db.transaction(recordOne);
+  const flush = () => {
+    const items = batch;
+    batch = [];
+    if (items.length === 0) return;
     try {
-      record(entry, attempts);
-    } finally {
-      release(reservationId);
+      recordAll(items);
+      for (const i of items) release(i.reservationId), i.done();
+    } catch {
+      for (const i of items) {
+        try {
+          recordEach(i.entry, i.attempts);
+          i.done();
+        } catch (err) {
+          i.fail(err);
+        } finally {
+          release(i.reservationId);
+        }
+      }
     }
   };
+
+  const settle = (reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]) =>
+    new Promise<void>((done, fail) => {
+      if (batch.push({ reservationId, entry, attempts, done, fail }) === 1) setImmediate(flush);
+    });
 
   return {
     createKey: (key) => void s.insertKey.run(key),
@@ -142,7 +167,10 @@ export function openSqliteStore(file: string): Store {
       for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order }) });
     }),
     catalog: () => (s.catalog.all() as CatalogRow[]).map(fromCatalogRow),
-    close: () => db.close(),
+    close: () => {
+      flush();
+      db.close();
+    },
   };
 }
 
