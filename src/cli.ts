@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 /**
  * The `gateway` CLI. Every command is scriptable: `--json` prints only JSON on stdout,
  * errors are one line on stderr, exit 0 success, 1 failure, 2 bad usage, and nothing
@@ -49,6 +48,13 @@ export async function run(argv: string[]): Promise<number> {
   }
 }
 
+/** The process entry (bin/gateway.js): runs argv and sets the exit code. */
+export async function main(argv: string[] = process.argv.slice(2)): Promise<void> {
+  const code = await run(argv);
+  // `serve` keeps running on its own; every other command ends here.
+  if (code !== 0 || process.exitCode === undefined) process.exitCode = code;
+}
+
 const isMain = (() => {
   try {
     return realpathSync(process.argv[1] ?? "") === realpathSync(fileURLToPath(import.meta.url));
@@ -57,8 +63,4 @@ const isMain = (() => {
   }
 })();
 
-if (isMain) {
-  const code = await run(process.argv.slice(2));
-  // `serve` keeps running on its own; every other command ends here.
-  if (code !== 0 || process.exitCode === undefined) process.exitCode = code;
-}
+if (isMain) await main();

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { execa, type ResultPromise } from "execa";
 
-export const BIN = resolve("dist/src/cli.js");
+export const BIN = resolve("bin/gateway.js");
 
 export function assertBuilt(): void {
   if (!existsSync(BIN)) throw new Error("dist/ is missing: run `npm test` (it builds first) or `npm run build`");
