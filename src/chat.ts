@@ -7,7 +7,7 @@
 import { openBill, outputBudget, type Bill } from "./billing.js";
 import { parseJsonBody } from "./body.js";
 import type { Route, RoutedEndpoint } from "./catalog.js";
-import { GatewayError, invalidRequest, modelNotFound } from "./errors.js";
+import { GatewayError, modelNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import type { Exchange } from "./http-node.js";
 import type { CallContext, Completion, StreamDelta } from "./provider.js";
@@ -22,7 +22,6 @@ import { validate } from "./validate.js";
 export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> {
   const key = authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
   const body = validate(gw.requestSchema, parseJsonBody(await ex.body(gw.config.server.maxBodyBytes))) as ChatRequest;
-  checkMessages(body);
   const byok = gw.byok.forAccount(key.account);
   const route = gw.catalog.route(body.model, (plugin) => byok.get(plugin));
   if (!route) throw modelNotFound(body.model);
@@ -46,27 +45,28 @@ interface Job {
   attempts: Attempt[];
 }
 
-function checkMessages(body: ChatRequest): void {
-  body.messages.forEach((m, i) => {
-    if (m.role === "tool" && !m.tool_call_id) throw invalidRequest(`messages.${i}.tool_call_id: Required`);
-  });
-}
-
-function callContext(e: RoutedEndpoint, job: Job): CallContext {
-  return { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: job.body.stream === true, maxOutput: outputBudget(job.body, job.route) };
-}
-
 /** An upstream answer the adapter cannot read is that endpoint's failure: fail over. */
 function malformed(cause: unknown): GatewayError {
   return cause instanceof GatewayError ? cause : new UpstreamFailure("failure", true, null, null, cause);
 }
 
+/** The adapter's request sent to one endpoint; failover around it is the router's. */
+async function call(gw: Gateway, job: Job, e: RoutedEndpoint, signal: AbortSignal) {
+  const plugin = e.instance.plugin;
+  const ctx: CallContext = { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: job.body.stream === true, maxOutput: outputBudget(job.body, job.route) };
+  const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
+  return { plugin, ctx, res };
+}
+
+function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
+  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, attempt);
+}
+
+const completionId = (job: Job) => `chatcmpl-${job.requestId.slice(4)}`;
+
 async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
-  const signal = ex.signal;
-  const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: job.requestId, attempts: job.attempts }, async (e) => {
-    const ctx = callContext(e, job);
-    const plugin = e.instance.plugin;
-    const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
+  const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
+    const { plugin, ctx, res } = await call(gw, job, e, ex.signal);
     try {
       return plugin.chat.response(await res.body.json(), ctx);
     } catch (err) {
@@ -78,7 +78,7 @@ async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
   // The answer goes out only after its charge and ledger row are committed.
   await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
   const answer: ChatCompletion = {
-    id: `chatcmpl-${job.requestId.slice(4)}`,
+    id: completionId(job),
     object: "chat.completion",
     created: Math.floor(gw.now() / 1000),
     model: job.route.model.id,
@@ -93,11 +93,8 @@ async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
 }
 
 async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
-  const signal = ex.signal;
-  const { value, endpoint } = await gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal, requestId: job.requestId, attempts: job.attempts }, async (e) => {
-    const ctx = callContext(e, job);
-    const plugin = e.instance.plugin;
-    const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
+  const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
+    const { plugin, ctx, res } = await call(gw, job, e, ex.signal);
     const events = plugin.decodeStream ? plugin.decodeStream(res.body) : decodeSse(res.body);
     const rest = plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
     // Failover is allowed until the first byte goes to the client: wait for the first delta.
@@ -112,7 +109,7 @@ async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
   });
   ex.startSse();
   const result = await writeSse(ex, {
-    id: `chatcmpl-${job.requestId.slice(4)}`,
+    id: completionId(job),
     created: Math.floor(gw.now() / 1000),
     model: job.route.model.id,
     requestId: job.requestId,

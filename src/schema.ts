@@ -40,11 +40,18 @@ const requestShape = {
   stream_options: z.strictObject({ include_usage: z.boolean().optional() }).optional(),
 };
 
-export const ChatRequest = z.strictObject(requestShape);
+/** A `tool` message answers a call: without its id no provider can pair it. */
+function toolCallIds(body: { messages: ChatMessage[] }, ctx: z.core.$RefinementCtx): void {
+  body.messages.forEach((m, i) => {
+    if (m.role === "tool" && !m.tool_call_id) ctx.addIssue({ code: "custom", path: ["messages", i, "tool_call_id"], message: "Required" });
+  });
+}
+
+export const ChatRequest = z.strictObject(requestShape).superRefine(toolCallIds);
 export type ChatRequest = z.infer<typeof ChatRequest>;
 
 /** `server.compat: passthrough`: unknown top-level fields are accepted and dropped. */
-export const ChatRequestLoose = z.object(requestShape);
+export const ChatRequestLoose = z.object(requestShape).superRefine(toolCallIds);
 
 export const Usage = z.object({
   prompt_tokens: z.number().int(),

@@ -1,6 +1,5 @@
 /** `gateway keys create|list|revoke`: the full key is printed once; only its hash is stored. */
 import type { Command } from "commander";
-import { UsageError } from "../errors.js";
 import { generateKey, hashKey, keyState, maskKey, newKeyId } from "../keys.js";
 import type { KeyRecord } from "../store/index.js";
 import { accountOf, ask, output, table, withStore } from "./context.js";
