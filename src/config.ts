@@ -12,8 +12,20 @@ const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$
 
 const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
 
+/** What a model can do (contract.md §11); an absent flag is not known, and so not refused by the gateway. */
+export const Capabilities = z.strictObject({
+  tools: z.boolean().optional(),
+  structured_output: z.boolean().optional(),
+  images: z.boolean().optional(),
+  reasoning: z.boolean().optional(),
+  web_search: z.boolean().optional(),
+});
+
+const ModelId = z.string().regex(/^[^/\s]+\/\S+$/, "Expected a vendor/model id");
+
 export const ModelRoute = z.strictObject({
-  id: z.string().regex(/^[^/\s]+\/\S+$/, "Expected a vendor/model id"),
+  id: ModelId,
+  capabilities: Capabilities.optional(),
   pricing: z.strictObject({ prompt: Money, completion: Money }).optional(),
   context_length: z.number().int().positive().optional(),
   max_output: z.number().int().positive().optional(),
@@ -41,13 +53,15 @@ export const Config = z.strictObject({
       host: z.string().default("127.0.0.1"),
       port: z.number().int().min(0).max(65535).default(8787),
       maxBodyBytes: z.number().int().positive().default(8 * 1024 * 1024),
-      compat: z.enum(["strict", "passthrough"]).default("strict"),
+      compat: z.enum(["strict", "openai", "passthrough"]).default("strict"),
       timeouts: Timeouts.prefault({}),
     })
     .prefault({}),
   database: z.string().default("./gateway.db"),
   providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "Provider ids are lowercase letters, digits and dashes"), Provider).default({}),
   models: z.array(ModelRoute).default([]),
+  /** Short names (`gpt-4o-mini`, `claude`) resolved to a vendor/model id before routing. */
+  aliases: z.record(z.string().regex(/^\S+$/, "Expected a name without spaces"), ModelId).default({}),
   limits: z
     .strictObject({
       key: Window.default({ requests: 600, window: 60 }),

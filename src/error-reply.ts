@@ -13,14 +13,21 @@ export interface ErrorReply {
   body: string;
 }
 
-/** `aborted`: the client already left, so a failure is its hang-up, not a bug worth logging. */
-export function errorReply(error: unknown, state: RequestState, aborted: boolean): ErrorReply {
+/**
+ * `aborted`: the client already left, so a failure is its hang-up, not a bug worth logging.
+ * `withParam`: `server.compat` is not strict, so the object adds OpenAI's `param` (contract.md §11).
+ */
+export function errorReply(error: unknown, state: RequestState, aborted: boolean, withParam = false): ErrorReply {
   const cause = (error as { cause?: unknown } | null)?.cause;
   const err = error instanceof GatewayError ? error : cause instanceof GatewayError ? cause : fromH3(error);
   if (err.status >= 500 && err.code === "internal_error" && !aborted) {
     console.error(`[gateway] ${state.id} internal error:`, err.cause ?? error);
   }
-  const body = JSON.stringify({ error: { message: err.message, type: err.type, code: err.code, request_id: state.id } });
+  const body = JSON.stringify({
+    error: withParam
+      ? { message: err.message, type: err.type, code: err.code, param: err.param, request_id: state.id }
+      : { message: err.message, type: err.type, code: err.code, request_id: state.id },
+  });
   const headers: Record<string, string> = { ...state.headers, ...err.headers, "content-type": "application/json" };
   if (err.status === 429) headers["x-ratelimit-reset"] = headers["retry-after"] ?? headers["x-ratelimit-reset"] ?? "0";
   return { status: err.status, headers, body };

@@ -16,13 +16,15 @@ export class GatewayError extends Error {
   readonly type: ErrorType;
   readonly code: string | null;
   readonly headers: Record<string, string>;
+  /** The request field at fault (`messages.0.content`), shown as `param` under `server.compat: openai`. */
+  readonly param: string | null;
 
   constructor(
     status: number,
     type: ErrorType,
     code: string | null,
     message: string,
-    options: { headers?: Record<string, string>; cause?: unknown } = {},
+    options: { headers?: Record<string, string>; cause?: unknown; param?: string | null } = {},
   ) {
     super(message, { cause: options.cause });
     this.name = "GatewayError";
@@ -30,11 +32,12 @@ export class GatewayError extends Error {
     this.type = type;
     this.code = code;
     this.headers = options.headers ?? {};
+    this.param = options.param ?? null;
   }
 }
 
-export const invalidRequest = (message: string, code: string | null = null) =>
-  new GatewayError(400, "invalid_request_error", code, message);
+export const invalidRequest = (message: string, code: string | null = null, param: string | null = null) =>
+  new GatewayError(400, "invalid_request_error", code, message, { param });
 
 export const invalidApiKey = () =>
   new GatewayError(401, "authentication_error", "invalid_api_key", "Invalid API key. Pass a valid key as 'Authorization: Bearer sk-...'.");
@@ -45,7 +48,7 @@ export const insufficientCredits = (detail: string) =>
   });
 
 export const modelNotFound = (model: string) =>
-  new GatewayError(404, "not_found", "model_not_found", `The model '${model}' does not exist or is not available to this account. GET /v1/models lists the usable ids.`);
+  new GatewayError(404, "not_found", "model_not_found", `The model '${model}' does not exist or is not available to this account. GET /v1/models lists the usable ids.`, { param: "model" });
 
 export const routeNotFound = (path: string) =>
   new GatewayError(404, "not_found", "not_found", `No route for ${path}.`);

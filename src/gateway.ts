@@ -11,7 +11,7 @@ import { createAuthenticator, type Authenticator } from "./keys.js";
 import { createMemoryLimiter, type Limiter } from "./limits.js";
 import { loadProviders, type ProviderInstance } from "./plugins.js";
 import { Router } from "./router.js";
-import { ChatRequest, ChatRequestLoose } from "./schema.js";
+import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest } from "./schema.js";
 import type { Store } from "./store/index.js";
 import { Upstream } from "./upstream.js";
 
@@ -26,7 +26,7 @@ export interface Gateway {
   upstream: Upstream;
   limiter: Limiter;
   health: Health;
-  requestSchema: typeof ChatRequest | typeof ChatRequestLoose;
+  requestSchema: typeof StrictChatRequest | typeof OpenAIChatRequest | typeof LooseChatRequest;
   /** Settlements still being written (streams ending); awaited on shutdown. */
   pending: Set<Promise<unknown>>;
   now(): number;
@@ -79,7 +79,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const gateway: Gateway = {
     config, store, auth, byok, catalog: buildCatalog(), instances, upstream, limiter, health, pending, now,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now }),
-    requestSchema: config.server.compat === "passthrough" ? ChatRequestLoose : ChatRequest,
+    requestSchema: { strict: StrictChatRequest, openai: OpenAIChatRequest, passthrough: LooseChatRequest }[config.server.compat],
     async close() {
       clearInterval(timer);
       await Promise.allSettled([...pending]);

@@ -19,6 +19,8 @@ export class Exchange implements SseSink {
   constructor(
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
+    /** Errors carry OpenAI's `param` (`server.compat` openai or passthrough). */
+    private readonly withParam = false,
   ) {
     // Closed before the answer was complete: the client went away.
     res.once("close", () => {
@@ -72,7 +74,7 @@ export class Exchange implements SseSink {
 
   /** api.md's error object, rendered as h3's onError renders it (error-reply.ts). */
   fail(error: unknown): void {
-    const reply = errorReply(error, this.state, this.signal.aborted);
+    const reply = errorReply(error, this.state, this.signal.aborted, this.withParam);
     const res = this.res;
     if (res.headersSent) return void res.destroy(); // mid-stream: nothing valid is left to send
     if (this.signal.aborted) return;

@@ -1,4 +1,8 @@
-/** GET /v1/models: the models this account can use now, with prices per 1M tokens. */
+/**
+ * GET /v1/models: the models this account can use now, with prices per 1M tokens, and the
+ * config's aliases among them (`alias_of`); GET /v1/models/{id}: one of those entries.
+ */
+import { modelNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import { nanoToUsd } from "./money.js";
 import type { CatalogModel, KeyRecord } from "./store/index.js";
@@ -18,5 +22,18 @@ export function modelEntry(m: CatalogModel) {
 
 export function listModels(gw: Gateway, key: KeyRecord) {
   const byok = gw.byok.forAccount(key.account);
-  return { object: "list" as const, data: gw.catalog.list((plugin) => byok.get(plugin)).map(modelEntry) };
+  const models = gw.catalog.list((plugin) => byok.get(plugin));
+  const byId = new Map(models.map((m) => [m.id, m]));
+  // An alias is listed only when its target is usable by this account.
+  const aliases = Object.entries(gw.config.aliases).flatMap(([alias, target]) => {
+    const m = byId.get(target);
+    return m && !byId.has(alias) ? [{ ...modelEntry(m), id: alias, alias_of: target }] : [];
+  });
+  return { object: "list" as const, data: [...models.map(modelEntry), ...aliases] };
+}
+
+export function getModel(gw: Gateway, key: KeyRecord, id: string) {
+  const entry = listModels(gw, key).data.find((m) => m.id === id);
+  if (!entry) throw modelNotFound(id);
+  return entry;
 }

@@ -3,19 +3,26 @@
  * description cannot drift from the code.
  */
 import { z } from "zod";
-import { ChatChunk, ChatCompletion, ChatRequest, ErrorBody, ModelList } from "./schema.js";
+import {
+  ChatChunk, ChatCompletion, ErrorBody, ModelEntry, ModelList, OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatRequest, OpenAIErrorBody, StrictChatRequest,
+} from "./schema.js";
 
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" });
 
 const errorResponse = (description: string) => ({
   description,
   headers: { "X-Request-Id": { schema: { type: "string" } } },
-  content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+  content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/OpenAIError" }] } } },
 });
 
 const rateLimitHeaders = Object.fromEntries(
   ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"].map((h) => [h, { schema: { type: "integer" } }]),
 );
+
+const describe = (schema: Record<string, unknown>, description: string) => ({ ...schema, description });
+
+/** The strict form, or the `openai` one: which one a server speaks is its `server.compat`. */
+const either = (strict: string, openai: string) => ({ oneOf: [{ $ref: `#/components/schemas/${strict}` }, { $ref: `#/components/schemas/${openai}` }] });
 
 export function openApiDocument() {
   const bearer = [{ bearerAuth: [] }];
@@ -26,25 +33,30 @@ export function openApiDocument() {
     components: {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
       schemas: {
-        ChatCompletionRequest: json(ChatRequest),
+        ChatCompletionRequest: describe(json(StrictChatRequest), "api.md's request (`server.compat: strict`, the default)."),
+        OpenAIChatCompletionRequest: describe(json(OpenAIChatRequest), "The OpenAI request superset (`server.compat: openai`; `passthrough` also drops unknown top-level fields). An explicit null for an optional field means absent."),
         ChatCompletionResponse: json(ChatCompletion),
+        OpenAIChatCompletionResponse: json(OpenAIChatCompletion),
         ChatCompletionChunk: json(ChatChunk),
+        OpenAIChatCompletionChunk: json(OpenAIChatChunk),
+        Model: json(ModelEntry),
         ModelList: json(ModelList),
-        Error: json(ErrorBody),
+        Error: describe(json(ErrorBody), "Under `server.compat: strict`."),
+        OpenAIError: describe(json(OpenAIErrorBody), "Under `server.compat: openai` or `passthrough`: adds `param`, the offending field's path."),
       },
     },
     paths: {
       "/v1/chat/completions": {
         post: {
           security: bearer,
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/ChatCompletionRequest" } } } },
+          requestBody: { required: true, content: { "application/json": { schema: either("ChatCompletionRequest", "OpenAIChatCompletionRequest") } } },
           responses: {
             "200": {
               description: "A completion (JSON), or with stream=true a text/event-stream of `data: <ChatCompletionChunk>` lines ending with `data: [DONE]`.",
               headers: rateLimitHeaders,
               content: {
-                "application/json": { schema: { $ref: "#/components/schemas/ChatCompletionResponse" } },
-                "text/event-stream": { schema: { $ref: "#/components/schemas/ChatCompletionChunk" } },
+                "application/json": { schema: either("ChatCompletionResponse", "OpenAIChatCompletionResponse") },
+                "text/event-stream": { schema: either("ChatCompletionChunk", "OpenAIChatCompletionChunk") },
               },
             },
             ...Object.fromEntries(
@@ -59,6 +71,18 @@ export function openApiDocument() {
           responses: {
             "200": { description: "Models usable by this account", headers: rateLimitHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/ModelList" } } } },
             "401": errorResponse("Invalid API key"),
+            "429": errorResponse("Rate limited"),
+          },
+        },
+      },
+      "/v1/models/{id}": {
+        get: {
+          security: bearer,
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: "A model id or an alias; a vendor/model id's slash may stand as it is." }],
+          responses: {
+            "200": { description: "One entry of GET /v1/models", headers: rateLimitHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/Model" } } } },
+            "401": errorResponse("Invalid API key"),
+            "404": errorResponse("Model not found (code model_not_found)"),
             "429": errorResponse("Rate limited"),
           },
         },

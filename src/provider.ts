@@ -56,7 +56,16 @@ export interface UpstreamEvent {
 /** An assistant turn in the gateway's internal (OpenAI) shape. */
 export interface Completion {
   id?: string;
-  choices: Array<{ index: number; content: string | null; tool_calls?: ToolCall[]; finish_reason: FinishReason }>;
+  choices: Array<{
+    index: number;
+    content: string | null;
+    tool_calls?: ToolCall[];
+    finish_reason: FinishReason;
+    /** The model declined (OpenAI `message.refusal`). */
+    refusal?: string | null;
+    /** OpenAI's `choices[].logprobs` object, from providers that have one. */
+    logprobs?: unknown;
+  }>;
   usage?: Usage;
 }
 
@@ -77,6 +86,9 @@ export interface StreamDelta {
   content?: string;
   tool_calls?: ToolCallDelta[];
   finish_reason?: Exclude<FinishReason, null>;
+  refusal?: string;
+  /** This delta's logprobs object (OpenAI chunk form). */
+  logprobs?: unknown;
   /** Totals for the whole request so far; the last one seen wins (never summed). */
   usage?: Usage;
 }
@@ -95,8 +107,18 @@ export interface ModelInfo {
   maxOutput?: number;
 }
 
+/**
+ * The parts of the OpenAI request superset an adapter translates (contract.md §11). The core
+ * sends a request using one only to endpoints whose plugin lists it; others get a 400.
+ */
+export type Feature =
+  | "tools" | "tool_choice" | "parallel_tool_calls" | "json_object" | "json_schema" | "images" | "image_urls"
+  | "logprobs" | "reasoning_effort" | "logit_bias" | "service_tier" | "store" | "prediction" | "web_search";
+
 export interface ProviderPlugin {
   name: string;
+  /** What of the superset this adapter translates; absent means none (api.md's fields only). */
+  features?: readonly Feature[];
   /** Default `baseUrl` and the conventional key variable used by zero-config start. */
   defaults: {
     baseUrl: string;
@@ -128,5 +150,5 @@ export function defineProvider(plugin: ProviderPlugin): ProviderPlugin {
 
 /** For a request parameter the provider cannot honour: a 400 naming it (never silently dropped). */
 export function unsupported(field: string, problem: string): GatewayError {
-  return invalidRequest(`${field}: ${problem}`, "unsupported_parameter");
+  return invalidRequest(`${field}: ${problem}`, "unsupported_parameter", field);
 }

@@ -11,11 +11,12 @@ import { errorReply } from "./error-reply.js";
 import { methodNotAllowed, routeNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import { Exchange } from "./http-node.js";
-import { listModels } from "./models.js";
+import { getModel, listModels } from "./models.js";
 import { openApiDocument } from "./openapi.js";
 import { authenticate, limitByIp, startRequest, type RequestState } from "./request.js";
 
 const CHAT = "/v1/chat/completions";
+const MODEL_PREFIX = "/v1/models/";
 
 const ROUTES: Record<string, string> = {
   [CHAT]: "POST",
@@ -36,7 +37,7 @@ function isChatUrl(url: string | undefined): boolean {
 }
 
 function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const ex = new Exchange(req, res);
+  const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
   return chatCompletions(gw, ex).catch((err: unknown) => ex.fail(err));
 }
 
@@ -46,13 +47,14 @@ function createApp(gw: Gateway): H3 {
     silent: true,
     onRequest: (event) => void (event.context.gateway = startRequest()),
     onError: (error, event) => {
-      const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted);
+      const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted, gw.config.server.compat !== "strict");
       return new Response(body, { status, headers });
     },
   });
 
   app.use((event, next) => {
-    const allowed = ROUTES[event.url.pathname];
+    const path = event.url.pathname;
+    const allowed = ROUTES[path] ?? (path.startsWith(MODEL_PREFIX) ? "GET" : undefined);
     if (allowed && event.req.method !== allowed && !(allowed === "GET" && event.req.method === "HEAD")) {
       limitByIp(gw, stateOf(event), clientIp(event));
       throw methodNotAllowed(event.req.method, event.url.pathname, allowed);
@@ -67,6 +69,11 @@ function createApp(gw: Gateway): H3 {
     const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, listModels(gw, key));
   });
+  // A vendor/model id keeps its slash in the path (`/v1/models/openai/gpt-4o-mini`), as OpenRouter serves it.
+  app.get(`${MODEL_PREFIX}**`, (event) => {
+    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    return withHeaders(event, getModel(gw, key, decodePath(event.url.pathname.slice(MODEL_PREFIX.length))));
+  });
   app.get("/v1/health/providers", (event) => {
     limitByIp(gw, stateOf(event), clientIp(event));
     return withHeaders(event, gw.health.snapshot(gw.now(), [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id)));
@@ -80,6 +87,15 @@ function createApp(gw: Gateway): H3 {
     throw routeNotFound(event.url.pathname);
   });
   return app;
+}
+
+/** A malformed escape is kept as sent: it then names no model (404), rather than failing the request. */
+function decodePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
 }
 
 function stateOf(event: H3Event): RequestState {

@@ -6,6 +6,7 @@
  * carries the usage (contract.md §4). A failure after the first byte is one error event and
  * no `[DONE]`. A client that goes away stops the stream (and so the upstream request).
  */
+import { finishFor } from "./completion.js";
 import type { StreamDelta } from "./provider.js";
 import type { Usage } from "./schema.js";
 
@@ -35,6 +36,8 @@ export interface StreamOptions {
   rest: AsyncIterator<StreamDelta>;
   /** Fills in usage when the upstream sent none (estimated), before the final chunk. */
   estimate(text: string): Promise<Usage>;
+  /** `server.compat` openai: refusal and logprobs deltas, `content_filter` shown as itself. */
+  openai?: boolean;
 }
 
 /** Streams every delta to the sink; resolves when the answer ended, however it ended. */
@@ -73,10 +76,12 @@ class Framer {
   readonly finishes = new Map<number, StreamDelta["finish_reason"]>();
   private readonly started = new Set<number>();
   private readonly head: string;
+  private readonly openai: boolean;
   usage: Usage | null = null;
   text = "";
 
   constructor(o: StreamOptions) {
+    this.openai = o.openai === true;
     this.head = `data: {"id":${JSON.stringify(o.id)},"object":"chat.completion.chunk","created":${o.created},"model":${JSON.stringify(o.model)},"choices":[`;
   }
 
@@ -89,15 +94,18 @@ class Framer {
     if (d.usage) this.usage = d.usage;
     const index = d.index ?? 0;
     if (d.finish_reason) this.finishes.set(index, d.finish_reason);
-    if (d.content === undefined && !d.tool_calls) return null;
+    const refusal = this.openai ? d.refusal : undefined;
+    if (d.content === undefined && !d.tool_calls && refusal === undefined) return null;
     const delta: Record<string, unknown> = {};
     if (!this.started.has(index)) (delta.role = "assistant"), this.started.add(index);
     if (d.content !== undefined) (delta.content = d.content), (this.text += d.content);
+    if (refusal !== undefined) (delta.refusal = refusal), (this.text += refusal);
     if (d.tool_calls) {
       delta.tool_calls = d.tool_calls;
       for (const t of d.tool_calls) this.text += (t.function?.name ?? "") + (t.function?.arguments ?? "");
     }
-    return `${this.head}${choice(index, delta, null)}]}\n\n`;
+    const logprobs = this.openai && d.logprobs !== undefined ? `,"logprobs":${JSON.stringify(d.logprobs)}` : "";
+    return `${this.head}${choice(index, delta, null, logprobs)}]}\n\n`;
   }
 
   /** The held finish reasons, the last one carrying the usage, then [DONE]. */
@@ -106,7 +114,7 @@ class Framer {
     let left = this.finishes.size;
     for (const [index, reason] of this.finishes) {
       const usage = --left === 0 ? `,"usage":${JSON.stringify(this.usage)}` : "";
-      out += `${this.head}${choice(index, {}, reason ?? null)}]${usage}}\n\n`;
+      out += `${this.head}${choice(index, {}, finishFor(reason ?? null, this.openai))}]${usage}}\n\n`;
     }
     return `${out}data: [DONE]\n\n`;
   }
@@ -117,6 +125,6 @@ class Framer {
   }
 }
 
-function choice(index: number, delta: Record<string, unknown>, finish: string | null): string {
-  return `{"index":${index},"delta":${JSON.stringify(delta)},"finish_reason":${finish === null ? "null" : `"${finish}"`}}`;
+function choice(index: number, delta: Record<string, unknown>, finish: string | null, extra = ""): string {
+  return `{"index":${index},"delta":${JSON.stringify(delta)}${extra},"finish_reason":${finish === null ? "null" : `"${finish}"`}}`;
 }

@@ -2,7 +2,11 @@
  * Token counts for when an upstream reports none (a cut stream, a provider without usage).
  * o200k_base is loaded only on that path: it is large and the hot path never needs it.
  */
+import { textOf } from "./content.js";
 import type { ChatMessage } from "./schema.js";
+
+/** An image's usual cost when the provider reports no usage (OpenAI's 512x512 high detail is 255; large ones ~1,000). */
+const IMAGE_TOKENS_ESTIMATE = 1000;
 
 type Counter = (text: string) => number;
 let counter: Promise<Counter> | undefined;
@@ -32,7 +36,8 @@ export async function countPromptTokens(messages: ChatMessage[]): Promise<number
   const count = await load();
   let total = 3;
   for (const m of messages) {
-    total += 3 + count(m.content ?? "") + (m.name ? count(m.name) + 1 : 0);
+    total += 3 + count(textOf(m.content)) + (m.name ? count(m.name) + 1 : 0);
+    if (Array.isArray(m.content)) total += m.content.filter((p) => p.type === "image_url").length * IMAGE_TOKENS_ESTIMATE;
     for (const t of m.tool_calls ?? []) total += count(t.function.name) + count(t.function.arguments) + 3;
   }
   return total;

@@ -14,11 +14,18 @@ export function validate<T extends z.ZodType>(schema: T, body: unknown): z.infer
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const lines = result.error.issues.flatMap(describe).slice(0, MAX_REPORTED);
-  throw invalidRequest(lines.join("; "));
+  throw invalidRequest(lines.join("; "), null, paramOf(result.error.issues[0]));
 }
 
 function fieldPath(path: PropertyKey[]): string {
   return path.length ? path.map(String).join(".") : "body";
+}
+
+/** OpenAI's `param`: the first offending field's path (`body` problems have none). */
+function paramOf(issue: Issue | undefined): string | null {
+  if (!issue) return null;
+  const path = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0]!] : issue.path;
+  return path.length ? fieldPath(path) : null;
 }
 
 function describe(issue: Issue): string[] {
@@ -40,10 +47,19 @@ function problem(issue: Issue): string {
     case "invalid_value":
       return `Invalid value. Expected ${issue.values.map((v) => JSON.stringify(v)).join(" | ")}`;
     case "invalid_union":
-      return "Expected a string or an array of strings";
+      return unionProblem(issue.path.at(-1));
     default:
       return issue.message;
   }
+}
+
+/** Which forms a union field takes, said the way the OpenAI reference says it. */
+function unionProblem(field: PropertyKey | undefined): string {
+  if (field === "stop") return "Expected a string or an array of strings";
+  if (field === "content") return "Expected a string, null or an array of content parts ({type: text} or {type: image_url})";
+  if (field === "tool_choice") return `Expected "none", "auto", "required" or {type: "function", function: {name}}`;
+  if (field === "response_format") return `Expected {type: "text"}, {type: "json_object"} or {type: "json_schema", json_schema: {name, schema}}`;
+  return "Invalid input: matches none of the allowed forms";
 }
 
 function bound(origin: string, countWord: string, numberWord: string, limit: unknown, inclusive?: boolean): string {

@@ -50,15 +50,16 @@ test("a valid request with every field is accepted, stream_options included", as
   expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 2, top_p: 0, max_completion_tokens: 5, seed: 42, frequency_penalty: -2, presence_penalty: 2 });
 });
 
-test("server.compat passthrough accepts and drops unknown top-level fields", async () => {
+test("server.compat passthrough takes the OpenAI superset and drops unknown top-level fields", async () => {
   const loose = await startGateway(openaiConfig(h.fake.url, { server: { compat: "passthrough" } }));
   try {
     const k = loose.createKey();
     loose.addCredits("1");
     h.fake.queue(completion("ok"));
-    const res = await post(loose.url, "/v1/chat/completions", { ...base, logprobs: true, user: "u1" }, bearer(k));
+    const res = await post(loose.url, "/v1/chat/completions", { ...base, logprobs: true, user: "u1", some_vendor_field: 1 }, bearer(k));
     expect(res.status).toBe(200);
-    expect(h.fake.requests.at(-1)!.body).not.toHaveProperty("logprobs");
+    expect(h.fake.requests.at(-1)!.body).not.toHaveProperty("some_vendor_field");
+    expect(h.fake.requests.at(-1)!.body).toMatchObject({ logprobs: true, user: "u1" });
   } finally {
     await loose.close();
   }

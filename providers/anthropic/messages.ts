@@ -5,6 +5,7 @@
  * the API rejects tool blocks without a matching tool definition.
  */
 import { unsupported } from "../../src/provider.js";
+import { isInstruction, textOf } from "../../src/content.js";
 import type { ChatMessage } from "../../src/schema.js";
 
 export type Block =
@@ -28,8 +29,9 @@ export function toConversation(messages: ChatMessage[]): Conversation {
   const turns: Turn[] = [];
   const toolNames = new Set<string>();
   messages.forEach((m, i) => {
-    if (m.role === "system") {
-      if (m.content) system.push(m.content);
+    if (isInstruction(m)) {
+      const text = textOf(m.content);
+      if (text) system.push(text);
       return;
     }
     const blocks = blocksOf(m, i);
@@ -48,9 +50,11 @@ export function toConversation(messages: ChatMessage[]): Conversation {
 /** Empty text is left out: the API rejects empty text blocks. */
 function blocksOf(m: ChatMessage, i: number): Block[] {
   if (m.role === "tool") {
-    return [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", ...(m.content ? { content: m.content } : {}) }];
+    const text = textOf(m.content);
+    return [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", ...(text ? { content: text } : {}) }];
   }
-  const blocks: Block[] = m.content ? [{ type: "text", text: m.content }] : [];
+  const text = textOf(m.content);
+  const blocks: Block[] = text ? [{ type: "text", text }] : [];
   if (m.role === "assistant") {
     m.tool_calls?.forEach((c, j) => {
       const input = toolInput(c.function.arguments, `messages.${i}.tool_calls.${j}.function.arguments`);

@@ -2,6 +2,7 @@
  * Chat Completions request -> Bedrock Converse body.
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
  */
+import { isInstruction, textOf } from "../../src/content.js";
 import { invalidRequest } from "../../src/errors.js";
 import { unsupported } from "../../src/provider.js";
 import type { ChatMessage, ChatRequest } from "../../src/schema.js";
@@ -35,8 +36,9 @@ function toolInput(args: string, path: string): unknown {
 
 /** Converse rejects blank text blocks, so empty content yields no block. */
 function blocksOf(m: ChatMessage, i: number): ContentBlock[] {
-  if (m.role === "tool") return [{ toolResult: { toolUseId: m.tool_call_id ?? "", content: [{ text: m.content ?? "" }] } }];
-  const blocks: ContentBlock[] = m.content ? [{ text: m.content }] : [];
+  const text = textOf(m.content);
+  if (m.role === "tool") return [{ toolResult: { toolUseId: m.tool_call_id ?? "", content: [{ text }] } }];
+  const blocks: ContentBlock[] = text ? [{ text }] : [];
   (m.tool_calls ?? []).forEach((c, j) => {
     const input = toolInput(c.function.arguments, `messages.${i}.tool_calls.${j}.function.arguments`);
     blocks.push({ toolUse: { toolUseId: c.id, name: c.function.name, input } });
@@ -51,7 +53,7 @@ function blocksOf(m: ChatMessage, i: number): ContentBlock[] {
 function turns(messages: ChatMessage[]): Turn[] {
   const out: Turn[] = [];
   messages.forEach((m, i) => {
-    if (m.role === "system") return;
+    if (isInstruction(m)) return;
     const role = m.role === "assistant" ? "assistant" : "user";
     const blocks = blocksOf(m, i);
     if (!blocks.length) return;
@@ -86,7 +88,7 @@ function toolConfig(messages: ChatMessage[]): Record<string, unknown> | undefine
 export function toConverse(req: ChatRequest, options: Record<string, unknown>): Record<string, unknown> {
   checkSupported(req);
   const body: Record<string, unknown> = { messages: turns(req.messages) };
-  const system = req.messages.filter((m) => m.role === "system" && m.content).map((m) => ({ text: m.content as string }));
+  const system = req.messages.filter(isInstruction).map((m) => ({ text: textOf(m.content) })).filter((b) => b.text);
   if (system.length) body.system = system;
   const inference = inferenceConfig(req, options);
   if (Object.keys(inference).length) body.inferenceConfig = inference;

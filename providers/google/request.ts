@@ -3,6 +3,7 @@
  * Roles become user/model turns; tool history becomes functionCall / functionResponse parts
  * paired by name (and id); consecutive same-role turns are merged, as Gemini requires.
  */
+import { isInstruction, textOf } from "../../src/content.js";
 import { unsupported } from "../../src/provider.js";
 import type { ChatMessage, ChatRequest } from "../../src/schema.js";
 
@@ -28,7 +29,7 @@ const UNSIGNED_GENERATION = /^(models\/)?gemini-[12][.-]/;
 const PENALTY_GENERATION = /^(models\/)?gemini-(1\.|2\.0)/;
 
 export function toGeminiBody(req: ChatRequest, model: string): Record<string, unknown> {
-  const system = req.messages.filter((m) => m.role === "system" && m.content).map((m) => ({ text: m.content as string }));
+  const system = req.messages.filter(isInstruction).map((m) => ({ text: textOf(m.content) })).filter((p) => p.text);
   const contents = toContents(req.messages, !UNSIGNED_GENERATION.test(model));
   const body: Record<string, unknown> = { contents };
   if (system.length) body.systemInstruction = { parts: system };
@@ -73,10 +74,11 @@ function toContents(messages: ChatMessage[], sign: boolean): Content[] {
 }
 
 function toTurn(m: ChatMessage, i: number, names: Map<string, string>, sign: boolean): Content | null {
-  if (m.role === "system") return null;
-  if (m.role === "user") return { role: "user", parts: m.content ? [{ text: m.content }] : [] };
+  if (isInstruction(m)) return null;
+  const text = textOf(m.content);
+  if (m.role === "user") return { role: "user", parts: text ? [{ text }] : [] };
   if (m.role === "tool") return { role: "user", parts: [functionResponse(m, i, names)] };
-  const parts: Part[] = m.content ? [{ text: m.content }] : [];
+  const parts: Part[] = text ? [{ text }] : [];
   for (const call of m.tool_calls ?? []) {
     names.set(call.id, call.function.name);
     const part: Part = { functionCall: { id: call.id, name: call.function.name, args: argsOf(call.function.arguments, i) } };
@@ -90,7 +92,7 @@ function functionResponse(m: ChatMessage, i: number, names: Map<string, string>)
   const id = m.tool_call_id as string; // the core rejects tool messages without one
   const name = names.get(id) ?? m.name;
   if (!name) throw unsupported(`messages[${i}].tool_call_id`, "matches no earlier assistant tool call; Gemini needs the function name");
-  return { functionResponse: { id, name, response: responseOf(m.content ?? "") } };
+  return { functionResponse: { id, name, response: responseOf(textOf(m.content)) } };
 }
 
 /** Gemini wants an object: JSON objects pass as they are, anything else is wrapped. */

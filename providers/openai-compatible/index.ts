@@ -3,14 +3,22 @@
  * defaults and, where the provider has a quirk, one of the hooks below; it never copies
  * this file. Also the `openai-compatible` plugin for local servers (Ollama, vLLM, ...).
  */
-import { defineProvider, type CallContext, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
+import { defineProvider, type CallContext, type Feature, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
 import type { ChatRequest } from "../../src/schema.js";
 import { fromChatCompletion, fromChunk } from "./translate.js";
+
+/** OpenAI's own API takes the whole superset as it is. */
+export const OPENAI_FEATURES: readonly Feature[] = [
+  "tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls",
+  "logprobs", "reasoning_effort", "logit_bias", "service_tier", "store", "prediction", "web_search",
+];
 
 export interface OpenAICompatibleOptions {
   name: string;
   baseUrl: string;
   apiKeyEnv?: string;
+  /** The superset fields this provider's API honours (default: all of OpenAI's). */
+  features?: readonly Feature[];
   /** Adjust the outgoing body (rename a field, drop one the provider rejects). */
   transformRequest?(body: Record<string, unknown>, ctx: CallContext): Record<string, unknown>;
   /**
@@ -46,6 +54,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
   const trimmed = (url: string) => url.replace(/\/+$/, "");
   return defineProvider({
     name: options.name,
+    features: options.features ?? OPENAI_FEATURES,
     defaults: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv },
     chat: {
       request(req, ctx): UpstreamRequest {

@@ -23,6 +23,15 @@ export interface Endpoint {
   model: string;
 }
 
+/** What a model can do; an absent flag is unknown (the gateway does not refuse on a guess). */
+export interface ModelCapabilities {
+  tools?: boolean;
+  structured_output?: boolean;
+  images?: boolean;
+  reasoning?: boolean;
+  web_search?: boolean;
+}
+
 export interface CatalogModel {
   id: string;
   ownedBy: string;
@@ -33,6 +42,7 @@ export interface CatalogModel {
   maxOutput: number | null;
   endpoints: Endpoint[];
   order?: "latency" | "fixed";
+  capabilities?: ModelCapabilities;
   source: "bundled" | "live" | "config";
   created: number;
 }

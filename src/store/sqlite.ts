@@ -164,7 +164,7 @@ export function openSqliteStore(file: string): Store {
     byokProviders: (account) => s.byokProviders.all(account) as string[],
     replaceCatalog: db.transaction((models: CatalogModel[]) => {
       db.exec("DELETE FROM catalog");
-      for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order }) });
+      for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities }) });
     }),
     catalog: () => (s.catalog.all() as CatalogRow[]).map(fromCatalogRow),
     close: () => {
@@ -180,10 +180,11 @@ interface CatalogRow {
 }
 
 function fromCatalogRow(r: CatalogRow): CatalogModel {
-  const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order">;
+  // The endpoints column is a JSON blob of the routing facts: new facts need no migration.
+  const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order" | "capabilities">;
   return {
     id: r.id, ownedBy: r.owned_by, promptPrice: r.prompt_price, completionPrice: r.completion_price,
     contextLength: r.context_length, maxOutput: r.max_output, endpoints: routes.endpoints, order: routes.order,
-    source: r.source, created: r.created,
+    ...(routes.capabilities ? { capabilities: routes.capabilities } : {}), source: r.source, created: r.created,
   };
 }
