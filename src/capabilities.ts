@@ -33,6 +33,7 @@ const WHAT: Record<Feature, string> = {
   store: "store: true",
   prediction: "predicted outputs",
   web_search: "web search",
+  verbosity: "verbosity",
 };
 
 /** The features a request uses. Fields that change nothing when absent upstream (`user`, `metadata`, `store: false`) need none. */
@@ -50,6 +51,7 @@ export function needsOf(req: ChatRequest): Need[] {
   if (req.service_tier) needs.push({ feature: "service_tier", param: "service_tier" });
   if (req.store) needs.push({ feature: "store", param: "store" });
   if (req.prediction) needs.push({ feature: "prediction", param: "prediction" });
+  if (req.verbosity) needs.push({ feature: "verbosity", param: "verbosity" });
   if (req.web_search_options) needs.push({ feature: "web_search", param: "web_search_options", model: "web_search" });
   return needs;
 }

@@ -113,7 +113,7 @@ export interface ModelInfo {
  */
 export type Feature =
   | "tools" | "tool_choice" | "parallel_tool_calls" | "json_object" | "json_schema" | "images" | "image_urls"
-  | "logprobs" | "reasoning_effort" | "logit_bias" | "service_tier" | "store" | "prediction" | "web_search";
+  | "logprobs" | "reasoning_effort" | "logit_bias" | "service_tier" | "store" | "prediction" | "web_search" | "verbosity";
 
 export interface ProviderPlugin {
   name: string;

@@ -111,6 +111,10 @@ const openaiShape = {
   response_format: ResponseFormat.optional(),
   max_completion_tokens: z.number().int().min(1).optional(),
   user: z.string().optional(),
+  // OpenAI's newer identifiers (cache routing, abuse monitoring): forwarded where the API has them.
+  prompt_cache_key: z.string().optional(),
+  safety_identifier: z.string().optional(),
+  verbosity: z.enum(["low", "medium", "high"]).optional(),
   metadata: z.record(z.string(), z.string()).optional(),
   reasoning_effort: z.enum(["minimal", "low", "medium", "high"]).optional(),
   logprobs: z.boolean().optional(),

@@ -10,7 +10,7 @@ import { fromChatCompletion, fromChunk } from "./translate.js";
 /** OpenAI's own API takes the whole superset as it is. */
 export const OPENAI_FEATURES: readonly Feature[] = [
   "tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls",
-  "logprobs", "reasoning_effort", "logit_bias", "service_tier", "store", "prediction", "web_search",
+  "logprobs", "reasoning_effort", "logit_bias", "service_tier", "store", "prediction", "web_search", "verbosity",
 ];
 
 export interface OpenAICompatibleOptions {
