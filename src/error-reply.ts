@@ -4,7 +4,7 @@
  * X-RateLimit-*, the error's own headers (Retry-After, x-should-retry, Allow). A gateway bug
  * is logged once with the request id and never shown to the client.
  */
-import { GatewayError, internalError, methodNotAllowed, routeNotFound } from "./errors.js";
+import { GatewayError, internalError, invalidRequest, methodNotAllowed, routeNotFound } from "./errors.js";
 import type { RequestState } from "./request.js";
 
 export interface ErrorReply {
@@ -37,6 +37,7 @@ export function errorReply(error: unknown, state: RequestState, aborted: boolean
 function fromH3(error: unknown): GatewayError {
   const status = (error as { status?: number } | null)?.status;
   if (status === 404) return routeNotFound("this path");
+  if (status === 400) return invalidRequest("Malformed request URL."); // h3 could not decode the path
   if (status === 405) return methodNotAllowed("this method", "this path", "");
   return internalError((error as { cause?: unknown } | null)?.cause ?? error);
 }
