@@ -134,7 +134,7 @@ describe("capabilities, before any hold", () => {
 describe("answers under openai", () => {
   test("message.refusal and choices[].logprobs are present (null), as OpenAI's schema requires", async () => {
     const res = await h.post({});
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.choices[0]).toEqual({ index: 0, message: { role: "assistant", content: "from openai", refusal: null }, logprobs: null, finish_reason: "stop" });
   });
 });
@@ -143,7 +143,7 @@ describe("models", () => {
   const get = (path: string) => fetch(`${h.gw.url}${path}`, { headers: bearer(h.key) });
 
   test("GET /v1/models/{id} returns one entry of GET /v1/models, a vendor/model id with its slash as is", async () => {
-    const list = await (await get("/v1/models")).json();
+    const list = (await (await get("/v1/models")).json()) as any;
     const one = await (await get("/v1/models/openai/gpt-4o-mini")).json();
     expect(one).toEqual(list.data.find((m: { id: string }) => m.id === "openai/gpt-4o-mini"));
     expect((await get("/v1/models/openai%2Fgpt-4o-mini")).status).toBe(200);
@@ -153,21 +153,21 @@ describe("models", () => {
   });
 
   test("aliases are listed with alias_of when their target is usable, and resolve before routing", async () => {
-    const list = await (await get("/v1/models")).json();
+    const list = (await (await get("/v1/models")).json()) as any;
     const alias = list.data.find((m: { id: string }) => m.id === "gpt-4o-mini");
     expect(alias).toMatchObject({ id: "gpt-4o-mini", alias_of: "openai/gpt-4o-mini", object: "model", pricing: { prompt: "0.15", completion: "0.6" } });
     expect(list.data.find((m: { id: string }) => m.id === "ghost")).toBeUndefined();
     expect((await get("/v1/models/claude")).status).toBe(200);
     const res = await h.post({ model: "claude" });
     expect(res.status).toBe(200);
-    expect((await res.json()).model).toBe("anthropic/claude");
+    expect(((await res.json()) as any).model).toBe("anthropic/claude");
     expect(h.sent().model).toBe(CLAUDE);
   });
 });
 
 describe("openapi", () => {
   test("describes the superset, the openai answers and the streamed tool-call fragment with index required", async () => {
-    const doc = await (await fetch(`${h.gw.url}/v1/openapi.json`)).json();
+    const doc = (await (await fetch(`${h.gw.url}/v1/openapi.json`)).json()) as any;
     const s = doc.components.schemas;
     expect(Object.keys(s.OpenAIChatCompletionRequest.properties)).toEqual(expect.arrayContaining(["tools", "tool_choice", "response_format", "max_completion_tokens", "reasoning_effort"]));
     const fragment = s.OpenAIChatCompletionChunk.properties.choices.items.properties.delta.properties.tool_calls.items;
