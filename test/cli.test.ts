@@ -95,6 +95,16 @@ describe("credits, byok, usage", () => {
     expect(readFileSync(join(d, "gateway.config.yaml"), "utf8")).toContain("${GROQ_API_KEY}");
     expect((await gateway(["keys", "list", "--json"], { cwd: d })).exitCode).toBe(0);
   });
+
+  test("init proposes server.compat openai; --compat strict writes strict; an unknown mode is bad usage", async () => {
+    const d = tempDir();
+    const r = await gateway(["init", "--yes", "--json"], { cwd: d });
+    expect(r.json).toMatchObject({ compat: "openai" });
+    expect(readFileSync(join(d, "gateway.config.yaml"), "utf8")).toMatch(/compat: openai/);
+    await gateway(["init", "--yes", "--force", "--compat", "strict"], { cwd: d });
+    expect(readFileSync(join(d, "gateway.config.yaml"), "utf8")).toMatch(/compat: strict/);
+    expect((await gateway(["init", "--yes", "--force", "--compat", "loose"], { cwd: d })).exitCode).toBe(2);
+  });
 });
 
 describe("serve", () => {
