@@ -42,6 +42,10 @@ function modelsOf(json: unknown): ModelInfo[] {
 
 export default defineProvider({
   name: "google",
+  // What request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
+  // gateway does not download; not "parallel_tool_calls": Gemini has no switch for it; not
+  // "logprobs": not translated here.
+  features: ["tools", "tool_choice", "json_object", "json_schema", "images", "reasoning_effort"],
   defaults: { baseUrl: "https://generativelanguage.googleapis.com", apiKeyEnv: "GEMINI_API_KEY" },
   chat: {
     request(req, ctx): UpstreamRequest {

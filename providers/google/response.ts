@@ -46,11 +46,25 @@ export function usageOf(u: WireUsage | undefined): Usage | undefined {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-/** MAX_TOKENS is a cut; a turn with function calls asks for tools; every other reason (SAFETY, RECITATION, OTHER...) stopped. */
+/**
+ * Candidate.FinishReason values that mean a filter cut the answer
+ * (https://ai.google.dev/api/generate-content#FinishReason; the same set as vercel/ai's
+ * map-google-finish-reason.ts, plus the other image filters of the enum).
+ */
+const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"]);
+
+/** MAX_TOKENS is a cut; filters are content_filter; a turn with function calls asks for tools; anything else (OTHER, LANGUAGE...) stopped. */
 export function finishReason(reason: string | undefined, hasCalls: boolean): FinishReason {
   if (!reason) return null;
   if (reason === "MAX_TOKENS") return "length";
+  if (FILTERED.has(reason)) return "content_filter";
   return hasCalls ? "tool_calls" : "stop";
+}
+
+/** A prompt Gemini refused to answer: promptFeedback.blockReason set, no candidate (BlockReason, same page). */
+export function promptBlocked(json: WireResponse): boolean {
+  const reason = json.promptFeedback?.blockReason;
+  return !json.candidates?.length && !!reason && reason !== "BLOCK_REASON_UNSPECIFIED";
 }
 
 /** Gemini ids function calls only sometimes; OpenAI clients need one to pair the result. */
@@ -78,10 +92,10 @@ export function isWireResponse(json: unknown): json is WireResponse {
 export function fromGenerateContent(json: unknown): Completion {
   if (!isWireResponse(json)) throw new Error("gemini: not a GenerateContentResponse");
   const candidates = json.candidates ?? [];
-  // A blocked prompt has no candidates: the answer is empty and it did stop.
+  // A blocked prompt has no candidates: the answer is empty, and a filter stopped it.
   const choices = candidates.length
     ? candidates.map((c, i) => choiceOf(c, i))
-    : [{ index: 0, content: "", finish_reason: "stop" as const }];
+    : [{ index: 0, content: "", finish_reason: promptBlocked(json) ? "content_filter" as const : "stop" as const }];
   return { id: json.responseId, choices, usage: usageOf(json.usageMetadata) };
 }
 

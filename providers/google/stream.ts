@@ -5,7 +5,7 @@
  * running totals (the last one is the request's total). There is no `[DONE]`.
  */
 import type { StreamDelta, ToolCallDelta, UpstreamEvent } from "../../src/provider.js";
-import { finishReason, isWireResponse, textOf, toolCallOf, usageOf, type WireCandidate } from "./response.js";
+import { finishReason, isWireResponse, promptBlocked, textOf, toolCallOf, usageOf, type WireCandidate } from "./response.js";
 
 /** Per candidate index: how many tool calls were streamed so far (the next call's OpenAI index). */
 type CallCounts = Map<number, number>;
@@ -22,7 +22,7 @@ export async function* fromStream(events: AsyncIterable<UpstreamEvent>): AsyncIt
       if (delta) yield delta;
     }
     // A blocked prompt ends the stream with no candidate at all.
-    if (!candidates.length && chunk.promptFeedback?.blockReason) yield { index: 0, finish_reason: "stop" };
+    if (promptBlocked(chunk)) yield { index: 0, finish_reason: "content_filter" };
     const usage = usageOf(chunk.usageMetadata);
     if (usage) yield { usage };
   }
