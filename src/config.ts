@@ -45,6 +45,14 @@ const Timeouts = z.strictObject({
   connect: z.number().int().positive().default(10_000),
   firstByte: z.number().int().positive().default(60_000),
   idle: z.number().int().positive().default(60_000),
+  /** The longest one streamed answer may run, start to end. */
+  stream: z.number().int().positive().default(600_000),
+});
+
+/** Every buffer that holds upstream bytes has a cap (docs/limits.md). */
+const UpstreamCaps = z.strictObject({
+  maxEventBytes: z.number().int().positive().default(1024 * 1024),
+  maxResponseBytes: z.number().int().positive().default(32 * 1024 * 1024),
 });
 
 export const Config = z.strictObject({
@@ -55,6 +63,7 @@ export const Config = z.strictObject({
       maxBodyBytes: z.number().int().positive().default(8 * 1024 * 1024),
       compat: z.enum(["strict", "openai", "passthrough"]).default("strict"),
       timeouts: Timeouts.prefault({}),
+      upstream: UpstreamCaps.prefault({}),
     })
     .prefault({}),
   database: z.string().default("./gateway.db"),
@@ -75,7 +84,8 @@ export const Config = z.strictObject({
       initialInterval: z.number().int().nonnegative().default(500),
       maxInterval: z.number().int().positive().default(30_000),
       exponent: z.number().min(1).default(1.5),
-      maxElapsedTime: z.number().int().positive().default(120_000),
+      // Total time one request may spend on retries (contract.md §6): 10 s, at most api.md's 120 s.
+      maxElapsedTime: z.number().int().positive().max(120_000).default(10_000),
     })
     .prefault({}),
   health: z

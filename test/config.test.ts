@@ -27,7 +27,10 @@ describe("config", () => {
     expect(config.server.port).toBe(9999);
     expect(config.database).toBe(join(dir, "data/g.db"));
     expect(config.limits.key).toEqual({ requests: 600, window: 60 });
-    expect(config.retry).toEqual({ initialInterval: 500, maxInterval: 30000, exponent: 1.5, maxElapsedTime: 120000 });
+    expect(config.retry).toEqual({ initialInterval: 500, maxInterval: 30000, exponent: 1.5, maxElapsedTime: 10000 });
+    expect(config.server.upstream).toEqual({ maxEventBytes: 1048576, maxResponseBytes: 33554432 });
+    expect(config.server.timeouts.stream).toBe(600000);
+    expect(() => parseConfig({ retry: { maxElapsedTime: 120001 } })).toThrow(/retry\.maxElapsedTime/);
   });
 
   test("an invalid value or unknown key names its path", () => {
