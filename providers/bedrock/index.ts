@@ -5,6 +5,7 @@
  */
 import { defineProvider, type CallContext, type ErrorClass, type UpstreamRequest } from "../../src/provider.js";
 import type { ChatRequest } from "../../src/schema.js";
+import { remember, stateOf } from "./call-state.js";
 import { credentialsOf, regionOf } from "./credentials.js";
 import { decodeEventStream } from "./eventstream.js";
 import { listRequest, listResponse } from "./models.js";
@@ -14,6 +15,8 @@ import { signRequest } from "./sign.js";
 import { fromConverseStream } from "./stream.js";
 
 function chatRequest(req: ChatRequest, ctx: CallContext): Promise<UpstreamRequest> {
+  const { body, state } = toConverse(req, ctx);
+  remember(ctx, state);
   const base = ctx.settings.baseUrl.replace(/\/+$/, "");
   // Model ids carry ':' and ARNs carry '/': one encoded path segment, as the AWS SDK sends it.
   const url = `${base}/model/${encodeURIComponent(ctx.model)}/${ctx.stream ? "converse-stream" : "converse"}`;
@@ -21,7 +24,7 @@ function chatRequest(req: ChatRequest, ctx: CallContext): Promise<UpstreamReques
     url,
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify(toConverse(req, ctx.settings.options)),
+    body: JSON.stringify(body),
     region: regionOf(ctx.settings),
     service: "bedrock",
     credentials: credentialsOf(ctx.apiKey),
@@ -39,6 +42,9 @@ function classifyError(status: number): ErrorClass | undefined {
 
 export default defineProvider({
   name: "bedrock",
+  // https image URLs are not here: Converse takes image bytes or s3:// only, and the gateway does not download.
+  // parallel_tool_calls is not here: Converse has no flag for it.
+  features: ["tools", "tool_choice", "json_object", "json_schema", "images", "reasoning_effort"],
   defaults: {
     baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
     // Zero-config needs the id and the secret together (one string, as a BYOK key is).
@@ -51,8 +57,8 @@ export default defineProvider({
   },
   chat: {
     request: chatRequest,
-    response: (json) => fromConverse(json),
-    stream: (events) => fromConverseStream(events),
+    response: (json, ctx) => fromConverse(json, stateOf(ctx)),
+    stream: (events, ctx) => fromConverseStream(events, stateOf(ctx)),
   },
   decodeStream: decodeEventStream,
   classifyError,

@@ -2,20 +2,13 @@
  * Chat Completions request -> Bedrock Converse body.
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
  */
-import { isInstruction, textOf } from "../../src/content.js";
-import { invalidRequest } from "../../src/errors.js";
-import { unsupported } from "../../src/provider.js";
-import type { ChatMessage, ChatRequest } from "../../src/schema.js";
-
-type ContentBlock =
-  | { text: string }
-  | { toolUse: { toolUseId: string; name: string; input: unknown } }
-  | { toolResult: { toolUseId: string; content: Array<{ text: string }> } };
-
-interface Turn {
-  role: "user" | "assistant";
-  content: ContentBlock[];
-}
+import { requestedMaxTokens } from "../../src/content.js";
+import { unsupported, type CallContext } from "../../src/provider.js";
+import type { ChatRequest } from "../../src/schema.js";
+import type { CallState } from "./call-state.js";
+import { rewrittenIds, systemBlocks, turns } from "./messages.js";
+import { thinkingFields } from "./reasoning.js";
+import { planTools } from "./tools.js";
 
 /** Converse has one choice, no seed and no penalties: say so instead of dropping them. */
 function checkSupported(req: ChatRequest): void {
@@ -25,50 +18,13 @@ function checkSupported(req: ChatRequest): void {
   if (req.presence_penalty) throw unsupported("presence_penalty", "Bedrock Converse has no presence penalty.");
 }
 
-function toolInput(args: string, path: string): unknown {
-  if (!args.trim()) return {};
-  try {
-    return JSON.parse(args);
-  } catch {
-    throw invalidRequest(`${path}: not valid JSON (Bedrock needs tool arguments as a JSON document).`);
-  }
+/** The instance's `maxTokens` option: the default output limit when the client gives none. */
+function optionMaxTokens(options: Record<string, unknown>): number | undefined {
+  return typeof options.maxTokens === "number" && options.maxTokens > 0 ? Math.floor(options.maxTokens) : undefined;
 }
 
-/** Converse rejects blank text blocks, so empty content yields no block. */
-function blocksOf(m: ChatMessage, i: number): ContentBlock[] {
-  const text = textOf(m.content);
-  if (m.role === "tool") return [{ toolResult: { toolUseId: m.tool_call_id ?? "", content: [{ text }] } }];
-  const blocks: ContentBlock[] = text ? [{ text }] : [];
-  (m.tool_calls ?? []).forEach((c, j) => {
-    const input = toolInput(c.function.arguments, `messages.${i}.tool_calls.${j}.function.arguments`);
-    blocks.push({ toolUse: { toolUseId: c.id, name: c.function.name, input } });
-  });
-  return blocks;
-}
-
-/**
- * Roles must alternate, so consecutive turns of one role (several tool results, a tool
- * result then a user message) merge into one turn; tool results travel as user content.
- */
-function turns(messages: ChatMessage[]): Turn[] {
-  const out: Turn[] = [];
-  messages.forEach((m, i) => {
-    if (isInstruction(m)) return;
-    const role = m.role === "assistant" ? "assistant" : "user";
-    const blocks = blocksOf(m, i);
-    if (!blocks.length) return;
-    const last = out.at(-1);
-    if (last?.role === role) last.content.push(...blocks);
-    else out.push({ role, content: blocks });
-  });
-  return out;
-}
-
-function inferenceConfig(req: ChatRequest, options: Record<string, unknown>): Record<string, unknown> {
+function inferenceConfig(req: ChatRequest, maxTokens: number | undefined): Record<string, unknown> {
   const config: Record<string, unknown> = {};
-  // Converse fills in the model's default when maxTokens is absent; `maxTokens` in the config overrides that.
-  const fallback = typeof options.maxTokens === "number" && options.maxTokens > 0 ? Math.floor(options.maxTokens) : undefined;
-  const maxTokens = req.max_tokens ?? fallback;
   if (maxTokens !== undefined) config.maxTokens = maxTokens;
   // Converse accepts 0..1 (Anthropic, Nova, Llama alike); OpenAI's 0..2 is clamped, not rejected.
   if (req.temperature !== undefined) config.temperature = Math.min(1, Math.max(0, req.temperature));
@@ -78,21 +34,23 @@ function inferenceConfig(req: ChatRequest, options: Record<string, unknown>): Re
   return config;
 }
 
-/** Bedrock rejects toolUse/toolResult blocks unless toolConfig is present: declare the names used. */
-function toolConfig(messages: ChatMessage[]): Record<string, unknown> | undefined {
-  const names = [...new Set(messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.function.name)))];
-  if (!names.length) return undefined;
-  return { tools: names.map((name) => ({ toolSpec: { name, inputSchema: { json: { type: "object" } } } })) };
+export interface ConverseCall {
+  body: Record<string, unknown>;
+  state: CallState;
 }
 
-export function toConverse(req: ChatRequest, options: Record<string, unknown>): Record<string, unknown> {
+export function toConverse(req: ChatRequest, ctx: Pick<CallContext, "model" | "maxOutput" | "settings">): ConverseCall {
   checkSupported(req);
-  const body: Record<string, unknown> = { messages: turns(req.messages) };
-  const system = req.messages.filter(isInstruction).map((m) => ({ text: textOf(m.content) })).filter((b) => b.text);
+  const body: Record<string, unknown> = { messages: turns(req.messages, ctx.model) };
+  const system = systemBlocks(req.messages);
   if (system.length) body.system = system;
-  const inference = inferenceConfig(req, options);
+  // Converse fills in the model's default when maxTokens is absent; thinking needs the number itself.
+  let maxTokens = requestedMaxTokens(req) ?? optionMaxTokens(ctx.settings.options);
+  const thinking = req.reasoning_effort ? thinkingFields(req, ctx.model, (maxTokens ??= ctx.maxOutput ?? 4096)) : undefined;
+  if (thinking) body.additionalModelRequestFields = thinking;
+  const inference = inferenceConfig(req, maxTokens);
   if (Object.keys(inference).length) body.inferenceConfig = inference;
-  const tools = toolConfig(req.messages);
-  if (tools) body.toolConfig = tools;
-  return body;
+  const { toolConfig, jsonTool } = planTools(req);
+  if (toolConfig) body.toolConfig = toolConfig;
+  return { body, state: { jsonTool, ids: rewrittenIds(req.messages, ctx.model) } };
 }

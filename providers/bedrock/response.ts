@@ -4,6 +4,8 @@
  */
 import type { Completion } from "../../src/provider.js";
 import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
+import type { CallState } from "./call-state.js";
+import { clientId, type IdMap } from "./tool-ids.js";
 
 export interface WireUsage {
   inputTokens?: number;
@@ -31,35 +33,44 @@ export function usageOf(u: WireUsage | undefined): Usage | undefined {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-/** StopReason: end_turn, tool_use, max_tokens, stop_sequence, guardrail_intervened, content_filtered, ... */
-export function finishReason(stopReason: unknown): Exclude<FinishReason, null> {
+/**
+ * StopReason: end_turn, tool_use, max_tokens, stop_sequence, guardrail_intervened,
+ * content_filtered, malformed_model_output, malformed_tool_use, model_context_window_exceeded.
+ * A `tool_use` stop for the forced response_format tool is an answer: "stop".
+ */
+export function finishReason(stopReason: unknown, answeredByJsonTool = false): Exclude<FinishReason, null> {
   if (stopReason === "max_tokens" || stopReason === "model_context_window_exceeded") return "length";
-  if (stopReason === "tool_use") return "tool_calls";
+  if (stopReason === "guardrail_intervened" || stopReason === "content_filtered") return "content_filter";
+  if (stopReason === "tool_use") return answeredByJsonTool ? "stop" : "tool_calls";
   return "stop";
 }
 
-function toolCall(block: NonNullable<WireBlock["toolUse"]>): ToolCall {
+function toolCall(block: NonNullable<WireBlock["toolUse"]>, ids: IdMap): ToolCall {
   if (typeof block.toolUseId !== "string" || typeof block.name !== "string") throw new Error("converse: toolUse without id or name");
-  return { id: block.toolUseId, type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } };
+  return { id: clientId(ids, block.toolUseId), type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } };
 }
 
-export function fromConverse(json: unknown): Completion {
+export function fromConverse(json: unknown, state: CallState = { ids: new Map() }): Completion {
   const body = json as { output?: { message?: { content?: unknown } }; stopReason?: unknown; usage?: WireUsage } | null;
   const content = body?.output?.message?.content;
   if (!Array.isArray(content)) throw new Error("converse: output.message.content missing");
   let text = "";
+  let answer: string | undefined;
   const calls: ToolCall[] = [];
-  // Other blocks (reasoningContent, citations, ...) have no place in api.md's message.
+  // Other blocks (reasoningContent, citations, ...) have no place in the chat message.
   for (const block of content as WireBlock[]) {
     if (typeof block.text === "string") text += block.text;
-    else if (block.toolUse) calls.push(toolCall(block.toolUse));
+    else if (block.toolUse && state.jsonTool !== undefined && block.toolUse.name === state.jsonTool) {
+      answer = JSON.stringify(block.toolUse.input ?? {}); // the forced tool's input is the answer
+    } else if (block.toolUse) calls.push(toolCall(block.toolUse, state.ids));
   }
   return {
     choices: [{
       index: 0,
-      content: text || (calls.length ? null : ""),
+      // A forced tool call has no text before it; should a model add some, the JSON alone is the answer.
+      content: answer ?? (text || (calls.length ? null : "")),
       tool_calls: calls.length ? calls : undefined,
-      finish_reason: finishReason(body?.stopReason),
+      finish_reason: finishReason(body?.stopReason, answer !== undefined && !calls.length),
     }],
     usage: usageOf(body?.usage),
   };

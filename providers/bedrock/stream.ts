@@ -3,9 +3,12 @@
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ConverseStreamOutput.html
  * Sequence: messageStart, then per content block [contentBlockStart (tool use only)],
  * contentBlockDelta..., contentBlockStop; then messageStop {stopReason}; then metadata {usage, metrics}.
+ * Reasoning deltas (`delta.reasoningContent`) are not forwarded.
  */
 import type { StreamDelta, UpstreamEvent } from "../../src/provider.js";
+import type { CallState } from "./call-state.js";
 import { finishReason, usageOf, type WireUsage } from "./response.js";
+import { clientId } from "./tool-ids.js";
 
 interface EventData {
   contentBlockIndex?: number;
@@ -15,47 +18,80 @@ interface EventData {
   usage?: WireUsage;
 }
 
-/** Content block index -> OpenAI tool-call index (tool calls are numbered 0, 1, ... in order). */
-type ToolIndex = Map<number, number>;
-
-function started(d: EventData, tools: ToolIndex): StreamDelta | undefined {
-  const tool = d.start?.toolUse;
-  if (!tool?.toolUseId || !tool.name) return undefined;
-  const index = tools.size;
-  tools.set(d.contentBlockIndex ?? index, index);
-  return { index: 0, tool_calls: [{ index, id: tool.toolUseId, type: "function", function: { name: tool.name, arguments: "" } }] };
+/** An open tool-use block: a client tool call (its OpenAI index) or the forced response_format tool. */
+interface Block {
+  call?: number;
+  /** Whether any input arrived: a tool without parameters must still end as "{}". */
+  filled: boolean;
 }
 
-function delta(d: EventData, tools: ToolIndex): StreamDelta | undefined {
-  if (d.delta?.text) return { index: 0, content: d.delta.text };
-  const input = d.delta?.toolUse?.input;
-  const index = tools.get(d.contentBlockIndex ?? -1);
-  if (!input || index === undefined) return undefined; // reasoning deltas and the like are not forwarded
-  return { index: 0, tool_calls: [{ index, function: { arguments: input } }] };
-}
+class Reader {
+  private blocks = new Map<number, Block>();
+  private calls = 0;
+  private answered = false;
 
-function step(event: string | undefined, d: EventData, tools: ToolIndex): StreamDelta | undefined {
-  switch (event) {
-    case "contentBlockStart":
-      return started(d, tools);
-    case "contentBlockDelta":
-      return delta(d, tools);
-    case "messageStop":
-      return { index: 0, finish_reason: finishReason(d.stopReason) };
-    case "metadata": {
-      // Sent once, after messageStop: the whole request's usage.
-      const usage = usageOf(d.usage);
-      return usage ? { usage } : undefined;
+  constructor(private state: CallState) {}
+
+  step(event: string | undefined, d: EventData): StreamDelta | undefined {
+    switch (event) {
+      case "contentBlockStart":
+        return this.start(d);
+      case "contentBlockDelta":
+        return this.delta(d);
+      case "contentBlockStop":
+        return this.stop(d);
+      case "messageStop":
+        return { index: 0, finish_reason: finishReason(d.stopReason, this.answered && this.calls === 0) };
+      case "metadata": {
+        // Sent once, after messageStop: the whole request's usage.
+        const usage = usageOf(d.usage);
+        return usage ? { usage } : undefined;
+      }
+      default:
+        return undefined; // messageStart
     }
-    default:
-      return undefined; // messageStart, contentBlockStop
+  }
+
+  /** The first fragment of a call carries id, type, name and arguments "" (what clients' stream helpers expect). */
+  private start(d: EventData): StreamDelta | undefined {
+    const tool = d.start?.toolUse;
+    if (!tool?.toolUseId || !tool.name) return undefined;
+    if (this.state.jsonTool !== undefined && tool.name === this.state.jsonTool) {
+      this.answered = true;
+      this.blocks.set(d.contentBlockIndex ?? -1, { filled: false });
+      return undefined; // its input streams as the answer text
+    }
+    const index = this.calls++;
+    this.blocks.set(d.contentBlockIndex ?? -1, { call: index, filled: false });
+    const id = clientId(this.state.ids, tool.toolUseId);
+    return { index: 0, tool_calls: [{ index, id, type: "function", function: { name: tool.name, arguments: "" } }] };
+  }
+
+  private delta(d: EventData): StreamDelta | undefined {
+    if (d.delta?.text) return { index: 0, content: d.delta.text };
+    const input = d.delta?.toolUse?.input;
+    const block = this.blocks.get(d.contentBlockIndex ?? -1);
+    if (!input || !block) return undefined;
+    block.filled = true;
+    return this.piece(block, input);
+  }
+
+  private stop(d: EventData): StreamDelta | undefined {
+    const block = this.blocks.get(d.contentBlockIndex ?? -1);
+    this.blocks.delete(d.contentBlockIndex ?? -1);
+    return block && !block.filled ? this.piece(block, "{}") : undefined;
+  }
+
+  private piece(block: Block, input: string): StreamDelta {
+    if (block.call === undefined) return { index: 0, content: input };
+    return { index: 0, tool_calls: [{ index: block.call, function: { arguments: input } }] };
   }
 }
 
-export async function* fromConverseStream(events: AsyncIterable<UpstreamEvent>): AsyncIterable<StreamDelta> {
-  const tools: ToolIndex = new Map();
+export async function* fromConverseStream(events: AsyncIterable<UpstreamEvent>, state: CallState = { ids: new Map() }): AsyncIterable<StreamDelta> {
+  const reader = new Reader(state);
   for await (const { event, data } of events) {
-    const out = step(event, (data ?? {}) as EventData, tools);
+    const out = reader.step(event, (data ?? {}) as EventData);
     if (out) yield out;
   }
 }
