@@ -4,7 +4,8 @@
  * official SDK: the host without `/v1`. Options: `maxTokens`, the `max_tokens` sent when a
  * request has none (default: the model family's output limit, else 4096).
  */
-import { defineProvider, type CallContext } from "../../src/provider.js";
+import { defineProvider, type CallContext, type Feature } from "../../src/provider.js";
+import { jsonToolOf } from "./call-state.js";
 import { classifyError } from "./errors.js";
 import { MODELS_PATH, modelsOf } from "./models.js";
 import { toMessagesBody } from "./request.js";
@@ -13,6 +14,15 @@ import { fromEvents } from "./stream.js";
 
 /** The only current version of the API (the SDKs send it on every request). */
 export const ANTHROPIC_VERSION = "2023-06-01";
+
+/**
+ * What of the OpenAI superset this adapter translates (contract.md §11). Not here, so a 400
+ * from the core: logprobs, logit_bias, service_tier, store: true, prediction, web_search_options
+ * and verbosity, which the Messages API has no equivalent for.
+ */
+export const ANTHROPIC_FEATURES: readonly Feature[] = [
+  "tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls", "reasoning_effort",
+];
 
 const base = (ctx: Pick<CallContext, "settings">) => ctx.settings.baseUrl.replace(/\/+$/, "");
 
@@ -23,6 +33,7 @@ const auth = (ctx: Pick<CallContext, "apiKey">): Record<string, string> => ({
 
 export default defineProvider({
   name: "anthropic",
+  features: ANTHROPIC_FEATURES,
   defaults: { baseUrl: "https://api.anthropic.com", apiKeyEnv: "ANTHROPIC_API_KEY" },
   chat: {
     request: (body, ctx) => ({
@@ -30,8 +41,8 @@ export default defineProvider({
       headers: { "content-type": "application/json", ...auth(ctx) },
       body: JSON.stringify(toMessagesBody(body, ctx)),
     }),
-    response: (json) => fromMessage(json),
-    stream: (events) => fromEvents(events),
+    response: (json, ctx) => fromMessage(json, jsonToolOf(ctx)),
+    stream: (events, ctx) => fromEvents(events, jsonToolOf(ctx)),
   },
   classifyError,
   models: {

@@ -1,17 +1,20 @@
 /**
- * The OpenAI-format history as Anthropic turns: system messages lifted to the top-level
- * `system`, tool calls and results as blocks, same-role neighbours merged (the API wants
- * user and assistant to alternate), and every tool named in the history declared, since
- * the API rejects tool blocks without a matching tool definition.
+ * The OpenAI-format history as Anthropic turns: system and developer messages lifted to the
+ * top-level `system`, tool calls and results as `tool_use` / `tool_result` blocks, same-role
+ * neighbours merged (the API wants user and assistant to alternate; vercel/ai's
+ * convert-to-anthropic-prompt.ts merges the same way), and the names of the tools the history
+ * calls, since the API rejects tool blocks without a matching tool definition.
  */
 import { unsupported } from "../../src/provider.js";
-import { isInstruction, textOf } from "../../src/content.js";
+import { isInstruction } from "../../src/content.js";
 import type { ChatMessage } from "../../src/schema.js";
+import { contentBlocks, type ContentBlock, type TextBlock } from "./blocks.js";
+import { toAnthropicId } from "./tool-ids.js";
 
 export type Block =
-  | { type: "text"; text: string }
+  | ContentBlock
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; tool_use_id: string; content?: string };
+  | { type: "tool_result"; tool_use_id: string; content?: string | ContentBlock[] };
 
 export interface Turn {
   role: "user" | "assistant";
@@ -19,9 +22,10 @@ export interface Turn {
 }
 
 export interface Conversation {
-  system?: string | Array<{ type: "text"; text: string }>;
+  system?: string | TextBlock[];
   messages: Turn[];
-  tools?: Array<{ name: string; input_schema: { type: "object" } }>;
+  /** Tools the history calls, in order of first use. */
+  historyTools: string[];
 }
 
 export function toConversation(messages: ChatMessage[]): Conversation {
@@ -30,7 +34,7 @@ export function toConversation(messages: ChatMessage[]): Conversation {
   const toolNames = new Set<string>();
   messages.forEach((m, i) => {
     if (isInstruction(m)) {
-      const text = textOf(m.content);
+      const text = (contentBlocks(m.content, `messages.${i}`, false) as TextBlock[]).map((b) => b.text).join("");
       if (text) system.push(text);
       return;
     }
@@ -38,30 +42,35 @@ export function toConversation(messages: ChatMessage[]): Conversation {
     for (const b of blocks) if (b.type === "tool_use") toolNames.add(b.name);
     append(turns, m.role === "assistant" ? "assistant" : "user", blocks);
   });
-  const out: Conversation = { messages: turns };
+  const out: Conversation = { messages: turns, historyTools: [...toolNames] };
   // One system message stays a plain string; several stay separate blocks (no invented separator).
   if (system.length === 1) out.system = system[0];
   else if (system.length > 1) out.system = system.map((text) => ({ type: "text", text }));
-  // The client declares no tools (api.md has none), so a permissive schema is all we can say.
-  if (toolNames.size > 0) out.tools = [...toolNames].map((name) => ({ name, input_schema: { type: "object" } }));
   return out;
 }
 
-/** Empty text is left out: the API rejects empty text blocks. */
 function blocksOf(m: ChatMessage, i: number): Block[] {
-  if (m.role === "tool") {
-    const text = textOf(m.content);
-    return [{ type: "tool_result", tool_use_id: m.tool_call_id ?? "", ...(text ? { content: text } : {}) }];
-  }
-  const text = textOf(m.content);
-  const blocks: Block[] = text ? [{ type: "text", text }] : [];
-  if (m.role === "assistant") {
-    m.tool_calls?.forEach((c, j) => {
-      const input = toolInput(c.function.arguments, `messages.${i}.tool_calls.${j}.function.arguments`);
-      blocks.push({ type: "tool_use", id: c.id, name: c.function.name, input });
-    });
-  }
+  const field = `messages.${i}`;
+  if (m.role === "tool") return [toolResult(m, field)];
+  if (m.role !== "assistant") return contentBlocks(m.content, field, true);
+  const blocks: Block[] = contentBlocks(m.content, field, false);
+  // A refusal echoed back is what the model said on that turn.
+  if (blocks.length === 0 && m.refusal) blocks.push({ type: "text", text: m.refusal });
+  m.tool_calls?.forEach((c, j) => {
+    const input = toolInput(c.function.arguments, `${field}.tool_calls.${j}.function.arguments`);
+    blocks.push({ type: "tool_use", id: toAnthropicId(c.id), name: c.function.name, input });
+  });
   return blocks;
+}
+
+/** Text-only results stay a string; results with images become text and image blocks (both allowed in tool_result). */
+function toolResult(m: ChatMessage, field: string): Block {
+  const blocks = contentBlocks(m.content, field, true);
+  const id = toAnthropicId(m.tool_call_id ?? "");
+  if (blocks.length === 0) return { type: "tool_result", tool_use_id: id };
+  const textOnly = blocks.every((b) => b.type === "text");
+  const content = textOnly ? (blocks as TextBlock[]).map((b) => b.text).join("") : blocks;
+  return { type: "tool_result", tool_use_id: id, content };
 }
 
 /** Anthropic carries arguments as an object, not a string: anything but a JSON object cannot be sent. */

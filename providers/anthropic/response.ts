@@ -1,6 +1,7 @@
 /** A Messages API `message` into the internal Completion; finish reasons and usage shared with the stream. */
 import type { Completion } from "../../src/provider.js";
 import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
+import { fromAnthropicId } from "./tool-ids.js";
 
 export interface WireUsage {
   input_tokens?: number | null;
@@ -24,11 +25,17 @@ interface WireMessage {
   usage?: WireUsage;
 }
 
-/** end_turn, stop_sequence, pause_turn, refusal and any later reason: the answer stopped. */
-export function finishReason(stop: string | null | undefined): FinishReason {
+/**
+ * Stop reasons (https://docs.claude.com/en/docs/build-with-claude/handling-stop-reasons):
+ * `refusal` is a stop for safety (OpenAI's content_filter, as vercel/ai's
+ * map-anthropic-stop-reason.ts maps it); `tool_use` of the forced JSON tool is the answer
+ * itself, so a plain stop. end_turn, stop_sequence, pause_turn and later reasons: stop.
+ */
+export function finishReason(stop: string | null | undefined, jsonTool?: string): FinishReason {
   if (!stop) return null;
   if (stop === "max_tokens" || stop === "model_context_window_exceeded") return "length";
-  if (stop === "tool_use") return "tool_calls";
+  if (stop === "tool_use") return jsonTool ? "stop" : "tool_calls";
+  if (stop === "refusal") return "content_filter";
   return "stop";
 }
 
@@ -40,17 +47,22 @@ export function usageOf(u: WireUsage | undefined): Usage | undefined {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-/** Text blocks concatenate; tool_use blocks become tool calls; thinking and server-tool blocks are not api.md's. */
-export function fromMessage(json: unknown): Completion {
+/**
+ * Text blocks concatenate; tool_use blocks become tool calls (a tool without input gets "{}");
+ * thinking and server-tool blocks are not OpenAI's. With a forced JSON tool, its input is the
+ * content and text around it is left out (as vercel/ai does).
+ */
+export function fromMessage(json: unknown, jsonTool?: string): Completion {
   const msg = json as WireMessage | null;
   if (!msg || !Array.isArray(msg.content)) throw new Error("anthropic: message content missing");
   let text: string | null = null;
   const calls: ToolCall[] = [];
   for (const b of msg.content) {
-    if (b.type === "text" && typeof b.text === "string") text = (text ?? "") + b.text;
-    if (b.type === "tool_use" && typeof b.id === "string" && typeof b.name === "string") {
-      calls.push({ id: b.id, type: "function", function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
-    }
+    if (b.type === "text" && typeof b.text === "string" && !jsonTool) text = (text ?? "") + b.text;
+    if (b.type !== "tool_use" || typeof b.id !== "string" || typeof b.name !== "string") continue;
+    const args = JSON.stringify(b.input ?? {});
+    if (jsonTool && b.name === jsonTool) text = args;
+    else calls.push({ id: fromAnthropicId(b.id), type: "function", function: { name: b.name, arguments: args } });
   }
   return {
     id: msg.id,
@@ -58,7 +70,7 @@ export function fromMessage(json: unknown): Completion {
       index: 0,
       content: text ?? (calls.length > 0 ? null : ""),
       tool_calls: calls.length > 0 ? calls : undefined,
-      finish_reason: finishReason(msg.stop_reason),
+      finish_reason: finishReason(msg.stop_reason, jsonTool),
     }],
     usage: usageOf(msg.usage),
   };

@@ -1,11 +1,16 @@
 /**
- * Anthropic's named SSE events into StreamDeltas. Each tool_use block is the next tool
- * call (0-based among tool calls). Usage is kept from message_start, updated by every
- * message_delta (its counts are cumulative), and sent with the finish reason: after all
- * content, so it never commits a stream that could still fail over.
+ * Anthropic's named SSE events (https://docs.anthropic.com/en/docs/build-with-claude/streaming)
+ * into StreamDeltas. Each tool_use block is the next tool call (0-based among tool calls): its
+ * first fragment carries id, type, name and arguments "", then each input_json_delta is an
+ * arguments fragment; a block that stops without any input gets "{}" so the client's assembled
+ * arguments always parse. With a forced JSON tool (json-output.ts) its input fragments are the
+ * content instead. Thinking blocks (thinking_delta, signature_delta) are not sent. Usage is kept
+ * from message_start, updated by every message_delta (its counts are cumulative), and sent with
+ * the finish reason: after all content, so it never commits a stream that could still fail over.
  */
 import type { StreamDelta, UpstreamEvent } from "../../src/provider.js";
 import { finishReason, usageOf, type WireUsage } from "./response.js";
+import { fromAnthropicId } from "./tool-ids.js";
 
 interface WireEvent {
   type?: string;
@@ -19,8 +24,8 @@ interface WireEvent {
 
 const USAGE_KEYS = ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"] as const;
 
-export async function* fromEvents(events: AsyncIterable<UpstreamEvent>): AsyncIterable<StreamDelta> {
-  const state = new StreamState();
+export async function* fromEvents(events: AsyncIterable<UpstreamEvent>, jsonTool?: string): AsyncIterable<StreamDelta> {
+  const state = new StreamState(jsonTool);
   for await (const event of events) {
     const data = (event.data ?? {}) as WireEvent;
     const type = data.type ?? event.event;
@@ -32,17 +37,27 @@ export async function* fromEvents(events: AsyncIterable<UpstreamEvent>): AsyncIt
   }
 }
 
+/** An open tool_use block: the tool call it is (or the JSON answer), and whether input was sent. */
+interface ToolBlock {
+  call?: number;
+  sent: boolean;
+}
+
 class StreamState {
   private usage: WireUsage = {};
-  /** Content block index -> tool call index. */
-  private tools = new Map<number, number>();
+  /** Content block index -> its tool call. */
+  private tools = new Map<number, ToolBlock>();
+  private calls = 0;
+
+  constructor(private readonly jsonTool: string | undefined) {}
 
   step(type: string | undefined, e: WireEvent): StreamDelta | undefined {
     if (type === "message_start") this.keepUsage(e.message?.usage);
     else if (type === "content_block_start") return this.blockStart(e);
     else if (type === "content_block_delta") return this.blockDelta(e);
+    else if (type === "content_block_stop") return this.blockStop(e);
     else if (type === "message_delta") return this.messageDelta(e);
-    // ping, content_block_stop and event types added later carry nothing for us.
+    // ping and event types added later carry nothing for us.
     return undefined;
   }
 
@@ -55,26 +70,45 @@ class StreamState {
 
   private blockStart(e: WireEvent): StreamDelta | undefined {
     const block = e.content_block;
-    if (block?.type === "text" && block.text) return { content: block.text };
+    if (block?.type === "text" && block.text && !this.jsonTool) return { content: block.text };
     if (block?.type !== "tool_use") return undefined;
-    const index = this.tools.size;
-    this.tools.set(e.index ?? -1, index);
-    return { tool_calls: [{ index, id: block.id, type: "function", function: { name: block.name ?? "", arguments: "" } }] };
+    if (this.jsonTool && block.name === this.jsonTool) {
+      this.tools.set(e.index ?? -1, { sent: false });
+      return undefined;
+    }
+    const index = this.calls++;
+    this.tools.set(e.index ?? -1, { call: index, sent: false });
+    const id = block.id === undefined ? undefined : fromAnthropicId(block.id);
+    return { tool_calls: [{ index, id, type: "function", function: { name: block.name ?? "", arguments: "" } }] };
   }
 
   private blockDelta(e: WireEvent): StreamDelta | undefined {
     const d = e.delta;
-    if (d?.type === "text_delta" && d.text) return { content: d.text };
+    if (d?.type === "text_delta" && d.text) return this.jsonTool ? undefined : { content: d.text };
     if (d?.type !== "input_json_delta" || !d.partial_json) return undefined;
-    const index = this.tools.get(e.index ?? -1);
-    if (index === undefined) throw new Error("anthropic stream: input_json_delta outside a tool_use block");
-    return { tool_calls: [{ index, function: { arguments: d.partial_json } }] };
+    const tool = this.tools.get(e.index ?? -1);
+    if (!tool) throw new Error("anthropic stream: input_json_delta outside a tool_use block");
+    tool.sent = true;
+    return this.input(tool, d.partial_json);
+  }
+
+  /** A tool_use block that ends without input had no arguments: "{}", never "". */
+  private blockStop(e: WireEvent): StreamDelta | undefined {
+    const tool = this.tools.get(e.index ?? -1);
+    if (!tool || tool.sent) return undefined;
+    tool.sent = true;
+    return this.input(tool, "{}");
+  }
+
+  private input(tool: ToolBlock, json: string): StreamDelta {
+    if (tool.call === undefined) return { content: json };
+    return { tool_calls: [{ index: tool.call, function: { arguments: json } }] };
   }
 
   private messageDelta(e: WireEvent): StreamDelta | undefined {
     this.keepUsage(e.usage);
     const out: StreamDelta = {};
-    const reason = finishReason(e.delta?.stop_reason);
+    const reason = finishReason(e.delta?.stop_reason, this.jsonTool);
     if (reason) out.finish_reason = reason;
     const usage = usageOf(this.usage);
     if (usage) out.usage = usage;
