@@ -84,4 +84,20 @@ export const migrations: string[] = [
    ) STRICT;`,
   // 2: reservations are held in memory by the one process that owns the database.
   `DROP TABLE reservations;`,
+  // 3: retention (src/retention.ts). Ledger rows past the retention are folded into daily
+  // totals that are kept; usage reads both. "day" is the UTC midnight, in ms like created_at.
+  `CREATE TABLE usage_daily (
+     day INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     byok INTEGER NOT NULL,
+     requests INTEGER NOT NULL,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     cost INTEGER NOT NULL CHECK (cost >= 0),
+     list_cost INTEGER NOT NULL,
+     PRIMARY KEY (day, account, key_id, model, byok)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX usage_daily_account_day ON usage_daily(account, day);`,
 ];
