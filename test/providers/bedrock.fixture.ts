@@ -59,6 +59,11 @@ export const blockStop = (index = 0) => frame("contentBlockStop", { contentBlock
 export const messageStop = (stopReason: string) => frame("messageStop", { stopReason });
 export const metadata = (usage: WireUsage) => frame("metadata", { usage: { ...usage, totalTokens: total(usage) }, metrics: { latencyMs: 380 } });
 
+export const toolStart = (toolUseId: string, name: string, index: number) => frame("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId, name } } });
+export const toolInput = (input: string, index: number) => frame("contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input } } });
+/** Reasoning as ConverseStream sends it (ReasoningContentBlockDelta: text, then signature). */
+export const reasoningDelta = (delta: { text: string } | { signature: string }, index: number) => frame("contentBlockDelta", { contentBlockIndex: index, delta: { reasoningContent: delta } });
+
 /** The frames of one tool-use block: start (id, name), input in two fragments, stop. */
 export function toolFrames(call: Call, index: number): Uint8Array[] {
   const mid = Math.floor(call.arguments.length / 2);
