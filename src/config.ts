@@ -94,6 +94,10 @@ export const Config = z.strictObject({
       cooldown: z.number().int().positive().default(30_000),
     })
     .prefault({}),
+  /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/retention.ts). */
+  retention: z
+    .strictObject({ days: z.number().int().positive().max(36_500).default(90) })
+    .prefault({}),
 });
 export type Config = z.infer<typeof Config>;
 
