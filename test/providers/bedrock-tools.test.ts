@@ -234,6 +234,7 @@ describe("answers", () => {
     ["a model without a mapping", { model: "bedrock/llama", reasoning_effort: "high" }, "reasoning_effort"],
     ["temperature beside thinking", { reasoning_effort: "high", temperature: 0.2 }, "temperature"],
     ["a forced tool beside thinking", { reasoning_effort: "high", tools: [weather], tool_choice: "required" }, "tool_choice"],
+    ["a tool loop to continue (its signed thinking blocks are lost)", { reasoning_effort: "low", tools: [weather], messages: [...ask, { role: "assistant", tool_calls: [{ id: "t1", type: "function", function: { name: "get_weather", arguments: "{}" } }] }, { role: "tool", tool_call_id: "t1", content: "12" }] }, "reasoning_effort"],
     ["an output limit too small for a thinking budget", { reasoning_effort: "low", max_completion_tokens: 1000 }, "reasoning_effort"],
   ])("reasoning_effort with %s: 400, nothing upstream", async (_, extra, param) => {
     await refused(await h.post(extra), param);
