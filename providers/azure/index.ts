@@ -7,10 +7,14 @@
  * - option `apiVersion` (default the GA `2024-10-21`, the first GA with `stream_options`);
  *   `apiVersion: v1` selects the v1 API: `<baseUrl>/v1/chat/completions`, no api-version,
  *   the deployment name in the body's `model`.
+ * - the OpenAI superset is forwarded as OpenAI defines it, narrowed to what the api-version
+ *   knows (./api-version.ts); `max_tokens` / `max_completion_tokens` go as the client sent them
+ *   (reasoning deployments need the latter).
  * Reference: https://learn.microsoft.com/azure/ai-foundry/openai/reference
  */
 import { defineProvider, type CallContext, type ModelInfo, type ProviderSettings } from "../../src/provider.js";
 import { openaiCompatible } from "../openai-compatible/index.js";
+import { forApiVersion } from "./api-version.js";
 
 export const GA_API_VERSION = "2024-10-21";
 
@@ -49,6 +53,7 @@ const base = openaiCompatible({
   apiKeyEnv: "AZURE_OPENAI_API_KEY",
   headers,
   chatUrl,
+  transformRequest: (body, ctx) => forApiVersion(body, apiVersion(ctx.settings)),
 });
 
 interface AzureModel {

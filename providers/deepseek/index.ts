@@ -3,14 +3,20 @@
  * The base URL is the one its docs give the OpenAI SDK (`/v1` is an optional alias). The request
  * has no `n` and no `seed`; `prompt_tokens` already equals prompt_cache_hit_tokens +
  * prompt_cache_miss_tokens, so the shared usage reading is right as is.
+ * Of the superset it documents tools, tool_choice (none/auto/required or a named function),
+ * `response_format` json_object (no json_schema), `logprobs` / `top_logprobs`; every message's
+ * content is a string (no image parts), roles are system, user, assistant and tool, and the
+ * limit is `max_tokens`. No parallel_tool_calls, logit_bias, user or metadata.
  */
 import { unsupported } from "../../src/provider.js";
-import { openaiCompatible } from "../openai-compatible/index.js";
+import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 export default openaiCompatible({
   name: "deepseek",
   baseUrl: "https://api.deepseek.com",
   apiKeyEnv: "DEEPSEEK_API_KEY",
+  features: ["tools", "tool_choice", "json_object", "logprobs"],
+  dialect: { ...PLAIN_DIALECT, textOnly: ["system", "developer", "user", "assistant", "tool"] },
   transformRequest({ n, ...body }) {
     if (typeof n === "number" && n > 1) throw unsupported("n", "DeepSeek returns one choice per request");
     if (body.seed !== undefined) throw unsupported("seed", "DeepSeek's chat API has no seed parameter");

@@ -4,8 +4,11 @@
  * this file. Also the `openai-compatible` plugin for local servers (Ollama, vLLM, ...).
  */
 import { defineProvider, type CallContext, type Feature, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
-import type { ChatRequest } from "../../src/schema.js";
-import { fromChatCompletion, fromChunk } from "./translate.js";
+import { OPENAI_DIALECT, PLAIN_DIALECT, toOpenAIBody, type Dialect } from "./request.js";
+import { ChunkReader } from "./stream.js";
+import { fromChatCompletion } from "./translate.js";
+
+export { toOpenAIBody, OPENAI_DIALECT, PLAIN_DIALECT, type Dialect };
 
 /** OpenAI's own API takes the whole superset as it is. */
 export const OPENAI_FEATURES: readonly Feature[] = [
@@ -19,6 +22,8 @@ export interface OpenAICompatibleOptions {
   apiKeyEnv?: string;
   /** The superset fields this provider's API honours (default: all of OpenAI's). */
   features?: readonly Feature[];
+  /** How its wire differs from OpenAI's where no feature is at stake (default: OpenAI's own). */
+  dialect?: Dialect;
   /** Adjust the outgoing body (rename a field, drop one the provider rejects). */
   transformRequest?(body: Record<string, unknown>, ctx: CallContext): Record<string, unknown>;
   /**
@@ -37,28 +42,18 @@ export interface OpenAICompatibleOptions {
 const bearer = (ctx: Pick<CallContext, "apiKey">): Record<string, string> =>
   ctx.apiKey ? { authorization: `Bearer ${ctx.apiKey}` } : {};
 
-export function toOpenAIBody(req: ChatRequest, ctx: CallContext): Record<string, unknown> {
-  const { stream_options: _ignored, ...rest } = req;
-  const body: Record<string, unknown> = { ...rest, model: ctx.model };
-  if (ctx.stream) {
-    body.stream = true;
-    // Always ask for usage: billing must not depend on what the client asked for.
-    body.stream_options = { include_usage: true };
-  } else delete body.stream;
-  return body;
-}
-
 export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlugin {
   const headers = options.headers ?? bearer;
   const fromWire = options.transformResponse ?? ((json: unknown) => json);
   const trimmed = (url: string) => url.replace(/\/+$/, "");
+  const features = options.features ?? OPENAI_FEATURES;
   return defineProvider({
     name: options.name,
-    features: options.features ?? OPENAI_FEATURES,
+    features,
     defaults: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv },
     chat: {
       request(req, ctx): UpstreamRequest {
-        let body = toOpenAIBody(req, ctx);
+        let body = toOpenAIBody(req, ctx, features, options.dialect);
         if (options.transformRequest) body = options.transformRequest(body, ctx);
         return {
           url: options.chatUrl?.(ctx) ?? `${trimmed(ctx.settings.baseUrl)}/chat/completions`,
@@ -68,7 +63,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
       },
       response: (json, ctx) => fromChatCompletion(fromWire(json, ctx)),
       async *stream(events, ctx) {
-        for await (const event of events) yield* fromChunk(fromWire(event.data, ctx));
+        const reader = new ChunkReader();
+        for await (const event of events) yield* reader.read(fromWire(event.data, ctx));
       },
     },
     models: {
@@ -88,4 +84,19 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
   });
 }
 
-export default openaiCompatible({ name: "openai-compatible", baseUrl: "http://127.0.0.1:11434/v1" });
+/**
+ * Local servers (Ollama, vLLM, llama.cpp, LM Studio): the operator chose the server and its
+ * model, so what the OpenAI wire carries for tools, JSON output, images and logprobs is
+ * forwarded as is, and the server answers for it. Not declared: what these servers accept
+ * and ignore without a word (`parallel_tool_calls: false`, `logit_bias`, `reasoning_effort`,
+ * `service_tier`, ...), since a request relying on them would silently get something else.
+ * Chat templates know `system`, not `developer`; every one of them knows `max_tokens`.
+ */
+export const LOCAL_FEATURES: readonly Feature[] = ["tools", "tool_choice", "json_object", "json_schema", "images", "image_urls", "logprobs"];
+
+export default openaiCompatible({
+  name: "openai-compatible",
+  baseUrl: "http://127.0.0.1:11434/v1",
+  features: LOCAL_FEATURES,
+  dialect: PLAIN_DIALECT,
+});

@@ -1,19 +1,28 @@
-/** OpenAI response and chunk JSON into the gateway's internal shapes, keeping only api.md's fields. */
-import type { Completion, StreamDelta, ToolCallDelta } from "../../src/provider.js";
+/**
+ * An OpenAI `chat.completion` body into the gateway's internal shape
+ * (https://platform.openai.com/docs/api-reference/chat/object): content, tool calls, the
+ * finish reason, and what the `openai` dialect shows besides (`message.refusal`,
+ * `choices[].logprobs`). Streamed chunks are read in ./stream.ts.
+ */
+import type { Completion } from "../../src/provider.js";
 import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
 
-interface WireUsage { prompt_tokens?: number; completion_tokens?: number }
+export interface WireUsage { prompt_tokens?: number; completion_tokens?: number }
 interface WireChoice {
   index?: number;
-  message?: { content?: string | null; tool_calls?: ToolCall[] };
-  delta?: { content?: string | null; tool_calls?: ToolCallDelta[] };
+  message?: { content?: unknown; tool_calls?: ToolCall[] | null; refusal?: string | null };
   finish_reason?: string | null;
+  logprobs?: unknown;
 }
 interface WireBody { id?: string; choices?: WireChoice[]; usage?: WireUsage | null }
 
-/** `content_filter` has no place in api.md's closed set; the answer did stop. */
+/**
+ * OpenAI's reasons, plus the legacy `function_call`; `content_filter` stays itself (the core
+ * shows it as `stop` under strict). Other providers' extra reasons (Together's `eos`) are stops.
+ */
 export function finishReason(value: string | null | undefined): FinishReason {
   if (value === "length") return "length";
+  if (value === "content_filter") return "content_filter";
   if (value === "tool_calls" || value === "function_call") return "tool_calls";
   return value ? "stop" : null;
 }
@@ -25,10 +34,25 @@ export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   return { prompt_tokens: u.prompt_tokens, completion_tokens: completion, total_tokens: u.prompt_tokens + completion };
 }
 
-function toolCalls(calls: ToolCall[] | undefined): ToolCall[] | undefined {
-  if (!calls?.length) return undefined;
-  return calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments } }));
+/**
+ * A string, or (Mistral's magistral models, https://docs.mistral.ai/api/#tag/chat) an array of
+ * chunks of which only `text` ones are the answer; `thinking` chunks are reasoning, not content.
+ */
+export function contentText(content: unknown): string | null {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return null;
+  const texts = content.flatMap((c: { type?: string; text?: unknown }) => (c?.type === "text" && typeof c.text === "string" ? [c.text] : []));
+  return texts.length ? texts.join("") : null;
 }
+
+/** A tool with no parameters may come back with `arguments: ""`, which JSON.parse rejects (openai/openai-agents-js#664). */
+function toolCalls(calls: ToolCall[] | null | undefined): ToolCall[] | undefined {
+  if (!calls?.length) return undefined;
+  return calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments || "{}" } }));
+}
+
+/** Only an object is a logprobs answer; `null` (not asked for) is what the renderer writes anyway. */
+export const logprobsOf = (value: unknown): unknown => (value !== null && typeof value === "object" ? value : undefined);
 
 export function fromChatCompletion(json: unknown): Completion {
   const body = json as WireBody;
@@ -37,32 +61,12 @@ export function fromChatCompletion(json: unknown): Completion {
     id: body.id,
     choices: body.choices.map((c, i) => ({
       index: c.index ?? i,
-      content: c.message?.content ?? null,
+      content: contentText(c.message?.content),
       tool_calls: toolCalls(c.message?.tool_calls),
       finish_reason: finishReason(c.finish_reason),
+      ...(typeof c.message?.refusal === "string" && { refusal: c.message.refusal }),
+      ...(logprobsOf(c.logprobs) !== undefined && { logprobs: c.logprobs }),
     })),
     usage: usageOf(body.usage),
   };
-}
-
-export function* fromChunk(json: unknown): Iterable<StreamDelta> {
-  const body = json as WireBody;
-  for (const c of body.choices ?? []) {
-    const delta: StreamDelta = { index: c.index ?? 0 };
-    if (c.delta?.content) delta.content = c.delta.content;
-    if (c.delta?.tool_calls?.length) delta.tool_calls = c.delta.tool_calls.map(toolCallDelta);
-    const reason = finishReason(c.finish_reason);
-    if (reason) delta.finish_reason = reason;
-    if (delta.content !== undefined || delta.tool_calls || delta.finish_reason) yield delta;
-  }
-  const usage = usageOf(body.usage);
-  if (usage) yield { usage };
-}
-
-function toolCallDelta(t: ToolCallDelta): ToolCallDelta {
-  const out: ToolCallDelta = { index: t.index };
-  if (t.id) out.id = t.id;
-  if (t.type) out.type = t.type;
-  if (t.function) out.function = { name: t.function.name, arguments: t.function.arguments };
-  return out;
 }

@@ -1,11 +1,13 @@
-/** OpenAI. Reasoning models reject `max_tokens`; `max_completion_tokens` works for every chat model. */
-import { openaiCompatible } from "../openai-compatible/index.js";
+/**
+ * OpenAI (https://platform.openai.com/docs/api-reference/chat/create): the whole superset as it
+ * is. Reasoning models reject `max_tokens`; `max_completion_tokens` works for every chat model,
+ * so the limit always goes out under that name.
+ */
+import { OPENAI_DIALECT, openaiCompatible } from "../openai-compatible/index.js";
 
 export default openaiCompatible({
   name: "openai",
   baseUrl: "https://api.openai.com/v1",
   apiKeyEnv: "OPENAI_API_KEY",
-  transformRequest({ max_tokens, ...body }) {
-    return max_tokens === undefined ? body : { ...body, max_completion_tokens: max_tokens };
-  },
+  dialect: { ...OPENAI_DIALECT, outputLimit: "max_completion_tokens" },
 });

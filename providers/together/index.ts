@@ -3,9 +3,23 @@
  * src/resources/chat/completions.ts and models/models.ts): `stop` is an array of strings, there
  * is no `stream_options` (the chunk carrying finish_reason always carries usage), finish reason
  * `eos` means stop (the shared mapping reads it so), and GET /models returns a bare array.
+ * Of the superset the same reference has tools, tool_choice, image parts in user messages,
+ * `logit_bias`, and `response_format` as `{type, schema}` (a json_schema's schema goes there).
+ * Its `logprobs` is a count whose answer is not OpenAI's logprobs object, so logprobs is not
+ * offered; there is no parallel_tool_calls, max_completion_tokens, user or developer role, and
+ * system, assistant and tool content is a string.
  */
 import { defineProvider } from "../../src/provider.js";
-import { openaiCompatible } from "../openai-compatible/index.js";
+import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
+
+interface JsonSchemaFormat { type: string; json_schema?: { schema?: unknown } }
+
+function toTogether({ stream_options: _usageAlwaysSent, stop, ...body }: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = stop === undefined ? body : { ...body, stop: [stop].flat() };
+  const format = body.response_format as JsonSchemaFormat | undefined;
+  if (format?.type === "json_schema") out.response_format = { type: "json_schema", schema: format.json_schema?.schema ?? {} };
+  return out;
+}
 
 function togetherModels(json: unknown) {
   if (!Array.isArray(json)) throw new Error("models: expected an array");
@@ -21,9 +35,9 @@ const base = openaiCompatible({
   name: "together",
   baseUrl: "https://api.together.xyz/v1",
   apiKeyEnv: "TOGETHER_API_KEY",
-  transformRequest({ stream_options: _usageAlwaysSent, stop, ...body }) {
-    return stop === undefined ? body : { ...body, stop: [stop].flat() };
-  },
+  features: ["tools", "tool_choice", "json_object", "json_schema", "images", "image_urls", "logit_bias"],
+  dialect: { ...PLAIN_DIALECT, textOnly: ["system", "developer", "assistant", "tool"] },
+  transformRequest: toTogether,
 });
 
 export default defineProvider({ ...base, models: { request: base.models!.request, response: togetherModels } });

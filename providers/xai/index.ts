@@ -2,8 +2,13 @@
  * xAI (https://docs.x.ai/docs/key-information/consumption-and-rate-limits): "reasoning token
  * consumption will be counted separately from completion_tokens, but will be counted in the
  * total_tokens". Reasoning is billed as output, so it is added to completion_tokens.
+ * Its chat API (https://docs.x.ai/docs/api-reference#chat-completions) is OpenAI's with tools,
+ * tool_choice, parallel_tool_calls, response_format json_object / json_schema, image parts,
+ * logprobs / top_logprobs, logit_bias, max_completion_tokens and user; `reasoning_effort` takes
+ * only 'low' and 'high' (grok-3-mini). No service_tier, store, prediction or developer role.
  */
-import { openaiCompatible } from "../openai-compatible/index.js";
+import { unsupported } from "../../src/provider.js";
+import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 interface XaiUsage {
   prompt_tokens?: number;
@@ -21,9 +26,20 @@ function countReasoning(json: unknown): unknown {
   return { ...body, usage: { ...u, completion_tokens: (u.completion_tokens ?? 0) + reasoning } };
 }
 
+/** OpenAI's efforts onto xAI's two: minimal is its low; medium has no counterpart. */
+function toXai(body: Record<string, unknown>): Record<string, unknown> {
+  const effort = body.reasoning_effort;
+  if (effort === undefined || effort === "low" || effort === "high") return body;
+  if (effort === "minimal") return { ...body, reasoning_effort: "low" };
+  throw unsupported("reasoning_effort", `xAI takes 'low' or 'high', not '${String(effort)}'`);
+}
+
 export default openaiCompatible({
   name: "xai",
   baseUrl: "https://api.x.ai/v1",
   apiKeyEnv: "XAI_API_KEY",
+  features: ["tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls", "logprobs", "logit_bias", "reasoning_effort"],
+  dialect: { ...PLAIN_DIALECT, outputLimit: "as_sent", textOnly: ["system", "developer", "assistant", "tool"], passive: ["user"] },
+  transformRequest: toXai,
   transformResponse: countReasoning,
 });
