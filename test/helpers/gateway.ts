@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import OpenAI from "openai";
-import { afterAll, beforeAll, beforeEach } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { generateKey, hashKey, newKeyId } from "../../src/keys.js";
 import { usdToNano } from "../../src/money.js";
@@ -24,6 +24,14 @@ export interface TestGateway {
   createKey(opts?: { account?: string; rpm?: number; expiresAt?: number; name?: string }): string;
   addCredits(usd: string, account?: string): void;
   client(key: string, opts?: { maxRetries?: number }): OpenAI;
+  /**
+   * `fetch` for talking to this gateway. Under `server.compat: openai` it checks every
+   * /v1/chat/completions answer against OpenAI's published schema (helpers/openai-schema.ts);
+   * otherwise it is the global fetch.
+   */
+  fetch: typeof globalThis.fetch;
+  /** The schema violations seen by `fetch` and `client` since the last call (always empty outside compat openai). */
+  schemaErrors(): Promise<string[]>;
   close(): Promise<void>;
 }
 
@@ -35,6 +43,9 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
   const config = parseConfig({ ...raw, database: db }, env);
   const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env } });
   const store = server.gateway.store;
+  // Loaded only under compat openai, so strict-mode suites pay nothing for ajv.
+  const watch = config.server.compat === "openai" ? new (await import("./openai-schema.js")).SchemaWatch() : undefined;
+  const gwFetch = watch?.fetch ?? globalThis.fetch;
   return {
     url: server.url, dir, db, server, store,
     createKey({ account = "default", rpm, expiresAt, name } = {}) {
@@ -49,7 +60,9 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
     addCredits(usd, account = "default") {
       store.addCredits(account, usdToNano(usd), Date.now());
     },
-    client: (key, opts = {}) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: key, maxRetries: opts.maxRetries ?? 0 }),
+    client: (key, opts = {}) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: key, maxRetries: opts.maxRetries ?? 0, ...(watch && { fetch: watch.fetch }) }),
+    fetch: gwFetch,
+    schemaErrors: async () => (watch ? watch.take() : []),
     async close() {
       await server.close();
       rmSync(dir, { recursive: true, force: true });
@@ -99,7 +112,7 @@ export interface HarnessOptions {
 export function useGateway(config: (fakeUrl: string) => Record<string, unknown>, opts: HarnessOptions = {}): Harness {
   const { credits = "100", account = "default", body: defaults = {} } = opts;
   const h = {
-    post: (body: unknown = {}, headers: Record<string, string> = {}) => fetch(`${h.gw.url}/v1/chat/completions`, {
+    post: (body: unknown = {}, headers: Record<string, string> = {}) => h.gw.fetch(`${h.gw.url}/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json", ...headers },
       body: typeof body === "string" ? body : JSON.stringify(isObject(body) ? { ...defaults, ...body } : body),
@@ -118,6 +131,10 @@ export function useGateway(config: (fakeUrl: string) => Record<string, unknown>,
   });
   beforeEach(() => {
     h.fake.requests.length = 0;
+  });
+  // Under compat openai, a test whose answers break OpenAI's schema fails here.
+  afterEach(async () => {
+    if (h.gw) expect(await h.gw.schemaErrors(), "answers that break OpenAI's published schema").toEqual([]);
   });
   return h;
 }
