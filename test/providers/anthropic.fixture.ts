@@ -152,3 +152,26 @@ export const anthropicFixture: ProviderFixture = {
   errorMarker: ERROR_MARKER,
   seen: seenAnthropic,
 };
+
+// ---- extended thinking and tools without input (anthropic-tools.test.ts) -------------
+
+/**
+ * A thinking block as the extended-thinking docs show it streamed
+ * (https://docs.claude.com/en/docs/build-with-claude/extended-thinking#streaming-thinking):
+ * thinking_delta fragments, then one signature_delta, then content_block_stop.
+ */
+export const thinkingBlockEvents = (index: number, pieces: string[]): SseEvent[] => [
+  ev("content_block_start", { index, content_block: { type: "thinking", thinking: "" } }),
+  ...pieces.map((thinking) => ev("content_block_delta", { index, delta: { type: "thinking_delta", thinking } })),
+  ev("content_block_delta", { index, delta: { type: "signature_delta", signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds" } }),
+  ev("content_block_stop", { index }),
+];
+
+/** A tool called without arguments: the block opens with `input: {}` and only an empty partial_json follows. */
+export const emptyToolBlockEvents = (index: number, id: string, name: string): SseEvent[] => [
+  ev("content_block_start", { index, content_block: { type: "tool_use", id, name, input: {} } }),
+  ev("content_block_delta", { index, delta: { type: "input_json_delta", partial_json: "" } }),
+  ev("content_block_stop", { index }),
+];
+
+export const thinkingBlock = (thinking: string) => ({ type: "thinking", thinking, signature: "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds" });
