@@ -103,6 +103,6 @@ export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatR
   const id = `res_${randomUUID()}`;
   if (store.reserve(id, key.account, worst)) return new Bill(store, key, route, requestId, now, id, worst, false);
   if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true);
-  const balance = store.balance(key.account) ?? 0;
+  const balance = store.balance(key.account) ?? 0n;
   throw insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);
 }

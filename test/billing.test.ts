@@ -27,7 +27,7 @@ const ledger = (account: string): LedgerRow[] => {
     db.close();
   }
 };
-const balance = (account: string) => h.gw.store.balance(account) ?? 0;
+const balance = (account: string) => Number(h.gw.store.balance(account) ?? 0n);
 const ask = (key: string, extra: Record<string, unknown> = {}) =>
   h.post({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10, ...extra }, bearer(key));
 

@@ -26,7 +26,7 @@ export function creditsCommand(program: Command): void {
     .action((opts: { account?: string }, cmd: Command) => {
       const account = accountOf(opts);
       return withStore(cmd, (store) => {
-        const balance = nanoToUsd(store.balance(account) ?? 0);
+        const balance = nanoToUsd(store.balance(account) ?? 0n);
         output(cmd, { account, balance }, `Balance of '${account}': $${balance}`);
       });
     });

@@ -1,7 +1,7 @@
 /** Option parsers shared by commands; bad values are usage errors (exit 2). */
 import { InvalidArgumentError } from "commander";
 import { UsageError } from "../errors.js";
-import { usdToNano } from "../money.js";
+import { usdToNanoExact } from "../money.js";
 
 const UNITS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -27,15 +27,15 @@ export function positiveInt(value: string): number {
   return n;
 }
 
-/** A positive USD amount, exact to 1e-9. */
-export function positiveUsd(value: string): number {
-  let nano: number;
+/** A positive USD amount, exact to 1e-9 and at any size a balance can hold (BigInt nano-USD). */
+export function positiveUsd(value: string): bigint {
+  let nano: bigint;
   try {
-    nano = usdToNano(value);
+    nano = usdToNanoExact(value);
   } catch (err) {
     throw new UsageError(`amount: ${(err as Error).message}`);
   }
-  if (nano <= 0) throw new UsageError("amount: must be greater than zero");
+  if (nano <= 0n) throw new UsageError("amount: must be greater than zero");
   return nano;
 }
 

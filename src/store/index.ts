@@ -1,7 +1,8 @@
 /**
  * The store interface: every piece of state the gateway keeps. Nothing outside
  * `src/store/` writes SQL; a PostgreSQL store would implement the same methods.
- * Money is integer nano-USD everywhere.
+ * Money is integer nano-USD everywhere: BigInt for balances and credits (exact up to a
+ * 64-bit INTEGER), numbers for one request's cost (below 2^53, see money.ts).
  */
 export interface KeyRecord {
   id: string;
@@ -108,8 +109,10 @@ export interface Store {
   dataVersion(): number;
   // accounts and money
   ensureAccount(id: string, at: number): void;
-  balance(account: string): number | undefined;
-  addCredits(account: string, amount: number, at: number): number;
+  /** Exact at any size (BigInt nano-USD); undefined for an account that does not exist. */
+  balance(account: string): bigint | undefined;
+  /** Adds `amount` nano-USD and returns the new balance; throws BalanceOverflowError past MAX_NANO. */
+  addCredits(account: string, amount: bigint | number, at: number): bigint;
   /** Holds `amount` of the balance for a request; false when the balance minus holds is short. */
   reserve(id: string, account: string, amount: number): boolean;
   /**

@@ -5,6 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { BalanceOverflowError, MAX_NANO } from "../money.js";
 import { migrations } from "./migrations.js";
 import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store, UsageRow } from "./index.js";
 
@@ -38,8 +39,9 @@ export function openSqliteStore(file: string): Store {
     revoke: db.prepare("UPDATE keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
     touch: db.prepare("UPDATE keys SET last_used_at = ? WHERE id = ?"),
     ensureAccount: db.prepare("INSERT OR IGNORE INTO accounts (id, balance, created_at) VALUES (?, 0, ?)"),
-    balance: db.prepare("SELECT balance FROM accounts WHERE id = ?").pluck(),
-    credit: db.prepare("UPDATE accounts SET balance = balance + ? WHERE id = ? RETURNING balance").pluck(),
+    // Balances read as BigInt: a number would silently round anything above 2^53 nano-USD.
+    balance: db.prepare("SELECT balance FROM accounts WHERE id = ?").pluck().safeIntegers(),
+    credit: db.prepare("UPDATE accounts SET balance = balance + ? WHERE id = ? RETURNING balance").pluck().safeIntegers(),
     debit: db.prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?"),
     grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at) VALUES (?, ?, ?)"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
@@ -68,7 +70,9 @@ export function openSqliteStore(file: string): Store {
 
   const reserve = (id: string, account: string, amount: number): boolean => {
     const held = heldBy.get(account) ?? 0;
-    if (((s.balance.get(account) as number | undefined) ?? 0) - held < amount) return false;
+    // Holds stay numbers (exact below 2^53 nano-USD, ~$9M in flight per account); the balance is BigInt.
+    if (held + amount > Number.MAX_SAFE_INTEGER) return false;
+    if (((s.balance.get(account) as bigint | undefined) ?? 0n) < BigInt(held + amount)) return false;
     holds.set(id, { account, amount });
     heldBy.set(account, held + amount);
     return true;
@@ -85,8 +89,10 @@ export function openSqliteStore(file: string): Store {
 
   const recordOne = (entry: LedgerEntry, attempts: Attempt[]) => {
     // Never more than the balance holds, so the ledger's sum always equals the balance change.
-    const cost = Math.min(entry.cost, (s.balance.get(entry.account) as number | undefined) ?? 0);
-    if (cost > 0) s.debit.run(cost, entry.account);
+    const balance = (s.balance.get(entry.account) as bigint | undefined) ?? 0n;
+    const cost = balance < BigInt(entry.cost) ? Number(balance) : entry.cost;
+    // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.
+    if (cost > 0) s.debit.run(BigInt(cost), entry.account);
     s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0 });
     // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
     if (attempts.length > 1 || attempts[0]?.outcome !== "success") for (const a of attempts) s.insertAttempt.run(a);
@@ -139,11 +145,15 @@ export function openSqliteStore(file: string): Store {
     }),
     dataVersion: () => db.pragma("data_version", { simple: true }) as number,
     ensureAccount: (id, at) => void s.ensureAccount.run(id, at),
-    balance: (account) => s.balance.get(account) as number | undefined,
-    addCredits: db.transaction((account: string, amount: number, at: number): number => {
+    balance: (account) => s.balance.get(account) as bigint | undefined,
+    addCredits: db.transaction((account: string, amount: bigint | number, at: number): bigint => {
       s.ensureAccount.run(account, at);
-      s.grant.run(account, amount, at);
-      return s.credit.get(amount, account) as number;
+      // SQLite would turn an overflowing sum into a REAL and the STRICT column refuse it with a
+      // cryptic message: check here, inside the transaction, and say what the limit is.
+      const nano = BigInt(amount); // a number would bind as REAL and round the sum
+      if (((s.balance.get(account) as bigint | undefined) ?? 0n) + nano > MAX_NANO) throw new BalanceOverflowError(account);
+      s.grant.run(account, nano, at);
+      return s.credit.get(nano, account) as bigint;
     }),
     reserve,
     settle,
