@@ -122,6 +122,11 @@ describe("fields forwarded as OpenAI defines them", () => {
     const r = await client().chat.completions.create({ model: MODEL, messages: hi as never, logprobs: true, top_logprobs: 1 });
     expect(h.sent()).toMatchObject({ logprobs: true, top_logprobs: 1 });
     expect(r.choices[0]!.logprobs).toEqual(logprobs);
+    const streamed = streamOf([{ role: "assistant", content: "Hi" }], "stop");
+    (streamed.sse[0]!.data.choices[0] as { logprobs: unknown }).logprobs = logprobs;
+    h.fake.queue(streamed);
+    const text = await (await h.post({ stream: true, logprobs: true })).text();
+    expect(JSON.parse(text.split("\n\n")[0]!.slice(6)).choices[0]).toMatchObject({ delta: { content: "Hi" }, logprobs });
   });
 
   test("a refusal is returned as message.refusal, streamed or not; content_filter stays itself", async () => {
