@@ -8,6 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
 import { byokCommand } from "./commands/byok.js";
 import { creditsCommand } from "./commands/credits.js";
+import { dbCommand } from "./commands/db.js";
 import { initCommand } from "./commands/init.js";
 import { keysCommand } from "./commands/keys.js";
 import { modelsCommand } from "./commands/models.js";
@@ -24,7 +25,7 @@ export function buildProgram(): Command {
     .option("--json", "machine-readable JSON on stdout")
     .showHelpAfterError("(run gateway --help for usage)")
     .exitOverride();
-  for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand]) add(program);
+  for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand, dbCommand]) add(program);
   for (const c of program.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();

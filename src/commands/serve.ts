@@ -1,5 +1,7 @@
 /** `gateway serve`: run the HTTP server until SIGINT/SIGTERM, then shut down gracefully. */
 import type { Command } from "commander";
+import { startRetention } from "../retention.js";
+import { fileModeWarning } from "../store/files.js";
 import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 
@@ -11,13 +13,20 @@ export function serveCommand(program: Command): void {
     .action(async (opts: { host?: string; port?: number }, cmd: Command) => {
       // Loaded here so other commands start without the HTTP stack.
       const { startServer } = await import("../serve.js");
-      const server = await startServer(await configFor(cmd), { host: opts.host, port: opts.port });
+      const loaded = await configFor(cmd);
+      const server = await startServer(loaded, { host: opts.host, port: opts.port });
+      const say = (line: string) => process.stderr.write(`${line}\n`);
+      const modes = fileModeWarning(loaded.config.database);
+      if (modes) say(modes);
+      // After listen, in hour-sized steps between requests: never on a request's path.
+      const stopRetention = startRetention(server.gateway.store, loaded.config.retention.days, say);
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
       const ready = { url: server.url, providers, models: server.gateway.catalog.size };
       process.stdout.write(globals(cmd).json ? `${JSON.stringify(ready)}\n` :
         `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.models} models)\n`);
       const stop = (signal: string) => {
         process.stderr.write(`${signal}: finishing in-flight requests...\n`);
+        stopRetention();
         void server.close().then(() => process.exit(0));
       };
       process.once("SIGINT", () => stop("SIGINT"));

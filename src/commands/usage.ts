@@ -1,49 +1,67 @@
-/** `gateway usage`: the ledger summed by model and by key. */
+/**
+ * `gateway usage`: the ledger summed by model and by key. Reads the per-request rows and the
+ * daily rollups that retention left of older ones, so pruning never changes a total.
+ */
 import type { Command } from "commander";
 import { nanoToUsd } from "../money.js";
 import type { UsageRow } from "../store/index.js";
 import { accountOf, output, table, withStore } from "./context.js";
 import { parseSince } from "./parse.js";
 
-interface Totals { requests: number; prompt_tokens: number; completion_tokens: number; cost: number }
+interface Totals { requests: number; prompt_tokens: number; completion_tokens: number; cost: bigint; list_cost: bigint }
+type Group = Totals & Record<string, unknown>;
 
-function sumInto(map: Map<string, Totals & Record<string, unknown>>, id: string, extra: Record<string, unknown>, r: UsageRow) {
-  const t = map.get(id) ?? { ...extra, requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 };
+const zero = (): Totals => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0n, list_cost: 0n });
+
+function add(t: Totals, r: UsageRow): void {
   t.requests += r.requests;
   t.prompt_tokens += r.promptTokens;
   t.completion_tokens += r.completionTokens;
   t.cost += r.cost;
+  t.list_cost += r.listCost;
+}
+
+function sumInto(map: Map<string, Group>, id: string, extra: Record<string, unknown>, r: UsageRow): void {
+  const t = map.get(id) ?? { ...extra, ...zero() };
+  add(t, r);
   map.set(id, t);
+}
+
+/** Money as exact decimal USD strings (contract.md §2). */
+const money = <T extends Totals>(t: T) => ({ ...t, cost: nanoToUsd(t.cost), list_cost: nanoToUsd(t.list_cost) });
+
+export function summarize(rows: UsageRow[]) {
+  const byModel = new Map<string, Group>();
+  const byKey = new Map<string, Group>();
+  const total = zero();
+  for (const r of rows) {
+    add(total, r);
+    sumInto(byModel, r.model, { model: r.model }, r);
+    sumInto(byKey, r.keyId, { key_id: r.keyId, name: r.keyName }, r);
+  }
+  return { ...money(total), by_model: [...byModel.values()].map(money), by_key: [...byKey.values()].map(money) };
+}
+
+function human(u: ReturnType<typeof summarize>): string {
+  return [
+    `${u.requests} requests, ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens, $${u.cost}`,
+    "",
+    table([["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST"], ...u.by_model.map((m) => [String(m.model), String(m.requests), String(m.prompt_tokens), String(m.completion_tokens), `$${m.cost}`])]),
+    "",
+    table([["KEY", "NAME", "REQUESTS", "COST"], ...u.by_key.map((k) => [String(k.key_id), String(k.name ?? ""), String(k.requests), `$${k.cost}`])]),
+  ].join("\n");
 }
 
 export function usageCommand(program: Command): void {
   program.command("usage")
     .description("requests, tokens and cost per model and key")
     .option("--account <account>", "only this account")
-    .option("--since <when>", "ISO date or a duration back from now (24h, 7d)")
+    .option("--since <when>", "ISO date or a duration back from now (24h, 7d); days past the retention count whole")
     .action((opts: { account?: string; since?: string }, cmd: Command) =>
       withStore(cmd, (store) => {
         const since = opts.since ? parseSince(opts.since, Date.now()) : undefined;
-        const rows = store.usage({ account: opts.account ? accountOf(opts) : undefined, since });
-        const byModel = new Map<string, Totals & Record<string, unknown>>();
-        const byKey = new Map<string, Totals & Record<string, unknown>>();
-        for (const r of rows) {
-          sumInto(byModel, r.model, { model: r.model }, r);
-          sumInto(byKey, r.keyId, { key_id: r.keyId, name: r.keyName }, r);
-        }
-        const money = <T extends Totals>(t: T) => ({ ...t, cost: nanoToUsd(t.cost) });
-        const total = rows.reduce((a, r) => ({
-          requests: a.requests + r.requests, prompt_tokens: a.prompt_tokens + r.promptTokens,
-          completion_tokens: a.completion_tokens + r.completionTokens, cost: a.cost + r.cost,
-        }), { requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0 });
-        const result = { ...money(total), by_model: [...byModel.values()].map(money), by_key: [...byKey.values()].map(money) };
-        output(cmd, result, [
-          `${total.requests} requests, ${total.prompt_tokens} prompt + ${total.completion_tokens} completion tokens, $${nanoToUsd(total.cost)}`,
-          "",
-          table([["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST"], ...result.by_model.map((m) => [String(m.model), String(m.requests), String(m.prompt_tokens), String(m.completion_tokens), `$${m.cost}`])]),
-          "",
-          table([["KEY", "NAME", "REQUESTS", "COST"], ...result.by_key.map((k) => [String(k.key_id), String(k.name ?? ""), String(k.requests), `$${k.cost}`])]),
-        ].join("\n"));
+        const result = summarize(store.usage({ account: opts.account ? accountOf(opts) : undefined, since }));
+        output(cmd, result, human(result));
       }),
     );
 }

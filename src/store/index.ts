@@ -86,7 +86,17 @@ export interface UsageRow {
   requests: number;
   promptTokens: number;
   completionTokens: number;
-  cost: number;
+  /** Sums of many requests: BigInt, exact past 2^53 nano-USD. */
+  cost: bigint;
+  /** Price-list cost, BYOK included. */
+  listCost: bigint;
+}
+
+/** What one prune did: ledger rows and attempts deleted, daily rollup rows written or added to. */
+export interface PruneResult {
+  rows: number;
+  attempts: number;
+  rollups: number;
 }
 
 export interface ByokRecord {
@@ -120,7 +130,15 @@ export interface Store {
    * (settlements arriving together may share one transaction).
    */
   settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void>;
+  /** Ledger rows and daily rollups together; a rollup day counts when it starts at or after `since`. */
   usage(filter: { account?: string; since?: number }): UsageRow[];
+  /**
+   * Folds ledger rows created before `before` (ms) into daily rollups per UTC day, account,
+   * key, model and BYOK flag, and deletes them and their attempts, in one transaction.
+   */
+  prune(before: number): PruneResult;
+  /** created_at of the oldest ledger row, so retention can prune an hour at a time. */
+  oldestLedgerAt(): number | undefined;
   // BYOK
   setByok(record: ByokRecord): void;
   getByok(account: string, provider: string): ByokRecord | undefined;

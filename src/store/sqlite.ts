@@ -6,8 +6,10 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { BalanceOverflowError, MAX_NANO } from "../money.js";
+import { createPrivateFile, tightenJournals } from "./files.js";
 import { migrations } from "./migrations.js";
-import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store, UsageRow } from "./index.js";
+import { sqliteRetention } from "./sqlite-retention.js";
+import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store } from "./index.js";
 
 const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
   revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm`;
@@ -23,13 +25,17 @@ function migrate(db: Database.Database): void {
 }
 
 export function openSqliteStore(file: string): Store {
-  if (file !== ":memory:") mkdirSync(dirname(file), { recursive: true });
+  const onDisk = file !== ":memory:";
+  if (onDisk) mkdirSync(dirname(file), { recursive: true });
+  if (onDisk) createPrivateFile(file);
   const db = new Database(file);
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
   db.pragma("foreign_keys = ON");
   migrate(db);
+  if (onDisk) tightenJournals(file); // WAL mode and the migrations have created them by now
+  const retention = sqliteRetention(db);
 
   const s = {
     insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm)
@@ -157,16 +163,9 @@ export function openSqliteStore(file: string): Store {
     }),
     reserve,
     settle,
-    usage: ({ account, since }) =>
-      db
-        .prepare(
-          `SELECT l.model, l.key_id AS keyId, k.name AS keyName, COUNT(*) AS requests,
-             SUM(l.prompt_tokens) AS promptTokens, SUM(l.completion_tokens) AS completionTokens, SUM(l.cost) AS cost
-           FROM ledger l LEFT JOIN keys k ON k.id = l.key_id
-           WHERE (@account IS NULL OR l.account = @account) AND (@since IS NULL OR l.created_at >= @since)
-           GROUP BY l.model, l.key_id ORDER BY l.model, l.key_id`,
-        )
-        .all({ account: account ?? null, since: since ?? null }) as UsageRow[],
+    usage: retention.usage,
+    prune: retention.prune,
+    oldestLedgerAt: retention.oldestLedgerAt,
     setByok: (r) => void s.upsertByok.run(r),
     getByok: (account, provider) => s.getByok.get(account, provider) as ByokRecord | undefined,
     listByok: (account) => s.listByok.all(account) as ByokRecord[],
