@@ -5,6 +5,7 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
+import { invalidRequest } from "./errors.js";
 import type { Store } from "./store/index.js";
 
 const IV_BYTES = 12;
@@ -16,7 +17,10 @@ export function loadSecret(dbFile: string, env: NodeJS.ProcessEnv): Buffer {
   if (dbFile === ":memory:") return randomBytes(32);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
   chmodSync(file, 0o600);
-  return Buffer.from(readFileSync(file, "utf8").trim(), "hex");
+  const secret = Buffer.from(readFileSync(file, "utf8").trim(), "hex");
+  // A truncated or hand-edited file would otherwise surface later as "Invalid key length".
+  if (secret.length !== 32) throw new Error(`${file} does not hold a 256-bit key (64 hex digits); restore it, or set GATEWAY_SECRET`);
+  return secret;
 }
 
 const aad = (account: string, provider: string) => Buffer.from(`${account}\u0000${provider}`);
@@ -36,22 +40,79 @@ export function decrypt(secret: Buffer, account: string, provider: string, blob:
 
 export const last4 = (key: string): string => key.slice(-4);
 
+/** A stored key the current secret cannot open: the secret changed (or the row was damaged). */
+export const byokUnreadable = (provider: string) =>
+  invalidRequest(
+    `This account's BYOK key for provider ${provider} cannot be read (the gateway's encryption secret changed). Set it again with 'gateway byok set ${provider}'.`,
+    "byok_key_unreadable",
+  );
+
+/** One account's BYOK keys, as routing and listing see them. */
+export class AccountKeys {
+  constructor(private keys: Map<string, string>, private unreadable: ReadonlySet<string>) {}
+
+  /**
+   * The key for a plugin, for a request about to use it. An unreadable key is a 400, not a
+   * fallback: routing around it would quietly charge the balance the account meant to spare.
+   */
+  get(plugin: string): string | undefined {
+    if (this.unreadable.has(plugin)) throw byokUnreadable(plugin);
+    return this.keys.get(plugin);
+  }
+
+  /** For listing: a key that cannot be read serves nothing, so its models are not offered. */
+  readable(plugin: string): string | undefined {
+    return this.keys.get(plugin);
+  }
+}
+
 /** Decrypted keys per account, held in memory until the store changes. */
 export class ByokKeys {
-  private cache = new Map<string, Map<string, string>>();
+  private cache = new Map<string, AccountKeys>();
 
   constructor(private store: Store, private secret: Buffer) {}
 
-  forAccount(account: string): Map<string, string> {
+  forAccount(account: string): AccountKeys {
     let keys = this.cache.get(account);
     if (!keys) {
-      keys = new Map(this.store.listByok(account).map((r) => [r.provider, decrypt(this.secret, account, r.provider, r.secret)]));
+      const readable = new Map<string, string>();
+      const unreadable = new Set<string>();
+      for (const r of this.store.listByok(account)) {
+        const key = this.open(r.account, r.provider, r.secret);
+        if (key === undefined) unreadable.add(r.provider);
+        else readable.set(r.provider, key);
+      }
+      keys = new AccountKeys(readable, unreadable);
       this.cache.set(account, keys);
     }
     return keys;
   }
 
+  /** Every stored key the current secret cannot open (said once at start); never key material. */
+  unreadable(): Array<{ account: string; provider: string }> {
+    return this.store.listByok().filter((r) => this.open(r.account, r.provider, r.secret) === undefined)
+      .map((r) => ({ account: r.account, provider: r.provider }));
+  }
+
   invalidate(): void {
     this.cache.clear();
   }
+
+  private open(account: string, provider: string, blob: Buffer): string | undefined {
+    try {
+      return decrypt(this.secret, account, provider, blob);
+    } catch {
+      return undefined; // wrong secret (GCM tag mismatch) or a damaged row: the caller reports it
+    }
+  }
+}
+
+/** The start-up line for keys the secret cannot open (contract.md §13); undefined when there are none. */
+export function unreadableLine(keys: Array<{ account: string; provider: string }>, shown = 10): string | undefined {
+  if (keys.length === 0) return undefined;
+  const names = keys.slice(0, shown).map((k) => `${k.account}/${k.provider}`).join(", ");
+  const more = keys.length > shown ? ` and ${keys.length - shown} more` : "";
+  return `warning: ${keys.length} stored BYOK key${keys.length === 1 ? "" : "s"} cannot be decrypted with the current secret ` +
+    `(GATEWAY_SECRET or the .secret file beside the database changed): ${names}${more}; requests that need ` +
+    `${keys.length === 1 ? "it" : "them"} get 400 byok_key_unreadable until set again with 'gateway byok set'`;
 }

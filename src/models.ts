@@ -22,7 +22,7 @@ export function modelEntry(m: CatalogModel) {
 
 export function listModels(gw: Gateway, key: KeyRecord) {
   const byok = gw.byok.forAccount(key.account);
-  const models = gw.catalog.list((plugin) => byok.get(plugin));
+  const models = gw.catalog.list((plugin) => byok.readable(plugin));
   const byId = new Map(models.map((m) => [m.id, m]));
   // An alias is listed only when its target is usable by this account.
   const aliases = Object.entries(gw.config.aliases).flatMap(([alias, target]) => {

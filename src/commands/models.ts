@@ -73,7 +73,7 @@ export function modelsCommand(program: Command): void {
         try {
           const byok = gw.byok.forAccount(account);
           // --all: pretend every plugin has a key, so each endpoint with a loaded instance counts.
-          const keyFor = opts.all ? () => "listing" : (plugin: string) => byok.get(plugin);
+          const keyFor = opts.all ? () => "listing" : (plugin: string) => byok.readable(plugin);
           const rows = rowsOf(gw.catalog, keyFor);
           output(cmd, rows, listText(rows));
         } finally {

@@ -2,6 +2,7 @@
 import type { Command } from "commander";
 import { startRetention } from "../retention.js";
 import { fileModeWarning } from "../store/files.js";
+import { unreadableLine } from "../byok.js";
 import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 
@@ -20,6 +21,8 @@ export function serveCommand(program: Command): void {
       if (modes) say(modes);
       // After listen, in hour-sized steps between requests: never on a request's path.
       const stopRetention = startRetention(server.gateway.store, loaded.config.retention.days, say);
+      const unreadable = unreadableLine(server.gateway.byok.unreadable());
+      if (unreadable) process.stderr.write(`${unreadable}\n`);
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
       const ready = { url: server.url, providers, models: server.gateway.catalog.size };
       process.stdout.write(globals(cmd).json ? `${JSON.stringify(ready)}\n` :

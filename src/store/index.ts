@@ -142,7 +142,8 @@ export interface Store {
   // BYOK
   setByok(record: ByokRecord): void;
   getByok(account: string, provider: string): ByokRecord | undefined;
-  listByok(account: string): ByokRecord[];
+  /** One account's BYOK keys; without an account, every account's (the start-up check). */
+  listByok(account?: string): ByokRecord[];
   removeByok(account: string, provider: string): boolean;
   /** Accounts' BYOK providers, for /v1/models and routing. */
   byokProviders(account: string): string[];

@@ -61,6 +61,7 @@ export function openSqliteStore(file: string): Store {
       ON CONFLICT (account, provider) DO UPDATE SET secret = excluded.secret, last4 = excluded.last4, updated_at = excluded.updated_at`),
     getByok: db.prepare("SELECT account, provider, secret, last4, updated_at AS updatedAt FROM byok_keys WHERE account = ? AND provider = ?"),
     listByok: db.prepare("SELECT account, provider, secret, last4, updated_at AS updatedAt FROM byok_keys WHERE account = ? ORDER BY provider"),
+    allByok: db.prepare("SELECT account, provider, secret, last4, updated_at AS updatedAt FROM byok_keys ORDER BY account, provider"),
     removeByok: db.prepare("DELETE FROM byok_keys WHERE account = ? AND provider = ?"),
     byokProviders: db.prepare("SELECT provider FROM byok_keys WHERE account = ?").pluck(),
     catalog: db.prepare("SELECT * FROM catalog ORDER BY id"),
@@ -168,7 +169,7 @@ export function openSqliteStore(file: string): Store {
     oldestLedgerAt: retention.oldestLedgerAt,
     setByok: (r) => void s.upsertByok.run(r),
     getByok: (account, provider) => s.getByok.get(account, provider) as ByokRecord | undefined,
-    listByok: (account) => s.listByok.all(account) as ByokRecord[],
+    listByok: (account) => (account === undefined ? s.allByok.all() : s.listByok.all(account)) as ByokRecord[],
     removeByok: (account, provider) => s.removeByok.run(account, provider).changes > 0,
     byokProviders: (account) => s.byokProviders.all(account) as string[],
     replaceCatalog: db.transaction((models: CatalogModel[]) => {
