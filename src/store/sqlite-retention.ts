@@ -12,10 +12,11 @@ type BigRow = Omit<UsageRow, "requests" | "promptTokens" | "completionTokens"> &
 const DAY_MS = 86_400_000;
 
 // The ledger's only time index is (account, created_at): driving every query from `accounts`
-// makes each one a range scan per account instead of a scan of the whole ledger, with no
-// second index to maintain on the request path. Every ledger row's account exists (keys
-// reference accounts), and the rollup and the delete use the very same predicate.
-const OLD_ROWS = "FROM accounts a JOIN ledger l ON l.account = a.id WHERE l.created_at < @before";
+// (CROSS JOIN fixes that loop order in SQLite) makes each one a range scan per account
+// instead of a scan of the whole ledger, with no second index to maintain on the request
+// path. Every ledger row's account exists (keys reference accounts), and the rollup and the
+// delete use the very same predicate.
+const OLD_ROWS = "FROM accounts a CROSS JOIN ledger l ON l.account = a.id WHERE l.created_at < @before";
 
 export function sqliteRetention(db: Database.Database) {
   const s = {
