@@ -78,9 +78,16 @@ export class Bill {
   settle(s: Settlement, now: number): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.settled = true;
-    const prompt = s.usage?.prompt_tokens ?? 0;
-    const completion = s.usage?.completion_tokens ?? 0;
-    const listCost = costOf(pricesOf(this.route), prompt, completion);
+    let prompt = s.usage?.prompt_tokens ?? 0;
+    let completion = s.usage?.completion_tokens ?? 0;
+    let listCost: number;
+    try {
+      listCost = costOf(pricesOf(this.route), prompt, completion);
+    } catch {
+      // Counts reach here validated (usage-check.ts); should one not, the row is still written
+      // and the hold released (a throw here would strand the hold until restart).
+      (prompt = 0), (completion = 0), (listCost = 0);
+    }
     const charged = s.endpoint && !s.endpoint.byok ? Math.min(listCost, this.reserved) : 0;
     return this.store.settle(this.reservationId, {
       requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id,

@@ -17,8 +17,11 @@ import { dropNulls, renderCompletion } from "./completion.js";
 import type { ChatRequest, Usage } from "./schema.js";
 import type { Attempt } from "./store/index.js";
 import { writeSse, type StreamResult } from "./stream.js";
+import { StreamGuard } from "./stream-guard.js";
 import { countPromptTokens, countTextTokens } from "./tokens.js";
-import { decodeSse, UpstreamFailure } from "./upstream.js";
+import { UpstreamFailure } from "./upstream.js";
+import { capped, decodeSse, readJson } from "./upstream-body.js";
+import { checkedUsage } from "./usage-check.js";
 import { validate } from "./validate.js";
 
 export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> {
@@ -30,7 +33,7 @@ export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> 
   const route = narrowRoute(found, needsOf(body));
   const modelTier = gw.config.limits.models[route.model.id];
   if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
-  const job: Job = { requestId: ex.state.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
+  const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
   try {
     await (body.stream ? streamed(gw, ex, job) : completed(gw, ex, job));
   } catch (err) {
@@ -49,13 +52,18 @@ function readRequest(gw: Gateway, raw: Buffer): ChatRequest {
 
 interface Job {
   requestId: string;
+  keyId: string;
   body: ChatRequest;
   route: Route;
   bill: Bill;
   attempts: Attempt[];
 }
 
-/** An upstream answer the adapter cannot read is that endpoint's failure: fail over. */
+/**
+ * An upstream answer the adapter cannot read, or a stream that reports an error (Anthropic's
+ * overloaded_error event), is that endpoint's failure: fail over, and retry in later rounds.
+ * Answers the core refuses (over a cap, bad usage) are InvalidAnswer already.
+ */
 function malformed(cause: unknown): GatewayError {
   return cause instanceof GatewayError ? cause : new UpstreamFailure("failure", true, null, null, cause);
 }
@@ -69,7 +77,7 @@ async function call(gw: Gateway, job: Job, e: RoutedEndpoint, signal: AbortSigna
 }
 
 function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
-  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, attempt);
+  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, attempt);
 }
 
 const completionId = (job: Job) => `chatcmpl-${job.requestId.slice(4)}`;
@@ -78,7 +86,9 @@ async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
   const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
     const { plugin, ctx, res } = await call(gw, job, e, ex.signal);
     try {
-      return plugin.chat.response(await res.body.json(), ctx);
+      const answer = plugin.chat.response(await readJson(res.body, gw.config.server.upstream.maxResponseBytes), ctx);
+      if (answer.usage) answer.usage = checkedUsage(answer.usage, job.route.model, job.body.n ?? 1);
+      return answer;
     } catch (err) {
       throw malformed(err);
     }
@@ -92,9 +102,20 @@ async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
 }
 
 async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
+  const guard = new StreamGuard(ex.signal);
+  try {
+    await streamWith(gw, ex, job, guard);
+  } finally {
+    guard.dispose();
+  }
+}
+
+async function streamWith(gw: Gateway, ex: Exchange, job: Job, guard: StreamGuard): Promise<void> {
+  const started = gw.now();
   const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
-    const { plugin, ctx, res } = await call(gw, job, e, ex.signal);
-    const events = plugin.decodeStream ? plugin.decodeStream(res.body) : decodeSse(res.body);
+    const { plugin, ctx, res } = await call(gw, job, e, guard.signal);
+    const caps = gw.config.server.upstream;
+    const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
     const rest = plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
     // Failover is allowed until the first byte goes to the client: wait for the first delta.
     let first: IteratorResult<StreamDelta>;
@@ -107,6 +128,7 @@ async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
     return { first: first.value, rest };
   });
   ex.startSse();
+  guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
   const result = await writeSse(ex, {
     id: completionId(job),
     created: Math.floor(gw.now() / 1000),
@@ -115,6 +137,7 @@ async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
     first: value.first,
     rest: value.rest,
     estimate: (text) => estimate(job.body, text),
+    checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
     openai: gw.config.server.compat !== "strict",
   });
   settleStream(gw, job, endpoint, result);

@@ -2,9 +2,11 @@
  * gateway.config.yaml: discovery (cosmiconfig), `${VAR}` interpolation and validation (zod).
  * An invalid config fails at start with the path of the bad key and why.
  */
-import { dirname, resolve } from "node:path";
+import { readFileSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
 import { z } from "zod";
+import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, type LineOf, type PathSeg, type Problem } from "./config-errors.js";
 import { UsageError } from "./errors.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
@@ -34,11 +36,24 @@ export const ModelRoute = z.strictObject({
 });
 export type ModelRoute = z.infer<typeof ModelRoute>;
 
+const PROVIDER_KEYS = ["plugin", "baseUrl", "apiKey"];
+
+/**
+ * Loose, because plugins take options of their own (`apiVersion`, `region`, `headers`); but a
+ * key that is one of the common three written differently (`baseURL`, `api_key`) is a typo
+ * that would otherwise be ignored in silence.
+ */
 const Provider = z
   .looseObject({
     plugin: z.string().min(1).optional(),
     baseUrl: z.url().optional(),
     apiKey: z.string().optional(),
+  })
+  .superRefine((entry, ctx) => {
+    for (const key of Object.keys(entry)) {
+      const near = PROVIDER_KEYS.includes(key) ? undefined : nearMiss(key, PROVIDER_KEYS);
+      if (near) ctx.addIssue({ code: "custom", path: [key], message: `unknown key (did you mean ${near}?)` });
+    }
   });
 
 const Timeouts = z.strictObject({
@@ -47,6 +62,8 @@ const Timeouts = z.strictObject({
   idle: z.number().int().positive().default(60_000),
   /** The longest one streamed answer may run, start to end. */
   stream: z.number().int().positive().default(600_000),
+  /** On SIGTERM/SIGINT: how long in-flight requests may finish before open streams are ended. */
+  shutdown: z.number().int().nonnegative().default(30_000),
 });
 
 /** Every buffer that holds upstream bytes has a cap (docs/limits.md). */
@@ -111,28 +128,50 @@ const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
 
 /**
  * `${VAR}` (and `${VAR:-default}`) in any string value, from the environment. A value that is
- * only a placeholder takes the YAML type of what it expands to (`port: ${PORT}` is a number).
+ * only a placeholder takes the YAML type of what it expands to (`port: ${PORT}` is a number),
+ * and is left out when it expands to nothing (`${VAR:-}`: optional). A `${VAR}` with no
+ * default whose variable is unset is collected in `unset`: the caller refuses the config.
  */
-export function interpolate(value: unknown, env: NodeJS.ProcessEnv): unknown {
+export function interpolate(value: unknown, env: NodeJS.ProcessEnv, unset: Problem[] = [], path: PathSeg[] = []): unknown {
   if (typeof value === "string") {
-    const out = value.replace(PLACEHOLDER, (_m, name: string, fallback?: string) => env[name] ?? fallback ?? "");
+    const out = value.replace(PLACEHOLDER, (_m, name: string, fallback?: string) => {
+      if (env[name] === undefined && fallback === undefined) unset.push(unsetProblem(name, path));
+      return env[name] ?? fallback ?? "";
+    });
     if (!/^\$\{[^}]+\}$/.test(value)) return out;
+    if (out === "") return undefined;
     if (out === "true" || out === "false") return out === "true";
     return /^-?\d+(\.\d+)?$/.test(out) ? Number(out) : out;
   }
-  if (Array.isArray(value)) return value.map((v) => interpolate(v, env));
+  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, env, unset, [...path, i]));
   if (value && typeof value === "object") {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env, unset, [...path, k])]));
   }
   return value;
 }
 
-export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, where = "config"): Config {
-  const result = Config.safeParse(interpolate(raw ?? {}, env));
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((i) => `  ${i.path.join(".") || "(root)"}: ${i.message}`);
-  throw new UsageError(`invalid ${where}:\n${issues.join("\n")}`);
+/** Where the config came from, to put a file and line on each problem. */
+export interface ConfigSource {
+  file: string;
+  lineOf?: LineOf;
 }
+
+/** Validates and fills defaults; every problem (unset variables included) is one line of the UsageError. */
+export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, source?: ConfigSource): Config {
+  const problems = checkConfig(raw, env);
+  if (!Array.isArray(problems)) return problems;
+  throw new UsageError(formatProblems(problems, source?.file, source?.lineOf).join("\n"));
+}
+
+function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): Config | Problem[] {
+  const unset: Problem[] = [];
+  const data = interpolate(raw ?? {}, env, unset);
+  const result = Config.safeParse(data);
+  if (result.success && unset.length === 0) return result.data;
+  return [...unset, ...(result.success ? [] : problemsOf(result.error.issues, Config, data))];
+}
+
+const mask = (content: string, saved: string[] = []) => content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
 
 /**
  * `{ apiKey: ${OPENAI_API_KEY} }` (contract.md's own style) is not valid YAML: `{` and `}`
@@ -142,8 +181,7 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
 async function yamlLoader(_file: string, content: string): Promise<unknown> {
   const { parse } = await import("yaml"); // only when there is a YAML file: zero-config skips it
   const saved: string[] = [];
-  const safe = content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
-  return restore(parse(safe) ?? {}, saved);
+  return restore(parse(mask(content, saved)) ?? {}, saved);
 }
 
 function restore(value: unknown, saved: string[]): unknown {
@@ -167,8 +205,19 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
     throw new UsageError(`cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
   }
   if (!found) return { config: parseConfig({}, env) };
-  const config = parseConfig(found.config, env, found.filepath);
+  const checked = checkConfig(found.config, env);
+  if (Array.isArray(checked)) throw new UsageError(formatProblems(checked, found.filepath, await linesOf(found.filepath)).join("\n"));
+  const config = checked;
   // A relative database path is relative to the config file, not to wherever the CLI runs.
   if (found.config?.database) config.database = resolve(dirname(found.filepath), config.database);
   return { config, file: found.filepath };
+}
+
+/** Line numbers for a config file, read again only when it has problems; none if it cannot be parsed. */
+async function linesOf(file: string): Promise<LineOf | undefined> {
+  try {
+    return await yamlLines(readFileSync(file, "utf8"), basename(file) === "package.json" ? ["gateway"] : [], (t) => mask(t));
+  } catch {
+    return undefined;
+  }
 }

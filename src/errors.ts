@@ -61,6 +61,9 @@ export const methodNotAllowed = (method: string, path: string, allow: string) =>
 export const requestTooLarge = (limit: number) =>
   new GatewayError(413, "invalid_request_error", "request_too_large", `Request body exceeds the limit of ${limit} bytes.`);
 
+export const requestHeadersTooLarge = () =>
+  new GatewayError(431, "invalid_request_error", "request_header_too_large", "The request's headers are too large.");
+
 export const rateLimited = (scope: string, retryAfter: number) =>
   new GatewayError(429, "rate_limit_error", "rate_limited", `Rate limit exceeded for this ${scope}. Retry after ${retryAfter} s.`, {
     headers: { "retry-after": String(retryAfter) },
@@ -69,6 +72,10 @@ export const rateLimited = (scope: string, retryAfter: number) =>
 /** Every endpoint of a model failed; the message never carries upstream detail (api.md rule 1). */
 export const upstreamUnavailable = () =>
   new GatewayError(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.");
+
+/** Every endpoint answered, and no answer was usable (over a cap, not the provider's format, bad usage). */
+export const upstreamInvalid = () =>
+  new GatewayError(502, "upstream_error", "upstream_invalid_response", "The provider sent an answer the gateway cannot use. Retry later.");
 
 export const internalError = (cause?: unknown) =>
   new GatewayError(500, "upstream_error", "internal_error", "Internal gateway error.", { cause });

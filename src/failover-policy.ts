@@ -6,7 +6,7 @@
  */
 import { AbortError } from "p-retry";
 import type { Config } from "./config.js";
-import { GatewayError, rateLimited } from "./errors.js";
+import { GatewayError, rateLimited, upstreamInvalid } from "./errors.js";
 import type { LimitResult } from "./limits.js";
 
 /** A round in which every endpoint failed (or none could be tried). */
@@ -27,6 +27,8 @@ export function backoffMs(retry: Config["retry"], round: number): number {
 
 export class RoundTally {
   tried = 0;
+  /** Tried endpoints whose 2xx answer was unusable (InvalidAnswer). */
+  invalid = 0;
   byokRejected = false;
   private unsupported: GatewayError | undefined;
   private refusedParameter = 0;
@@ -55,6 +57,8 @@ export class RoundTally {
     // Every endpoint tried refused a parameter: that is the client's 400, not an outage.
     if (this.unsupported && this.tried === this.refusedParameter) return new AbortError(this.unsupported);
     if (this.tried === 0 && this.limited) return new AbortError(providerLimited(this.limited));
+    // Every endpoint answered, unusably: asking again would get the same answer (docs/limits.md).
+    if (this.tried > 0 && this.invalid === this.tried) return new AbortError(upstreamInvalid());
     return new RoundFailed(this.waitMs, this.byokRejected);
   }
 }

@@ -27,8 +27,11 @@ export interface Gateway {
   limiter: Limiter;
   health: Health;
   requestSchema: typeof StrictChatRequest | typeof OpenAIChatRequest | typeof LooseChatRequest;
-  /** Settlements still being written (streams ending); awaited on shutdown. */
+  /** Chat requests in flight and settlements still being written; awaited on shutdown. */
   pending: Set<Promise<unknown>>;
+  /** Aborts when a shutdown's grace period is over: open streams end now, billed for what they delivered. */
+  stopping: AbortSignal;
+  stopStreams(): void;
   now(): number;
   close(): Promise<void>;
 }
@@ -76,13 +79,17 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
 
   const upstream = new Upstream(config.server.timeouts);
   const pending = new Set<Promise<unknown>>();
+  const stopping = new AbortController();
   const gateway: Gateway = {
     config, store, auth, byok, catalog: buildCatalog(), instances, upstream, limiter, health, pending, now,
+    stopping: stopping.signal,
+    stopStreams: () => stopping.abort(),
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now }),
     requestSchema: { strict: StrictChatRequest, openai: OpenAIChatRequest, passthrough: LooseChatRequest }[config.server.compat],
     async close() {
       clearInterval(timer);
-      await Promise.allSettled([...pending]);
+      // A settlement may join while earlier work ends: wait until nothing is left.
+      while (pending.size) await Promise.allSettled([...pending]);
       auth.flush();
       await upstream.close();
     },

@@ -9,6 +9,10 @@ export type Outcome = "success" | "failure" | "rate_limited" | "key_rejected" | 
 
 interface EndpointState {
   failures: number; // consecutive
+  /** Keys whose requests failed in a way their content may cause (a 500, an unusable answer), this streak. */
+  suspects: Set<string>;
+  /** A failure in this streak that no request content causes (network, timeout, 502-504, 529). */
+  infra: boolean;
   openedAt: number | null;
   probing: boolean;
   ewma: number | null;
@@ -27,6 +31,11 @@ const BUCKET_MS = 10_000;
 const KEEP_MS = 5 * 60_000;
 const EWMA_ALPHA = 0.2;
 
+export interface Blame {
+  key: string;
+  suspect: boolean;
+}
+
 export interface HealthOptions {
   failureThreshold: number;
   cooldown: number;
@@ -41,7 +50,7 @@ export class Health {
   private endpoint(provider: string, model: string): EndpointState {
     const key = `${provider}\u0000${model}`;
     let e = this.endpoints.get(key);
-    if (!e) this.endpoints.set(key, (e = { failures: 0, openedAt: null, probing: false, ewma: null, heldUntil: 0 }));
+    if (!e) this.endpoints.set(key, (e = { failures: 0, suspects: new Set(), infra: false, openedAt: null, probing: false, ewma: null, heldUntil: 0 }));
     return e;
   }
 
@@ -92,7 +101,13 @@ export class Health {
     return this.endpoint(provider, model).ewma;
   }
 
-  record(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null = null): void {
+  /**
+   * `blame`: which gateway key the failed request came from, and whether its content could
+   * have caused the failure. One tenant's requests alone never open a circuit for everyone
+   * (docs/limits.md): failures that content may cause count toward opening only once they
+   * come from two or more keys; infrastructure failures count whoever sent the request.
+   */
+  record(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null = null, blame?: Blame): void {
     const e = this.endpoint(provider, model);
     const p = this.provider(provider);
     p.checkedAt = now;
@@ -107,6 +122,8 @@ export class Health {
     if (outcome === "success") {
       counts.ok++;
       e.failures = 0;
+      e.suspects.clear();
+      e.infra = false;
       e.openedAt = null;
       e.heldUntil = 0;
       p.keyRejectedAt = null;
@@ -117,8 +134,11 @@ export class Health {
     counts.failed++;
     if (outcome === "key_rejected") p.keyRejectedAt = now;
     e.failures++;
-    // A failed half-open probe re-opens at once; otherwise open after N in a row.
-    if (e.openedAt !== null || e.failures >= this.options.failureThreshold || outcome === "key_rejected") e.openedAt = now;
+    if (blame?.suspect) e.suspects.add(blame.key);
+    else e.infra = true;
+    const widespread = e.infra || e.suspects.size >= 2;
+    // A failed half-open probe re-opens at once; otherwise open after N in a row from more than one tenant.
+    if (e.openedAt !== null || (e.failures >= this.options.failureThreshold && widespread) || outcome === "key_rejected") e.openedAt = now;
   }
 
   snapshot(now: number, providerIds: string[]) {

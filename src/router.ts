@@ -14,7 +14,7 @@ import { backoffMs, clientClosed, RoundFailed, RoundTally } from "./failover-pol
 import type { Health, Outcome } from "./health.js";
 import type { LimitResult, Limiter } from "./limits.js";
 import type { Attempt } from "./store/index.js";
-import { UpstreamFailure } from "./upstream.js";
+import { InvalidAnswer, UpstreamFailure } from "./upstream.js";
 
 export interface RouterDeps {
   health: Health;
@@ -26,6 +26,8 @@ export interface RouterDeps {
 
 export interface RunOptions {
   byokOnly: boolean;
+  /** The gateway key the request came from: whose failures these are (health.ts Blame). */
+  keyId: string;
   signal: AbortSignal;
   requestId: string;
   attempts: Attempt[];
@@ -132,8 +134,11 @@ export class Router {
       if (isUnsupported(err)) return tally.refusedParam(err);
       throw new AbortError(err instanceof Error ? err : String(err));
     }
+    if (err instanceof InvalidAnswer) tally.invalid++;
     const outcome = err.retryable || err.outcome === "key_rejected" ? err.outcome : "rejected";
-    this.log(opts, e, outcome, err.upstreamStatus, started, err.retryAfterMs);
+    // A 500 or an unusable answer may be this request's doing; the rest is the provider's.
+    const suspect = err instanceof InvalidAnswer || err.upstreamStatus === 500;
+    this.log(opts, e, outcome, err.upstreamStatus, started, err.retryAfterMs, suspect);
     if (!err.retryable) throw new AbortError(invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected"));
     if (err.outcome === "key_rejected" && e.byok) tally.byokRejected = true;
     if (err.retryAfterMs !== null) opts.notBefore.set(e, this.deps.now() + err.retryAfterMs);
@@ -148,13 +153,13 @@ export class Router {
     return r.ok ? null : r;
   }
 
-  private log(opts: RunOptions, e: RoutedEndpoint, outcome: Outcome | "cancelled", status: number | null, started: number, retryAfterMs: number | null = null): void {
+  private log(opts: RunOptions, e: RoutedEndpoint, outcome: Outcome | "cancelled", status: number | null, started: number, retryAfterMs: number | null = null, suspect = false): void {
     const t = this.deps.now();
     opts.attempts.push({ requestId: opts.requestId, createdAt: started, provider: e.provider, model: e.model, outcome, httpStatus: status, latencyMs: t - started });
     if (outcome === "cancelled") return;
     // An account's own key refused says nothing about the provider: health is shared by all.
     const seen = outcome === "key_rejected" && e.byok ? "rejected" : outcome;
-    this.deps.health.record(e.provider, e.model, seen, t - started, t, retryAfterMs);
+    this.deps.health.record(e.provider, e.model, seen, t - started, t, retryAfterMs, { key: opts.keyId, suspect });
   }
 }
 

@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import type { LoadedConfig } from "./config.js";
 import { createGateway, type Gateway } from "./gateway.js";
-import { createHandler } from "./server.js";
+import { clientErrorHandler, createHandler } from "./server.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
 export interface RunningServer {
@@ -33,7 +33,9 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
   const drain: Drain = { inflight: 0, waiting: [] };
   let server: Server;
   try {
-    server = await listen(createServer({ keepAliveTimeout: 65_000 }, trackInflight(createHandler(gateway), drain)), host, opts.port ?? config.server.port);
+    const http = createServer({ keepAliveTimeout: 65_000 }, trackInflight(createHandler(gateway), drain));
+    http.on("clientError", clientErrorHandler(gateway));
+    server = await listen(http, host, opts.port ?? config.server.port);
   } catch (err) {
     await gateway.close();
     store.close();
@@ -46,14 +48,15 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
     gateway,
     close: () =>
       (closing ??= (async () => {
-        await stopAccepting(server, drain, GRACE_MS);
+        await stopAccepting(server, drain, config.server.timeouts.shutdown, () => gateway.stopStreams());
         await gateway.close();
         store.close();
       })()),
   };
 }
 
-const GRACE_MS = 30_000;
+/** After the grace period, how long ended streams get to write their last event. */
+const STREAM_END_MS = 2_000;
 
 function listen(server: Server, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
@@ -82,17 +85,21 @@ function trackInflight(handler: RequestListener, drain: Drain): RequestListener 
 }
 
 /**
- * Stops accepting, waits for in-flight responses (up to the grace period), then drops every
- * socket left: idle keep-alive ones and ones a client opened without sending a request.
+ * Stops accepting and waits for in-flight responses up to the grace period. Then streams
+ * still open are ended by the gateway (an error event, billed for what they delivered:
+ * docs/limits.md) and get a moment to write it; then every socket left is dropped: idle
+ * keep-alive ones and ones a client opened without sending a request.
  */
-function stopAccepting(server: Server, drain: Drain, graceMs: number): Promise<void> {
+function stopAccepting(server: Server, drain: Drain, graceMs: number, endStreams: () => void): Promise<void> {
   return new Promise((resolve) => {
     server.close(() => resolve());
     const dropAll = () => server.closeAllConnections();
     if (drain.inflight === 0) return dropAll();
     server.closeIdleConnections();
-    const force = setTimeout(dropAll, graceMs);
-    force.unref();
+    let force = setTimeout(() => {
+      endStreams();
+      force = setTimeout(dropAll, STREAM_END_MS);
+    }, graceMs);
     drain.waiting.push(() => {
       clearTimeout(force);
       dropAll();

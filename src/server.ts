@@ -4,11 +4,12 @@
  * 405). Both render errors with error-reply.ts, so every response, success or error,
  * carries X-Request-Id and X-RateLimit-* and the same error object.
  */
-import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
-import { fromNodeHandler, H3, toNodeHandler, type H3Event } from "h3";
+import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { chatCompletions } from "./chat.js";
 import { errorReply } from "./error-reply.js";
-import { methodNotAllowed, routeNotFound } from "./errors.js";
+import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import { Exchange } from "./http-node.js";
 import { getModel, listModels } from "./models.js";
@@ -38,7 +39,10 @@ function isChatUrl(url: string | undefined): boolean {
 
 function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
-  return chatCompletions(gw, ex).catch((err: unknown) => ex.fail(err));
+  const done = chatCompletions(gw, ex).catch((err: unknown) => ex.fail(err));
+  // Shutdown waits for every request's own settlement, not only for its socket to close.
+  gw.pending.add(done);
+  return done.finally(() => gw.pending.delete(done));
 }
 
 function createApp(gw: Gateway): H3 {
@@ -47,6 +51,8 @@ function createApp(gw: Gateway): H3 {
     silent: true,
     onRequest: (event) => void (event.context.gateway = startRequest()),
     onError: (error, event) => {
+      // h3's own refusals (a path it cannot decode) are limited per IP like every request without a key.
+      if (!(error.cause instanceof GatewayError) && error.status === 400) error = ipLimited(gw, stateOf(event), clientIp(event)) ?? error;
       const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted, gw.config.server.compat !== "strict");
       return new Response(body, { status, headers });
     },
@@ -96,6 +102,35 @@ function decodePath(raw: string): string {
   } catch {
     return raw;
   }
+}
+
+/** The IP tier's verdict without throwing: a 429 to answer with, or undefined (and its headers staged). */
+function ipLimited(gw: Gateway, state: RequestState, ip: string): H3Error | undefined {
+  try {
+    limitByIp(gw, state, ip);
+    return undefined;
+  } catch (err) {
+    return new H3Error(err as Error);
+  }
+}
+
+/**
+ * Node's HTTP parser refuses some requests before any handler runs (an oversized header
+ * block: 431; a garbage request line: 400) and would answer in plain text. They get the
+ * error shape and the usual headers, and count against the client's IP tier.
+ */
+export function clientErrorHandler(gw: Gateway): (err: NodeJS.ErrnoException, socket: Duplex) => void {
+  return (err, socket) => {
+    if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
+    const state = startRequest();
+    const ip = (socket as { remoteAddress?: string }).remoteAddress ?? "unknown";
+    const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
+    let error: unknown = tooLarge ? requestHeadersTooLarge() : invalidRequest("Malformed HTTP request.", "bad_request");
+    error = ipLimited(gw, state, ip)?.cause ?? error;
+    const reply = errorReply(error, state, false, gw.config.server.compat !== "strict");
+    const head = Object.entries({ ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)), connection: "close" }).map(([k, v]) => `${k}: ${v}`).join("\r\n");
+    socket.end(`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ""}\r\n${head}\r\n\r\n${reply.body}`);
+  };
 }
 
 function stateOf(event: H3Event): RequestState {

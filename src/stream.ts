@@ -36,6 +36,8 @@ export interface StreamOptions {
   rest: AsyncIterator<StreamDelta>;
   /** Fills in usage when the upstream sent none (estimated), before the final chunk. */
   estimate(text: string): Promise<Usage>;
+  /** Validates and bounds a reported usage; throws on counts that are not counts. */
+  checkUsage?(usage: Usage): Usage;
   /** `server.compat` openai: refusal and logprobs deltas, `content_filter` shown as itself. */
   openai?: boolean;
 }
@@ -77,11 +79,13 @@ class Framer {
   private readonly started = new Set<number>();
   private readonly head: string;
   private readonly openai: boolean;
+  private readonly check: (u: Usage) => Usage;
   usage: Usage | null = null;
   text = "";
 
   constructor(o: StreamOptions) {
     this.openai = o.openai === true;
+    this.check = o.checkUsage ?? ((u) => u);
     this.head = `data: {"id":${JSON.stringify(o.id)},"object":"chat.completion.chunk","created":${o.created},"model":${JSON.stringify(o.model)},"choices":[`;
   }
 
@@ -91,7 +95,7 @@ class Framer {
 
   /** One delta as an event, or null when it carries only a finish reason or usage (held). */
   frame(d: StreamDelta): string | null {
-    if (d.usage) this.usage = d.usage;
+    if (d.usage) this.usage = this.check(d.usage);
     const index = d.index ?? 0;
     if (d.finish_reason) this.finishes.set(index, d.finish_reason);
     const refusal = this.openai ? d.refusal : undefined;

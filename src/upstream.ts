@@ -4,9 +4,8 @@
  * client never sees upstream detail: the failure renders as a generic 503 if it escapes.
  */
 import type { Agent, Dispatcher } from "undici";
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import { GatewayError } from "./errors.js";
-import type { ErrorClass, ProviderPlugin, UpstreamEvent, UpstreamRequest } from "./provider.js";
+import type { ErrorClass, ProviderPlugin, UpstreamRequest } from "./provider.js";
 import type { Outcome } from "./health.js";
 
 export class UpstreamFailure extends GatewayError {
@@ -19,6 +18,18 @@ export class UpstreamFailure extends GatewayError {
   ) {
     super(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.", { cause });
     this.name = "UpstreamFailure";
+  }
+}
+
+/**
+ * A 2xx answer the gateway cannot use: over a size cap, not the provider's format, usage
+ * counts that are not counts. That endpoint failed (fail over; health counts it); when no
+ * endpoint answered validly the client gets 502, not 503 (docs/limits.md).
+ */
+export class InvalidAnswer extends UpstreamFailure {
+  constructor(cause: unknown) {
+    super("failure", true, null, null, cause);
+    this.name = "InvalidAnswer";
   }
 }
 
@@ -117,36 +128,4 @@ export function retryAfterMs(headers: Record<string, string | string[] | undefin
   if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
-}
-
-/**
- * SSE bytes -> events with JSON data (eventsource-parser does the framing). After `[DONE]`
- * the rest of the body is drained, not abandoned: leaving a `for await` early destroys the
- * body, which costs an AbortError (with a stack trace) per stream.
- */
-export async function* decodeSse(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent> {
-  const queue: EventSourceMessage[] = [];
-  let done = false;
-  const parser = createParser({ onEvent: (e) => void (done || queue.push(e)) });
-  const decoder = new TextDecoder();
-  for await (const chunk of body) {
-    if (done) continue;
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    for (let e = queue.shift(); e; e = queue.shift()) {
-      if (e.data === "[DONE]") {
-        done = true;
-        queue.length = 0;
-        break;
-      }
-      yield { event: e.event, data: parseJson(e.data) };
-    }
-  }
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new UpstreamFailure("failure", true, null, null, "malformed stream event");
-  }
 }

@@ -10,7 +10,30 @@ type Issue = z.core.$ZodIssue;
 
 const MAX_REPORTED = 3;
 
+/**
+ * The most messages, content parts and tool calls one request may hold together. zod spends
+ * about 1 µs per element, valid or not: this bounds what refusing any body can cost (~25 ms
+ * of CPU at the 8 MiB body limit; docs/limits.md). Agent histories are far below it.
+ */
+export const MAX_REQUEST_ITEMS = 20_000;
+
+/** Counted before zod runs, so a body of 300,000 tiny messages is refused at once. */
+export function checkItemCount(body: unknown): void {
+  const messages = (body as { messages?: unknown } | null)?.messages;
+  if (!Array.isArray(messages)) return;
+  let items = messages.length;
+  for (let i = 0; i < messages.length && items <= MAX_REQUEST_ITEMS; i++) {
+    const m = messages[i] as { content?: unknown; tool_calls?: unknown } | null;
+    if (Array.isArray(m?.content)) items += m.content.length;
+    if (Array.isArray(m?.tool_calls)) items += m.tool_calls.length;
+  }
+  if (items > MAX_REQUEST_ITEMS) {
+    throw invalidRequest(`messages: A request may hold at most ${MAX_REQUEST_ITEMS} messages, content parts and tool calls together`, "request_too_large", "messages");
+  }
+}
+
 export function validate<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  checkItemCount(body);
   const result = schema.safeParse(body, { reportInput: true });
   if (result.success) return result.data;
   const lines = result.error.issues.flatMap(describe).slice(0, MAX_REPORTED);

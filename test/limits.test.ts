@@ -183,7 +183,7 @@ describe("provider tier", () => {
     const gw = await gateway({ providers: { primary: { requests: 2, window: 60 } } }, { health: { failureThreshold: 1, cooldown: 600 } });
     const key = gw.createKey();
     const p = primary.requests.length;
-    primary.queue(error(500));
+    primary.queue(error(503)); // an outage (a 500 from one key alone would not open it)
     for (let i = 0; i < 3; i++) expect((await chat(gw, key)).status).toBe(200); // 1 failure, then skipped while open
     expect(primary.requests.length - p).toBe(1);
     await sleep(700);
