@@ -124,7 +124,10 @@ class Framer {
   }
 
   errorFrame(requestId: string): string {
-    const error = { message: "The upstream stream failed after it started. The answer is incomplete.", type: "upstream_error", code: "stream_interrupted", request_id: requestId };
+    const message = "The upstream stream failed after it started. The answer is incomplete.";
+    const error = this.openai
+      ? { message, type: "upstream_error", code: "stream_interrupted", param: null, request_id: requestId }
+      : { message, type: "upstream_error", code: "stream_interrupted", request_id: requestId };
     return `data: ${JSON.stringify({ error })}\n\n`;
   }
 }

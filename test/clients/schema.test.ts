@@ -60,6 +60,7 @@ describe("the watch on a client's fetch", () => {
         { json: noRefusal },
         { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: "stop" }]) }, { data: chunk([{ index: 0, delta: { content: 5 }, finish_reason: null }]) }] },
         { sse: [{ data: chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { arguments: "" } }] }, finish_reason: null }]) }] },
+        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", param: null, request_id: "r" } } }], done: false },
         { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", request_id: "r" } } }], done: false },
         { status: 400, json: { error: { message: "m", type: "invalid_request_error", code: null, request_id: `req_${"b".repeat(32)}` } } },
       );
@@ -68,7 +69,8 @@ describe("the watch on a client's fetch", () => {
       expect((await through(watch)).join()).toMatch(/refusal/);
       expect((await through(watch)).join()).toMatch(/content must be string/);
       expect((await through(watch)).join()).toMatch(/first fragment of tool call 0:0/);
-      expect(await through(watch)).toEqual([]); // the mid-stream error event is not a chunk
+      expect(await through(watch)).toEqual([]); // the mid-stream error event is the error object, not a chunk
+      expect((await through(watch)).join()).toMatch(/param/); // ... and carries param under openai
       expect((await through(watch)).join()).toMatch(/param/);
     } finally {
       await fake.close();

@@ -203,7 +203,8 @@ export class SchemaWatch {
     } catch {
       return this.add(label, [`event is not JSON: ${data.slice(0, 80)}`]);
     }
-    if (chunk && typeof chunk === "object" && "error" in chunk) return; // the mid-stream error event (contract.md §4)
+    // The mid-stream error event (contract.md §4) is the error object, `param` included.
+    if (chunk && typeof chunk === "object" && "error" in chunk) return this.add(label, validate("error", chunk), chunk);
     this.add(label, [...validate("chat.completion.chunk", chunk), ...firstFragmentRule(chunk, firstFragments)], chunk);
   }
 
