@@ -60,8 +60,8 @@ describe("the watch on a client's fetch", () => {
         { json: noRefusal },
         { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: "stop" }]) }, { data: chunk([{ index: 0, delta: { content: 5 }, finish_reason: null }]) }] },
         { sse: [{ data: chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { arguments: "" } }] }, finish_reason: null }]) }] },
-        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", param: null, request_id: "r" } } }], done: false },
-        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", request_id: "r" } } }], done: false },
+        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", param: null, request_id: `req_${"c".repeat(32)}` } } }], done: false },
+        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", request_id: `req_${"c".repeat(32)}` } } }], done: false },
         { status: 400, json: { error: { message: "m", type: "invalid_request_error", code: null, request_id: `req_${"b".repeat(32)}` } } },
       );
       const watch = new SchemaWatch();
