@@ -57,5 +57,5 @@ export function fileModeWarning(db: string): string | undefined {
     .filter((f): f is { file: string; mode: number } => f.mode !== undefined && (f.mode & SHARED_BITS) !== 0);
   if (wide.length === 0) return undefined;
   const list = wide.map((f) => `${f.file} (${f.mode.toString(8).padStart(4, "0")})`).join(", ");
-  return `warning: readable beyond its owner: ${list}; it holds balances, the ledger and key material: chmod 600 ${wide.map((f) => f.file).join(" ")}`;
+  return `warning: database files open to group/others: ${list}; they hold balances, the ledger and key material: chmod 600 ${wide.map((f) => f.file).join(" ")}`;
 }
