@@ -39,6 +39,7 @@ export function problemsOf(issues: readonly z.core.$ZodIssue[], schema: z.ZodTyp
       return issue.keys.map((key) => ({ path: [...issue.path, key] as PathSeg[], message: unknownKey(key, known) }));
     }
     const path = issue.path as PathSeg[];
+    if (issue.code === "custom") return [{ path, message: issue.message }];
     if (issue.code === "invalid_key") return [{ path, message: `invalid name: ${lowerFirst(issue.issues[0]?.message ?? issue.message)}` }];
     const value = valueAt(data, path);
     if (value === undefined && issue.code === "invalid_type") return [{ path, message: `required: expected ${expected(schemaAt(schema, path))}` }];
@@ -61,22 +62,25 @@ export function unknownKey(key: string, known: string[]): string {
 
 /**
  * A key that is a known one written differently: same letters ignoring case, `_` and `-`
- * (`baseURL`, `api_key`), or one edit away when long enough to be a typo rather than another word.
+ * (`baseURL`, `api_key`), or one edit or swap away (`prot`) when long enough to be a typo
+ * rather than another word.
  */
 export function nearMiss(key: string, known: readonly string[]): string | undefined {
   const norm = (s: string) => s.toLowerCase().replace(/[-_]/g, "");
   const k = norm(key);
-  return known.find((c) => norm(c) === k) ?? known.find((c) => k.length >= 5 && editDistance(k, norm(c)) <= 1);
+  return known.find((c) => norm(c) === k) ?? known.find((c) => k.length >= 4 && editDistance(k, norm(c)) <= 1);
 }
 
+/** Levenshtein distance with adjacent swaps counting as one edit (optimal string alignment). */
 function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, i) => i);
+  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
+    for (let j = 1; j <= b.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
   }
-  return prev[b.length]!;
+  return d[a.length]![b.length]!;
 }
 
 /**

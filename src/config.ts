@@ -122,6 +122,11 @@ export interface LoadedConfig {
   config: Config;
   /** The file it came from; undefined for zero-config start. */
   file?: string;
+  /**
+   * `${VAR}` references whose variable is unset, one line each (file:line: path: ...). They
+   * stop `gateway serve`; admin commands (keys, credits) need no provider keys and go on.
+   */
+  unset?: string[];
 }
 
 const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
@@ -158,17 +163,16 @@ export interface ConfigSource {
 
 /** Validates and fills defaults; every problem (unset variables included) is one line of the UsageError. */
 export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, source?: ConfigSource): Config {
-  const problems = checkConfig(raw, env);
-  if (!Array.isArray(problems)) return problems;
-  throw new UsageError(formatProblems(problems, source?.file, source?.lineOf).join("\n"));
+  const { config, unset, invalid } = checkConfig(raw, env);
+  if (config && unset.length === 0) return config;
+  throw new UsageError(formatProblems([...unset, ...invalid], source?.file, source?.lineOf).join("\n"));
 }
 
-function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): Config | Problem[] {
+function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; unset: Problem[]; invalid: Problem[] } {
   const unset: Problem[] = [];
   const data = interpolate(raw ?? {}, env, unset);
   const result = Config.safeParse(data);
-  if (result.success && unset.length === 0) return result.data;
-  return [...unset, ...(result.success ? [] : problemsOf(result.error.issues, Config, data))];
+  return result.success ? { config: result.data, unset, invalid: [] } : { unset, invalid: problemsOf(result.error.issues, Config, data) };
 }
 
 const mask = (content: string, saved: string[] = []) => content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
@@ -204,13 +208,13 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   } catch (err) {
     throw new UsageError(`cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
   }
-  if (!found) return { config: parseConfig({}, env) };
-  const checked = checkConfig(found.config, env);
-  if (Array.isArray(checked)) throw new UsageError(formatProblems(checked, found.filepath, await linesOf(found.filepath)).join("\n"));
-  const config = checked;
+  if (!found) return { config: parseConfig({}, env), unset: [] };
+  const { config, unset, invalid } = checkConfig(found.config, env);
+  const lines = async (problems: Problem[]) => formatProblems(problems, found.filepath, await linesOf(found.filepath));
+  if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
   // A relative database path is relative to the config file, not to wherever the CLI runs.
   if (found.config?.database) config.database = resolve(dirname(found.filepath), config.database);
-  return { config, file: found.filepath };
+  return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
 }
 
 /** Line numbers for a config file, read again only when it has problems; none if it cannot be parsed. */

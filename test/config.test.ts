@@ -5,12 +5,15 @@ import { parse } from "yaml";
 import { describe, expect, test } from "vitest";
 import { loadConfig, parseConfig } from "../src/config.js";
 import { loadProviders } from "../src/plugins.js";
-import { tempDir } from "./helpers/cli.js";
+import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 
 describe("config", () => {
   test("gateway.config.example.yaml is valid and every provider plugin in it loads", async () => {
-    const env = { OPENAI_API_KEY: "sk-o", AWS_ACCESS_KEY_ID: "AKIA", AWS_SECRET_ACCESS_KEY: "s" };
-    const config = parseConfig(parse(readFileSync("gateway.config.example.yaml", "utf8")), env);
+    const text = readFileSync("gateway.config.example.yaml", "utf8");
+    // Every variable it references is set (an unset one is an error); the ones asserted below get known values.
+    const names = [...text.matchAll(/\$\{([A-Z_0-9]+)\}/g)].map((m) => m[1]!);
+    const env = { ...Object.fromEntries(names.map((n) => [n, `v-${n}`])), OPENAI_API_KEY: "sk-o", AWS_ACCESS_KEY_ID: "AKIA", AWS_SECRET_ACCESS_KEY: "s" };
+    const config = parseConfig(parse(text), env);
     expect(config.server.port).toBe(8787);
     expect(config.providers.bedrock?.apiKey).toBe("AKIA:s");
     const instances = await loadProviders(config, env, process.cwd());
@@ -58,4 +61,69 @@ test("${VAR} works inside YAML flow maps, as contract.md writes it", async () =>
   writeFileSync(join(dir, "gateway.config.yaml"), "providers:\n  openai:   { apiKey: ${OPENAI_API_KEY}, baseUrl: ${BASE:-http://127.0.0.1:9}/v1 }\n");
   const { config } = await loadConfig(undefined, { OPENAI_API_KEY: "sk-flow" }, dir);
   expect(config.providers.openai).toEqual({ apiKey: "sk-flow", baseUrl: "http://127.0.0.1:9/v1" });
+});
+
+describe("config problems: one line each, with file, line, path and what is expected", () => {
+  const load = async (yaml: string, env: NodeJS.ProcessEnv = {}) => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "gateway.config.yaml"), yaml);
+    const cwd = process.cwd();
+    process.chdir(dir); // the file is shown relative to where the operator runs the command
+    try {
+      return await loadConfig(undefined, env, dir).then(() => [], (err: Error) => err.message.split("\n"));
+    } finally {
+      process.chdir(cwd);
+    }
+  };
+
+  test("a bad value: its line, its path, the expected range and what was given", async () => {
+    const lines = await load(["database: ./g.db", "server:", "  host: 127.0.0.1", "  port: abc", ""].join("\n"));
+    expect(lines).toEqual(['gateway.config.yaml:4: server.port: expected an integer from 0 to 65535, got "abc"']);
+  });
+
+  test("${VAR} whose variable is unset: named with its line; `serve` refuses to start, admin commands go on", async () => {
+    assertBuilt();
+    const dir = tempDir();
+    const yaml = ["server:", "  port: 0", "providers:", "  openai:", "    apiKey: ${OPENAI_API_KEY}", "  groq: { apiKey: '${GROQ_API_KEY:-}' }", ""].join("\n");
+    writeFileSync(join(dir, "gateway.config.yaml"), yaml);
+    const { unset } = await loadConfig(undefined, {}, dir);
+    expect(unset).toEqual([expect.stringMatching(/gateway\.config\.yaml:5: providers\.openai\.apiKey: \$\{OPENAI_API_KEY\} is not set/)]);
+    expect((await loadConfig(undefined, { OPENAI_API_KEY: "sk-set" }, dir)).unset).toEqual([]);
+    // `${VAR:-}` makes it optional: unset, the key is left out as if not written.
+    expect(parseConfig({ providers: { groq: { apiKey: "${GROQ_API_KEY:-}" } } }, {}).providers.groq).toEqual({});
+    expect(() => parseConfig({ providers: { openai: { apiKey: "${OPENAI_API_KEY}" } } }, {})).toThrow(/OPENAI_API_KEY\} is not set/);
+
+    const serve = await gateway(["serve", "--port", "0"], { cwd: dir });
+    expect(serve.exitCode).toBe(2);
+    expect(serve.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: gateway\.config\.yaml:5: providers\.openai\.apiKey: \$\{OPENAI_API_KEY\} is not set/)]);
+    expect((await gateway(["keys", "list", "--json"], { cwd: dir })).exitCode).toBe(0);
+  });
+
+  test("unknown keys: did-you-mean where close, the known keys otherwise; plugin options still pass", async () => {
+    const lines = await load([
+      "providers:",
+      "  openai: { baseURL: 'http://127.0.0.1:9/v1' }",
+      "  azure:",
+      "    apikey: k",
+      "    apiVersion: 2024-10-21",
+      "server:",
+      "  prot: 9",
+      "  colour: red",
+      "models:",
+      "  - id: nope",
+      "    endpoints: []",
+      "",
+    ].join("\n"));
+    expect(lines).toEqual(expect.arrayContaining([
+      "gateway.config.yaml:2: providers.openai.baseURL: unknown key (did you mean baseUrl?)",
+      "gateway.config.yaml:4: providers.azure.apikey: unknown key (did you mean apiKey?)",
+      "gateway.config.yaml:7: server.prot: unknown key (did you mean port?)",
+      expect.stringMatching(/^gateway\.config\.yaml:8: server\.colour: unknown key; expected one of host, port, /),
+      'gateway.config.yaml:10: models.0.id: expected a vendor/model id, got "nope"',
+      "gateway.config.yaml:11: models.0.endpoints: expected at least 1 item(s), got a list",
+    ]));
+    expect(lines).toHaveLength(6);
+    // A plugin's own option (azure apiVersion) is not a problem.
+    expect(lines.join("\n")).not.toContain("apiVersion");
+  });
 });

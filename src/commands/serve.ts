@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { startRetention } from "../retention.js";
 import { fileModeWarning } from "../store/files.js";
 import { unreadableLine } from "../byok.js";
+import { UsageError } from "../errors.js";
 import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 
@@ -15,6 +16,8 @@ export function serveCommand(program: Command): void {
       // Loaded here so other commands start without the HTTP stack.
       const { startServer } = await import("../serve.js");
       const loaded = await configFor(cmd);
+      // A provider must not start with an empty key because a variable was not exported.
+      if (loaded.unset?.length) throw new UsageError(loaded.unset.join("\n"));
       const server = await startServer(loaded, { host: opts.host, port: opts.port });
       const say = (line: string) => process.stderr.write(`${line}\n`);
       const modes = fileModeWarning(loaded.config.database);
