@@ -95,7 +95,7 @@ test("gateway serve says on stderr how many keys it cannot read, and `byok set` 
     proc.kill("SIGTERM");
   }
   // execa hands the whole stderr over at exit; the warning was written before the ready line.
-  const { stderr } = await proc;
+  const stderr = String((await proc).stderr);
   const lines = stderr.split("\n").filter((l) => l.includes("BYOK"));
   expect(lines).toHaveLength(1);
   expect(lines[0]).toMatch(/^warning: 1 stored BYOK key cannot be decrypted .*: acme\/openai; .*byok_key_unreadable.*gateway byok set/);
