@@ -9,7 +9,7 @@ import type { Route, RoutedEndpoint } from "./catalog.js";
 import { insufficientCredits } from "./errors.js";
 import { costOf, nanoToUsd, type Prices } from "./money.js";
 import type { ChatRequest, Usage } from "./schema.js";
-import type { Attempt, KeyRecord, LedgerEntry, Store } from "./store/index.js";
+import type { Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "./store/index.js";
 
 /** Output budget when neither the request nor the catalog bounds it. */
 const DEFAULT_MAX_OUTPUT = 4096;
@@ -73,6 +73,16 @@ export class Bill {
     /** Only BYOK endpoints may serve this request (the balance could not cover it). */
     readonly byokOnly: boolean,
   ) {}
+
+  /** This request as the in-flight journal records it, had it to stop now having delivered `usage` (journal.ts). */
+  inflightRow(endpoint: RoutedEndpoint, usage: Usage): InflightRow | undefined {
+    if (this.settled) return undefined;
+    return {
+      requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id, model: this.route.model.id,
+      provider: endpoint.provider, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens,
+      listCost: costOf(pricesOf(this.route), usage.prompt_tokens, usage.completion_tokens), byok: endpoint.byok,
+    };
+  }
 
   /** Records the request once (later calls are ignored, e.g. a disconnect after an error); resolves when committed. */
   settle(s: Settlement, now: number): Promise<void> {

@@ -129,7 +129,10 @@ async function streamWith(gw: Gateway, ex: Exchange, job: Job, guard: StreamGuar
   });
   ex.startSse();
   guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
+  const delivered = { text: "" };
+  const untrack = gw.journal.track(job.requestId, async () => job.bill.inflightRow(endpoint, await estimate(job.body, delivered.text)));
   const result = await writeSse(ex, {
+    delivered,
     id: completionId(job),
     created: Math.floor(gw.now() / 1000),
     model: job.route.model.id,
@@ -139,7 +142,7 @@ async function streamWith(gw: Gateway, ex: Exchange, job: Job, guard: StreamGuar
     estimate: (text) => estimate(job.body, text),
     checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
     openai: gw.config.server.compat !== "strict",
-  });
+  }).finally(untrack);
   settleStream(gw, job, endpoint, result);
 }
 
@@ -159,8 +162,13 @@ function completionText(c: Completion): string {
   return c.choices.map((ch) => (ch.content ?? "") + (ch.tool_calls ?? []).map((t) => t.function.name + t.function.arguments).join("")).join("");
 }
 
+/** A request's prompt is counted once, however often the journal asks for an estimate. */
+const promptCounts = new WeakMap<ChatRequest, Promise<number>>();
+
 async function estimate(body: ChatRequest, text: string): Promise<Usage> {
-  const prompt = await countPromptTokens(body.messages);
+  let counting = promptCounts.get(body);
+  if (!counting) promptCounts.set(body, (counting = countPromptTokens(body.messages)));
+  const prompt = await counting;
   const completion = await countTextTokens(text);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }

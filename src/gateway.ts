@@ -10,6 +10,7 @@ import { Health } from "./health.js";
 import { createAuthenticator, type Authenticator } from "./keys.js";
 import { createMemoryLimiter, type Limiter } from "./limits.js";
 import { loadProviders, type ProviderInstance } from "./plugins.js";
+import { InflightJournal } from "./journal.js";
 import { Router } from "./router.js";
 import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest } from "./schema.js";
 import type { Store } from "./store/index.js";
@@ -32,6 +33,7 @@ export interface Gateway {
   /** Aborts when a shutdown's grace period is over: open streams end now, billed for what they delivered. */
   stopping: AbortSignal;
   stopStreams(): void;
+  journal: InflightJournal;
   now(): number;
   close(): Promise<void>;
 }
@@ -80,14 +82,17 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const upstream = new Upstream(config.server.timeouts);
   const pending = new Set<Promise<unknown>>();
   const stopping = new AbortController();
+  const journal = new InflightJournal(store);
   const gateway: Gateway = {
     config, store, auth, byok, catalog: buildCatalog(), instances, upstream, limiter, health, pending, now,
     stopping: stopping.signal,
     stopStreams: () => stopping.abort(),
+    journal,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now }),
     requestSchema: { strict: StrictChatRequest, openai: OpenAIChatRequest, passthrough: LooseChatRequest }[config.server.compat],
     async close() {
       clearInterval(timer);
+      journal.stop();
       // A settlement may join while earlier work ends: wait until nothing is left.
       while (pending.size) await Promise.allSettled([...pending]);
       auth.flush();

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import type { LoadedConfig } from "./config.js";
 import { createGateway, type Gateway } from "./gateway.js";
+import { settleLeftovers } from "./journal.js";
 import { clientErrorHandler, createHandler } from "./server.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
@@ -29,6 +30,9 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
     store.close();
     throw err;
   }
+  // Streams a killed process left open are billed for what they had delivered (journal.ts).
+  const leftovers = await settleLeftovers(store, Date.now());
+  if (leftovers) console.error(`[gateway] billed ${leftovers} stream(s) interrupted when the last run stopped, for what they had delivered`);
   const host = opts.host ?? config.server.host;
   const drain: Drain = { inflight: 0, waiting: [] };
   let server: Server;

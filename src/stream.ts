@@ -40,6 +40,8 @@ export interface StreamOptions {
   checkUsage?(usage: Usage): Usage;
   /** `server.compat` openai: refusal and logprobs deltas, `content_filter` shown as itself. */
   openai?: boolean;
+  /** Kept up to date with the text delivered so far (the in-flight journal reads it). */
+  delivered?: { text: string };
 }
 
 /** Streams every delta to the sink; resolves when the answer ended, however it ended. */
@@ -81,12 +83,22 @@ class Framer {
   private readonly openai: boolean;
   private readonly check: (u: Usage) => Usage;
   usage: Usage | null = null;
-  text = "";
+  private readonly box: { text: string };
 
   constructor(o: StreamOptions) {
+    this.box = o.delivered ?? { text: "" };
     this.openai = o.openai === true;
     this.check = o.checkUsage ?? ((u) => u);
     this.head = `data: {"id":${JSON.stringify(o.id)},"object":"chat.completion.chunk","created":${o.created},"model":${JSON.stringify(o.model)},"choices":[`;
+  }
+
+  /** Text and tool arguments delivered so far. */
+  get text(): string {
+    return this.box.text;
+  }
+
+  set text(value: string) {
+    this.box.text = value;
   }
 
   result(outcome: StreamResult["outcome"], estimated: boolean): StreamResult {

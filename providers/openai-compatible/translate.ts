@@ -29,9 +29,11 @@ export function finishReason(value: string | null | undefined): FinishReason {
 
 /** OpenAI's prompt_tokens already includes cached tokens and completion_tokens reasoning ones. */
 export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
-  if (!u || typeof u.prompt_tokens !== "number") return undefined;
+  if (!u || typeof u !== "object" || !("prompt_tokens" in u)) return undefined;
+  // Passed on as sent: the core refuses counts that are not counts (src/usage-check.ts), so a
+  // string or a null is an invalid answer, never silently "no usage" and an estimate.
   const completion = u.completion_tokens ?? 0;
-  return { prompt_tokens: u.prompt_tokens, completion_tokens: completion, total_tokens: u.prompt_tokens + completion };
+  return { prompt_tokens: u.prompt_tokens as number, completion_tokens: completion, total_tokens: Number(u.prompt_tokens) + Number(completion) };
 }
 
 /**

@@ -107,6 +107,20 @@ export interface ByokRecord {
   updatedAt: number;
 }
 
+/** A stream in flight, as last journaled: what it had delivered and what that costs at list price. */
+export interface InflightRow {
+  requestId: string;
+  createdAt: number;
+  account: string;
+  keyId: string;
+  model: string;
+  provider: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  listCost: number;
+  byok: boolean;
+}
+
 export interface Store {
   // keys
   createKey(key: KeyRecord): void;
@@ -150,5 +164,10 @@ export interface Store {
   // catalog
   replaceCatalog(models: CatalogModel[]): void;
   catalog(): CatalogModel[];
+  // the journal of streams in flight (src/journal.ts)
+  /** Replaces the journal with these rows; a settlement drops its own row in its transaction. */
+  journalInflight(rows: InflightRow[]): void;
+  /** Rows a stopped process left: settled at start (each settlement drops its row). */
+  leftInflight(): InflightRow[];
   close(): void;
 }

@@ -100,4 +100,19 @@ export const migrations: string[] = [
      PRIMARY KEY (day, account, key_id, model, byok)
    ) STRICT, WITHOUT ROWID;
    CREATE INDEX usage_daily_account_day ON usage_daily(account, day);`,
+  // 4: the journal of streams in flight (src/journal.ts): rewritten every few seconds, each row
+  // dropped in the transaction that settles its request; rows left by a killed process are
+  // settled at the next start, so what a kill leaves unbilled is bounded (docs/limits.md).
+  `CREATE TABLE inflight (
+     request_id TEXT PRIMARY KEY,
+     created_at INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     provider TEXT,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     list_cost INTEGER NOT NULL,
+     byok INTEGER NOT NULL
+   ) STRICT;`,
 ];

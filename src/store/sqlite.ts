@@ -8,6 +8,7 @@ import Database from "better-sqlite3";
 import { BalanceOverflowError, MAX_NANO } from "../money.js";
 import { createPrivateFile, tightenJournals } from "./files.js";
 import { migrations } from "./migrations.js";
+import { sqliteJournal } from "./sqlite-journal.js";
 import { sqliteRetention } from "./sqlite-retention.js";
 import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store } from "./index.js";
 
@@ -36,6 +37,7 @@ export function openSqliteStore(file: string): Store {
   migrate(db);
   if (onDisk) tightenJournals(file); // WAL mode and the migrations have created them by now
   const retention = sqliteRetention(db);
+  const journal = sqliteJournal(db);
 
   const s = {
     insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm)
@@ -101,6 +103,7 @@ export function openSqliteStore(file: string): Store {
     // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.
     if (cost > 0) s.debit.run(BigInt(cost), entry.account);
     s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0 });
+    journal.settled(entry.requestId);
     // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
     if (attempts.length > 1 || attempts[0]?.outcome !== "success") for (const a of attempts) s.insertAttempt.run(a);
   };
@@ -177,6 +180,8 @@ export function openSqliteStore(file: string): Store {
       for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities }) });
     }),
     catalog: () => (s.catalog.all() as CatalogRow[]).map(fromCatalogRow),
+    journalInflight: journal.journalInflight,
+    leftInflight: journal.leftInflight,
     close: () => {
       flush();
       db.close();
