@@ -108,18 +108,7 @@ export interface ByokRecord {
 }
 
 /** A stream in flight, as last journaled: what it had delivered and what that costs at list price. */
-export interface InflightRow {
-  requestId: string;
-  createdAt: number;
-  account: string;
-  keyId: string;
-  model: string;
-  provider: string | null;
-  promptTokens: number;
-  completionTokens: number;
-  listCost: number;
-  byok: boolean;
-}
+export type InflightRow = Pick<LedgerEntry, "requestId" | "createdAt" | "account" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "listCost" | "byok">;
 
 export interface Store {
   // keys
