@@ -136,11 +136,44 @@ export interface ProviderPlugin {
   decodeStream?(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent>;
   /** Overrides the default rule (408/429/5xx/529 retryable; 401/403 key rejected). */
   classifyError?(status: number, body: unknown): ErrorClass | undefined;
+  /** POST /v1/embeddings (contract.md §12); absent when the provider has no embeddings API. */
+  embeddings?: EmbeddingsAdapter;
   /** Used by `gateway models sync`. */
   models?: {
     request(ctx: Omit<CallContext, "model" | "stream" | "maxOutput">): UpstreamRequest | Promise<UpstreamRequest>;
     response(json: unknown): ModelInfo[];
   };
+}
+
+/** What an embeddings adapter honours beyond a batch of texts (contract.md §12). */
+export type EmbeddingFeature = "dimensions" | "base64" | "tokens";
+
+/** One upstream embeddings call: a batch the core cut to the adapter's `maxBatch`. */
+export interface EmbeddingsCall {
+  /** Texts, or token-id arrays where the adapter lists "tokens". */
+  input: string[] | number[][];
+  dimensions?: number;
+  /** "base64" only where the adapter lists it; else the core encodes the floats itself. */
+  encoding: "float" | "base64";
+  user?: string;
+}
+
+export interface EmbeddingsAnswer {
+  /** One vector per input, in input order: numbers, or base64 of little-endian float32. */
+  vectors: Array<number[] | string>;
+  /** Input tokens of this call as the provider reported them; absent when it reports none. */
+  promptTokens?: number;
+}
+
+export interface EmbeddingsAdapter {
+  features?: readonly EmbeddingFeature[];
+  /** Most inputs one upstream call takes (Bedrock Titan 1, Gemini 100); the core splits. Default: no limit. */
+  maxBatch?: number;
+  /** A model-specific refusal (Titan v1 has no dimensions): throw `unsupported(...)`. Runs before any hold. */
+  check?(call: Omit<EmbeddingsCall, "input">, model: string): void;
+  request(call: EmbeddingsCall, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Only called for 2xx; `headers` are the upstream's (Bedrock puts Cohere's token count there). Throw on a body not in the provider's format. */
+  response(json: unknown, ctx: CallContext, headers: Record<string, string | string[] | undefined>): EmbeddingsAnswer;
 }
 
 /** Identity helper: types a plugin object. */
