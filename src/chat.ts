@@ -1,21 +1,25 @@
 /**
- * POST /v1/chat/completions, top to bottom:
- * auth → limits → validate → route → reserve → adapter (with failover) → settle → respond.
- * It runs on plain node:http (http-node.ts): the hot path has no Web Request/Response.
- * An error thrown here is rendered by the caller (Exchange.fail) like every other error.
+ * The request pipeline, top to bottom:
+ * auth → limits → read → route → reserve → adapter (with failover) → settle → respond.
+ * One pipeline serves every route that speaks chat upstream: a route contributes a
+ * `Renderer` (how its body becomes the internal ChatRequest, how the answer and the stream
+ * are written); POST /v1/chat/completions is the `CHAT` renderer below, POST /v1/responses
+ * is src/responses/route.ts. It runs on plain node:http (http-node.ts): the hot path has no
+ * Web Request/Response. An error thrown here is rendered by the caller (Exchange.fail).
  */
 import { openBill, outputBudget, type Bill } from "./billing.js";
 import { parseJsonBody } from "./body.js";
 import type { Route, RoutedEndpoint } from "./catalog.js";
-import { GatewayError, modelNotFound } from "./errors.js";
+import { GatewayError } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import type { Exchange } from "./http-node.js";
 import type { CallContext, Completion, StreamDelta } from "./provider.js";
+import { modelMissing } from "./model-hint.js";
 import { authenticate, takeLimit } from "./request.js";
 import { needsOf, narrowRoute } from "./capabilities.js";
 import { dropNulls, renderCompletion } from "./completion.js";
 import type { ChatRequest, Usage } from "./schema.js";
-import type { Attempt } from "./store/index.js";
+import type { Attempt, KeyRecord } from "./store/index.js";
 import { writeSse, type StreamResult } from "./stream.js";
 import { StreamGuard } from "./stream-guard.js";
 import { countPromptTokens, countTextTokens } from "./tokens.js";
@@ -24,33 +28,7 @@ import { capped, decodeSse, readJson } from "./upstream-body.js";
 import { checkedUsage } from "./usage-check.js";
 import { validate } from "./validate.js";
 
-export async function chatCompletions(gw: Gateway, ex: Exchange): Promise<void> {
-  const key = authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
-  const body = readRequest(gw, await ex.body(gw.config.server.maxBodyBytes));
-  const byok = gw.byok.forAccount(key.account);
-  const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
-  if (!found) throw modelNotFound(body.model);
-  const route = narrowRoute(found, needsOf(body));
-  const modelTier = gw.config.limits.models[route.model.id];
-  if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
-  const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
-  try {
-    await (body.stream ? streamed(gw, ex, job) : completed(gw, ex, job));
-  } catch (err) {
-    const status = err instanceof GatewayError ? err.status : 500;
-    await job.bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
-    throw err;
-  }
-}
-
-/** Under `openai` an explicit null means absent (contract.md §11): dropped before validation. */
-function readRequest(gw: Gateway, raw: Buffer): ChatRequest {
-  const json = parseJsonBody(raw);
-  if (gw.config.server.compat !== "strict") dropNulls(json);
-  return validate(gw.requestSchema, json) as ChatRequest;
-}
-
-interface Job {
+export interface Job {
   requestId: string;
   keyId: string;
   body: ChatRequest;
@@ -58,6 +36,76 @@ interface Job {
   bill: Bill;
   attempts: Attempt[];
 }
+
+/** A stream whose first delta arrived: failover is over, the client gets bytes from here. */
+export interface OpenedStream {
+  first: StreamDelta;
+  rest: AsyncIterator<StreamDelta>;
+  endpoint: RoutedEndpoint;
+}
+
+/** What a route adds to the pipeline: its request form and its answer forms. */
+export interface Renderer {
+  /** The body as the internal request; a promise only when reading needs the store. */
+  read(gw: Gateway, raw: Buffer, key: KeyRecord): ChatRequest | Promise<ChatRequest>;
+  /** Writes the answer, already settled; a promise only when the route writes before replying. */
+  answer(gw: Gateway, ex: Exchange, job: Job, value: Completion, usage: Usage): void | Promise<void>;
+  /** Writes the stream from its first delta; resolves with what was delivered, however it ended. */
+  stream(gw: Gateway, ex: Exchange, job: Job, opened: OpenedStream, delivered: { text: string }): Promise<StreamResult>;
+}
+
+export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Promise<void> {
+  const key = authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
+  const read = out.read(gw, await ex.body(gw.config.server.maxBodyBytes), key);
+  const body = read instanceof Promise ? await read : read;
+  const byok = gw.byok.forAccount(key.account);
+  const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
+  if (!found) throw modelMissing(gw.catalog, body.model);
+  const route = narrowRoute(found, needsOf(body));
+  const modelTier = gw.config.limits.models[route.model.id];
+  if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
+  const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
+  try {
+    await (body.stream ? streamed(gw, ex, job, out) : completed(gw, ex, job, out));
+  } catch (err) {
+    const status = err instanceof GatewayError ? err.status : 500;
+    await job.bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
+    throw err;
+  }
+}
+
+/** POST /v1/chat/completions. */
+export const chatCompletions = (gw: Gateway, ex: Exchange): Promise<void> => runPipeline(gw, ex, CHAT);
+
+const completionId = (job: Job) => `chatcmpl-${job.requestId.slice(4)}`;
+
+/** The chat completions renderer: the superset request, the completion and chunk forms. */
+const CHAT: Renderer = {
+  /** Under `openai` an explicit null means absent (contract.md §11): dropped before validation. */
+  read(gw, raw) {
+    const json = parseJsonBody(raw);
+    if (gw.config.server.compat !== "strict") dropNulls(json);
+    return validate(gw.requestSchema, json) as ChatRequest;
+  },
+  answer(gw, ex, job, value, usage) {
+    const answer = renderCompletion(value, usage, gw.config.server.compat !== "strict");
+    ex.json(200, JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }));
+  },
+  stream(gw, ex, job, opened, delivered) {
+    return writeSse(ex, {
+      delivered,
+      id: completionId(job),
+      created: Math.floor(gw.now() / 1000),
+      model: job.route.model.id,
+      requestId: job.requestId,
+      first: opened.first,
+      rest: opened.rest,
+      estimate: (text) => estimate(job.body, text),
+      checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
+      openai: gw.config.server.compat !== "strict",
+    });
+  },
+};
 
 /**
  * An upstream answer the adapter cannot read, or a stream that reports an error (Anthropic's
@@ -80,9 +128,7 @@ function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: Route
   return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, attempt);
 }
 
-const completionId = (job: Job) => `chatcmpl-${job.requestId.slice(4)}`;
-
-async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
+async function completed(gw: Gateway, ex: Exchange, job: Job, out: Renderer): Promise<void> {
   const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
     const { plugin, ctx, res } = await call(gw, job, e, ex.signal);
     try {
@@ -97,20 +143,20 @@ async function completed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
   const usage = measured ?? (await estimate(job.body, completionText(value)));
   // The answer goes out only after its charge and ledger row are committed.
   await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
-  const answer = renderCompletion(value, usage, gw.config.server.compat !== "strict");
-  ex.json(200, JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }));
+  const written = out.answer(gw, ex, job, value, usage);
+  if (written) await written;
 }
 
-async function streamed(gw: Gateway, ex: Exchange, job: Job): Promise<void> {
+async function streamed(gw: Gateway, ex: Exchange, job: Job, out: Renderer): Promise<void> {
   const guard = new StreamGuard(ex.signal);
   try {
-    await streamWith(gw, ex, job, guard);
+    await streamWith(gw, ex, job, guard, out);
   } finally {
     guard.dispose();
   }
 }
 
-async function streamWith(gw: Gateway, ex: Exchange, job: Job, guard: StreamGuard): Promise<void> {
+async function streamWith(gw: Gateway, ex: Exchange, job: Job, guard: StreamGuard, out: Renderer): Promise<void> {
   const started = gw.now();
   const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
     const { plugin, ctx, res } = await call(gw, job, e, guard.signal);
@@ -125,24 +171,13 @@ async function streamWith(gw: Gateway, ex: Exchange, job: Job, guard: StreamGuar
       throw malformed(err);
     }
     if (first.done) throw malformed(new Error("upstream stream ended before any output"));
-    return { first: first.value, rest };
+    return { first: first.value, rest, endpoint: e };
   });
   ex.startSse();
   guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
   const delivered = { text: "" };
   const untrack = gw.journal.track(job.requestId, async () => job.bill.inflightRow(endpoint, await estimate(job.body, delivered.text)));
-  const result = await writeSse(ex, {
-    delivered,
-    id: completionId(job),
-    created: Math.floor(gw.now() / 1000),
-    model: job.route.model.id,
-    requestId: job.requestId,
-    first: value.first,
-    rest: value.rest,
-    estimate: (text) => estimate(job.body, text),
-    checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
-    openai: gw.config.server.compat !== "strict",
-  }).finally(untrack);
+  const result = await out.stream(gw, ex, job, value, delivered).finally(untrack);
   settleStream(gw, job, endpoint, result);
 }
 
@@ -165,7 +200,8 @@ function completionText(c: Completion): string {
 /** A request's prompt is counted once, however often the journal asks for an estimate. */
 const promptCounts = new WeakMap<ChatRequest, Promise<number>>();
 
-async function estimate(body: ChatRequest, text: string): Promise<Usage> {
+/** Usage counted here, for an answer or a cut stream the upstream reported none for. */
+export async function estimate(body: ChatRequest, text: string): Promise<Usage> {
   let counting = promptCounts.get(body);
   if (!counting) promptCounts.set(body, (counting = countPromptTokens(body.messages)));
   const prompt = await counting;
