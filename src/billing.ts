@@ -9,7 +9,7 @@ import type { Route, RoutedEndpoint } from "./catalog.js";
 import { insufficientCredits } from "./errors.js";
 import { costOf, nanoToUsd, type Prices } from "./money.js";
 import type { ChatRequest, Usage } from "./schema.js";
-import type { Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "./store/index.js";
+import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "./store/index.js";
 
 /** Output budget when neither the request nor the catalog bounds it. */
 const DEFAULT_MAX_OUTPUT = 4096;
@@ -61,6 +61,8 @@ export interface Settlement {
 
 export class Bill {
   private settled = false;
+  /** Which API the request came through, for the ledger (`gateway usage` by endpoint). */
+  endpoint: ApiEndpoint = "chat";
 
   constructor(
     private store: Store,
@@ -103,20 +105,24 @@ export class Bill {
       requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id,
       model: this.route.model.id, provider: s.endpoint?.provider ?? null, promptTokens: prompt, completionTokens: completion,
       cost: charged, listCost, byok: s.endpoint?.byok ?? false, usageSource: s.usageSource, status: s.status,
-      httpStatus: s.httpStatus, latencyMs: now - this.startedAt, attempts: s.attempts.length,
+      httpStatus: s.httpStatus, latencyMs: now - this.startedAt, attempts: s.attempts.length, endpoint: this.endpoint,
     }, s.attempts);
   }
 }
 
 /** Reserves the worst case, or narrows the route to BYOK endpoints, or throws 402. */
 export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Bill {
+  return holdWorstCase(store, key, route, () => costOf(pricesOf(route), promptUpperBound(body), outputBudget(body, route) * (body.n ?? 1)), requestId, now);
+}
+
+/** openBill for any endpoint: `worstCost` (nano-USD) is asked only when the platform balance is at stake. */
+export function holdWorstCase(store: Store, key: KeyRecord, route: Route, worstCost: () => number, requestId: string, now: number): Bill {
   const prices = pricesOf(route);
   const platform = route.endpoints.some((e) => !e.byok);
   const hasByok = route.endpoints.some((e) => e.byok);
   const free = prices.prompt === 0 && prices.completion === 0;
   if (!platform || free) return new Bill(store, key, route, requestId, now, null, 0, false);
-  const maxOutput = outputBudget(body, route) * (body.n ?? 1);
-  const worst = costOf(prices, promptUpperBound(body), maxOutput);
+  const worst = worstCost();
   const id = `res_${randomUUID()}`;
   if (store.reserve(id, key.account, worst)) return new Bill(store, key, route, requestId, now, id, worst, false);
   if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true);

@@ -33,13 +33,15 @@ const money = <T extends Totals>(t: T) => ({ ...t, cost: nanoToUsd(t.cost), list
 export function summarize(rows: UsageRow[]) {
   const byModel = new Map<string, Group>();
   const byKey = new Map<string, Group>();
+  const byEndpoint = new Map<string, Group>();
   const total = zero();
   for (const r of rows) {
     add(total, r);
     sumInto(byModel, r.model, { model: r.model }, r);
     sumInto(byKey, r.keyId, { key_id: r.keyId, name: r.keyName }, r);
+    sumInto(byEndpoint, r.endpoint, { endpoint: r.endpoint }, r);
   }
-  return { ...money(total), by_model: [...byModel.values()].map(money), by_key: [...byKey.values()].map(money) };
+  return { ...money(total), by_model: [...byModel.values()].map(money), by_key: [...byKey.values()].map(money), by_endpoint: [...byEndpoint.values()].map(money) };
 }
 
 function human(u: ReturnType<typeof summarize>): string {
@@ -49,12 +51,14 @@ function human(u: ReturnType<typeof summarize>): string {
     table([["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST"], ...u.by_model.map((m) => [String(m.model), String(m.requests), String(m.prompt_tokens), String(m.completion_tokens), `$${m.cost}`])]),
     "",
     table([["KEY", "NAME", "REQUESTS", "COST"], ...u.by_key.map((k) => [String(k.key_id), String(k.name ?? ""), String(k.requests), `$${k.cost}`])]),
+    "",
+    table([["ENDPOINT", "REQUESTS", "PROMPT", "COMPLETION", "COST"], ...u.by_endpoint.map((e) => [String(e.endpoint), String(e.requests), String(e.prompt_tokens), String(e.completion_tokens), `$${e.cost}`])]),
   ].join("\n");
 }
 
 export function usageCommand(program: Command): void {
   program.command("usage")
-    .description("requests, tokens and cost per model and key")
+    .description("requests, tokens and cost per model, key and endpoint")
     .option("--account <account>", "only this account")
     .option("--since <when>", "ISO date or a duration back from now (24h, 7d); days past the retention count whole")
     .action((opts: { account?: string; since?: string }, cmd: Command) =>

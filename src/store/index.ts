@@ -67,7 +67,12 @@ export interface LedgerEntry {
   httpStatus: number;
   latencyMs: number;
   attempts: number;
+  /** The API the request came through; absent means chat (rows from before the column). */
+  endpoint?: ApiEndpoint;
 }
+
+/** The ledger's `endpoint` column: which API served the request. */
+export type ApiEndpoint = "chat" | "embeddings" | "responses";
 
 export interface Attempt {
   requestId: string;
@@ -90,6 +95,7 @@ export interface UsageRow {
   cost: bigint;
   /** Price-list cost, BYOK included. */
   listCost: bigint;
+  endpoint: ApiEndpoint;
 }
 
 /** What one prune did: ledger rows and attempts deleted, daily rollup rows written or added to. */

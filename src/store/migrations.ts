@@ -115,4 +115,27 @@ export const migrations: string[] = [
      list_cost INTEGER NOT NULL,
      byok INTEGER NOT NULL
    ) STRICT;`,
+  // endpoint: the API a request came through ('chat', 'embeddings', 'responses'), so usage can
+  // be reported by endpoint. The daily rollups keep it too: usage_daily is rebuilt with it in
+  // its key (a WITHOUT ROWID table's key cannot be altered); older rows were all chat.
+  `ALTER TABLE ledger ADD COLUMN endpoint TEXT NOT NULL DEFAULT 'chat';
+   CREATE TABLE usage_daily_by_endpoint (
+     day INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     byok INTEGER NOT NULL,
+     endpoint TEXT NOT NULL,
+     requests INTEGER NOT NULL,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     cost INTEGER NOT NULL CHECK (cost >= 0),
+     list_cost INTEGER NOT NULL,
+     PRIMARY KEY (day, account, key_id, model, byok, endpoint)
+   ) STRICT, WITHOUT ROWID;
+   INSERT INTO usage_daily_by_endpoint (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost)
+     SELECT day, account, key_id, model, byok, 'chat', requests, prompt_tokens, completion_tokens, cost, list_cost FROM usage_daily;
+   DROP TABLE usage_daily;
+   ALTER TABLE usage_daily_by_endpoint RENAME TO usage_daily;
+   CREATE INDEX usage_daily_account_day ON usage_daily(account, day);`,
 ];

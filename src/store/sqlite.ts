@@ -53,9 +53,9 @@ export function openSqliteStore(file: string): Store {
     debit: db.prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?"),
     grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at) VALUES (?, ?, ?)"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
-      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts)
+      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint)
       VALUES (@requestId, @createdAt, @account, @keyId, @model, @provider, @promptTokens, @completionTokens, @cost,
-      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts)`),
+      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint)`),
     insertAttempt: db.prepare(`INSERT INTO attempts (request_id, created_at, provider, model, outcome, http_status, latency_ms)
       VALUES (@requestId, @createdAt, @provider, @model, @outcome, @httpStatus, @latencyMs)`),
     upsertByok: db.prepare(`INSERT INTO byok_keys (account, provider, secret, last4, updated_at)
@@ -102,7 +102,7 @@ export function openSqliteStore(file: string): Store {
     const cost = balance < BigInt(entry.cost) ? Number(balance) : entry.cost;
     // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.
     if (cost > 0) s.debit.run(BigInt(cost), entry.account);
-    s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0 });
+    s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0, endpoint: entry.endpoint ?? "chat" });
     journal.settled(entry.requestId);
     // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
     if (attempts.length > 1 || attempts[0]?.outcome !== "success") for (const a of attempts) s.insertAttempt.run(a);
