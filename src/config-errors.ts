@@ -183,3 +183,38 @@ function show(v: unknown): string {
 }
 
 const lowerFirst = (s: string) => s.charAt(0).toLowerCase() + s.slice(1);
+
+/**
+ * A YAML syntax error as `file:line:col: what`, then the file's own line and a caret. The
+ * parser saw `${VAR}` swapped for inert tokens (config.ts `mask`): its message and column
+ * are put back in terms of the text the operator wrote, never the tokens.
+ */
+export function yamlSyntaxError(file: string, content: string, masked: string, err: unknown, saved: string[]): string {
+  const e = err as { message?: string; linePos?: Array<{ line: number; col: number }> };
+  const what = (e.message ?? String(err)).split("\n")[0]!.replace(/ at line \d+, column \d+:?$/, "");
+  const pos = e.linePos?.[0];
+  const shown = shownFile(file);
+  if (!pos) return `${shown}: ${restoreTokens(what, saved)}`;
+  const line = content.split("\n")[pos.line - 1] ?? "";
+  const col = originalColumn(masked.split("\n")[pos.line - 1] ?? "", pos.col, saved);
+  return `${shown}:${pos.line}:${col}: ${restoreTokens(what, saved)}\n  ${line}\n  ${" ".repeat(Math.max(0, col - 1))}^`;
+}
+
+const TOKEN = /__GATEWAY_ENV_(\d+)__/g;
+
+const restoreTokens = (text: string, saved: string[]) => text.replace(TOKEN, (_m, i: string) => saved[Number(i)] ?? "");
+
+/** A column of the masked line, as a column of the line the operator wrote. */
+function originalColumn(maskedLine: string, col: number, saved: string[]): number {
+  let shift = 0;
+  for (const m of maskedLine.matchAll(TOKEN)) {
+    if (m.index >= col - 1) break;
+    shift += (saved[Number(m[1])]?.length ?? m[0].length) - m[0].length;
+  }
+  return col + shift;
+}
+
+function shownFile(file: string): string {
+  const rel = relative(process.cwd(), file);
+  return rel.startsWith("..") ? file : rel;
+}

@@ -42,6 +42,10 @@ export const invalidRequest = (message: string, code: string | null = null, para
 export const invalidApiKey = () =>
   new GatewayError(401, "authentication_error", "invalid_api_key", "Invalid API key. Pass a valid key as 'Authorization: Bearer sk-...'.");
 
+/** No Authorization header at all: same code as a wrong key (api.md rule 5), a message that says what is missing (contract.md §13). */
+export const missingApiKey = () =>
+  new GatewayError(401, "authentication_error", "invalid_api_key", "No API key was sent. Pass your gateway key in the header 'Authorization: Bearer sk-...'.");
+
 export const insufficientCredits = (detail: string) =>
   new GatewayError(402, "insufficient_credits", null, `${detail} Add funds (gateway credits add), lower max_tokens, or set a BYOK key for this provider.`, {
     headers: { "x-should-retry": "false" },
@@ -72,6 +76,15 @@ export const rateLimited = (scope: string, retryAfter: number) =>
 /** Every endpoint of a model failed; the message never carries upstream detail (api.md rule 1). */
 export const upstreamUnavailable = () =>
   new GatewayError(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.");
+
+/**
+ * The provider refused the gateway's own (platform) key with 401/403: a misconfiguration, not
+ * a blip (contract.md §13). Names the provider instances, never the key.
+ */
+export const upstreamAuthFailed = (providers: string[]) =>
+  new GatewayError(502, "upstream_error", "upstream_auth_failed", providers.length === 1
+    ? `The gateway's key for provider ${providers[0]} was rejected by the provider. The gateway operator must fix it (gateway doctor).`
+    : `The gateway's keys for providers ${providers.join(", ")} were rejected by the providers. The gateway operator must fix them (gateway doctor).`);
 
 /** Every endpoint answered, and no answer was usable (over a cap, not the provider's format, bad usage). */
 export const upstreamInvalid = () =>

@@ -6,7 +6,7 @@
  */
 import { AbortError } from "p-retry";
 import type { Config } from "./config.js";
-import { GatewayError, rateLimited, upstreamInvalid } from "./errors.js";
+import { GatewayError, rateLimited, upstreamAuthFailed, upstreamInvalid } from "./errors.js";
 import type { LimitResult } from "./limits.js";
 
 /** A round in which every endpoint failed (or none could be tried). */
@@ -30,6 +30,8 @@ export class RoundTally {
   /** Tried endpoints whose 2xx answer was unusable (InvalidAnswer). */
   invalid = 0;
   byokRejected = false;
+  /** Providers whose platform key was refused (now or recently): skipped, never retried. */
+  private authFailed = new Set<string>();
   private unsupported: GatewayError | undefined;
   private refusedParameter = 0;
   private limited: LimitResult | null = null;
@@ -46,6 +48,11 @@ export class RoundTally {
     this.later(r.reset * 1000);
   }
 
+  /** An endpoint whose provider refused the gateway's key: not retried in this request (contract.md §13). */
+  keyRefused(provider: string): void {
+    this.authFailed.add(provider);
+  }
+
   /** An endpoint whose provider cannot honour a parameter; another may. */
   refusedParam(err: GatewayError): void {
     this.unsupported ??= err;
@@ -59,6 +66,8 @@ export class RoundTally {
     if (this.tried === 0 && this.limited) return new AbortError(providerLimited(this.limited));
     // Every endpoint answered, unusably: asking again would get the same answer (docs/limits.md).
     if (this.tried > 0 && this.invalid === this.tried) return new AbortError(upstreamInvalid());
+    // Nothing left that a later round could try: every endpoint was a refused platform key.
+    if (this.waitMs === null && this.authFailed.size > 0) return new AbortError(upstreamAuthFailed([...this.authFailed]));
     return new RoundFailed(this.waitMs, this.byokRejected);
   }
 }

@@ -97,6 +97,16 @@ export class Health {
     this.endpoint(provider, model).probing = false;
   }
 
+  /**
+   * The provider refused the gateway's own key within the cooldown: its platform endpoints
+   * are skipped without a wait. After the cooldown one request probes it again (a half-open
+   * circuit); a success clears it.
+   */
+  misconfigured(provider: string, now: number): boolean {
+    const at = this.providers.get(provider)?.keyRejectedAt;
+    return at !== null && at !== undefined && now - at < this.options.cooldown;
+  }
+
   latency(provider: string, model: string): number | null {
     return this.endpoint(provider, model).ewma;
   }
@@ -143,7 +153,7 @@ export class Health {
 
   snapshot(now: number, providerIds: string[]) {
     const providers = providerIds.map((id) => this.providerSnapshot(id, now));
-    const down = providers.filter((p) => p.status === "down").length;
+    const down = providers.filter((p) => p.status === "down" || p.status === "misconfigured").length;
     const degraded = providers.filter((p) => p.status !== "healthy").length;
     const status = providers.length > 0 && down === providers.length ? "down" : degraded > 0 ? "degraded" : "ok";
     return { status, providers };
@@ -162,12 +172,15 @@ export class Health {
       .map(([key]) => this.circuit(id, key.slice(id.length + 1), now));
     const circuit: Circuit = circuits.includes("open") ? "open" : circuits.includes("half_open") ? "half_open" : "closed";
     const rate1m = rate(60_000);
+    // A refused platform key stays `misconfigured` until a request succeeds with it (contract.md §13).
     const status =
-      p.keyRejectedAt !== null || (circuits.length > 0 && circuits.every((c) => c !== "closed"))
-        ? "down"
-        : circuit !== "closed" || (rate1m !== null && rate1m < 0.9)
-          ? "degraded"
-          : "healthy";
+      p.keyRejectedAt !== null
+        ? "misconfigured"
+        : circuits.length > 0 && circuits.every((c) => c !== "closed")
+          ? "down"
+          : circuit !== "closed" || (rate1m !== null && rate1m < 0.9)
+            ? "degraded"
+            : "healthy";
     return {
       id,
       status,

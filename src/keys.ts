@@ -4,7 +4,7 @@
  * connection commits (a CLI revoke), checked every 250 ms, so revocation is seen within 1 s.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
-import { invalidApiKey } from "./errors.js";
+import { invalidApiKey, missingApiKey } from "./errors.js";
 import type { KeyRecord, Store } from "./store/index.js";
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
@@ -63,7 +63,8 @@ export function createAuthenticator(store: Store): Authenticator {
 
   return {
     authenticate(header, now) {
-      if (!header || !header.startsWith("Bearer ")) throw invalidApiKey();
+      if (!header) throw missingApiKey();
+      if (!header.startsWith("Bearer ")) throw invalidApiKey();
       const token = header.slice(7).trim();
       if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
       const key = lookup(token);

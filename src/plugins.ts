@@ -2,10 +2,11 @@
  * Provider plugins: loaded by name from `providers/<name>/`, or from a path or package
  * for third-party plugins, and turned into provider instances from the config.
  */
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config.js";
+import { nearMiss } from "./config-errors.js";
 import { UsageError } from "./errors.js";
 import type { ProviderPlugin, ProviderSettings } from "./provider.js";
 
@@ -42,8 +43,21 @@ export function loadPlugin(spec: string, baseDir = process.cwd()): Promise<Provi
   }
   return loaded.catch((err: unknown) => {
     cache.delete(target);
-    throw err instanceof UsageError ? err : new UsageError(`cannot load provider plugin '${spec}': ${(err as Error).message}`);
+    if (err instanceof UsageError) throw err;
+    // A bare name that is neither built in nor installed: a typo far more often than a package.
+    if (target === spec && (err as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") throw unknownPlugin(spec);
+    throw new UsageError(`cannot load provider plugin '${spec}': ${(err as Error).message}`);
   });
+}
+
+/** The built-in plugin names (folders of providers/), for messages. */
+export const builtinPlugins = (): string[] =>
+  readdirSync(BUILTIN_DIR, { withFileTypes: true }).filter((d) => d.isDirectory() && isBuiltin(d.name)).map((d) => d.name).sort();
+
+function unknownPlugin(spec: string): UsageError {
+  const near = nearMiss(spec, builtinPlugins());
+  return new UsageError(`unknown provider plugin '${spec}'${near ? ` (did you mean ${near}?)` : ""}: the built-in plugins are ${builtinPlugins().join(", ")} ` +
+    "(openai-compatible serves any OpenAI-compatible server: Ollama, LM Studio, vLLM); a third-party plugin is a path (./my-plugin.js) or an installed package name");
 }
 
 function checkPlugin(spec: string, value: unknown): ProviderPlugin {
@@ -65,7 +79,10 @@ export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, base
   const zeroConfig = entries.length === 0;
   for (const [id, entry] of entries) {
     const { plugin: spec = id, baseUrl, apiKey, ...options } = entry;
-    const plugin = await loadPlugin(spec, baseDir);
+    const plugin = await loadPlugin(spec, baseDir).catch((err: Error) => {
+      // Without `plugin:` the instance name is the plugin name: say so, the fix is often to add one.
+      throw new UsageError(`providers.${id}${entry.plugin ? ".plugin" : ` (no plugin: given, so '${id}' is taken as the plugin name)`}: ${err.message}`);
+    });
     const fromEnv = envDefaults(plugin, env);
     instances.set(id, {
       plugin,

@@ -12,6 +12,7 @@ import type { Config } from "./config.js";
 import { GatewayError, invalidRequest, upstreamUnavailable } from "./errors.js";
 import { backoffMs, clientClosed, RoundFailed, RoundTally } from "./failover-policy.js";
 import type { Health, Outcome } from "./health.js";
+import { KeyRejectionLog } from "./key-rejection.js";
 import type { LimitResult, Limiter } from "./limits.js";
 import type { Attempt } from "./store/index.js";
 import { InvalidAnswer, UpstreamFailure } from "./upstream.js";
@@ -22,6 +23,8 @@ export interface RouterDeps {
   limits: Config["limits"];
   retry: Config["retry"];
   now: () => number;
+  /** Where a refused platform key is reported (default: stderr). */
+  log?: (line: string) => void;
 }
 
 export interface RunOptions {
@@ -36,12 +39,18 @@ export interface RunOptions {
 interface RoundOptions extends RunOptions {
   /** This request's Retry-After per endpoint: not tried again before. */
   notBefore: Map<RoutedEndpoint, number>;
+  /** Endpoints whose provider refused the platform key in this request: never tried again. */
+  refused: Set<RoutedEndpoint>;
 }
 
 const isUnsupported = (err: unknown): err is GatewayError => err instanceof GatewayError && err.code === "unsupported_parameter";
 
 export class Router {
-  constructor(private deps: RouterDeps) {}
+  private keyLog: KeyRejectionLog;
+
+  constructor(private deps: RouterDeps) {
+    this.keyLog = new KeyRejectionLog(deps.log);
+  }
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
     const usable = byokOnly ? route.endpoints.filter((e) => e.byok) : route.endpoints;
@@ -60,7 +69,7 @@ export class Router {
   async run<T>(route: Route, opts: RunOptions, attempt: (e: RoutedEndpoint) => Promise<T>): Promise<{ value: T; endpoint: RoutedEndpoint }> {
     const { retry, now } = this.deps;
     const deadline = now() + retry.maxElapsedTime;
-    const round: RoundOptions = { ...opts, notBefore: new Map() };
+    const round: RoundOptions = { ...opts, notBefore: new Map(), refused: new Set() };
     const wait = async (error: RoundFailed, roundNumber: number) => {
       const ms = Math.max(backoffMs(retry, roundNumber), error.retryAfterMs ?? 0);
       if (now() + ms > deadline) throw error;
@@ -112,6 +121,8 @@ export class Router {
   private admit(e: RoutedEndpoint, opts: RoundOptions, tally: RoundTally): boolean {
     const { health, now } = this.deps;
     const t = now();
+    // A refused platform key is the operator's to fix: skipped (no backoff) until a probe after the cooldown.
+    if (!e.byok && (opts.refused.has(e) || health.misconfigured(e.provider, t))) return tally.keyRefused(e.provider), false;
     const wait = Math.max(health.availableIn(e.provider, e.model, t), (opts.notBefore.get(e) ?? 0) - t);
     if (wait > 0) return tally.later(wait), false;
     // After the circuit check, so an open circuit does not use up the provider's tier.
@@ -139,6 +150,11 @@ export class Router {
     // A 500 or an unusable answer may be this request's doing; the rest is the provider's.
     const suspect = err instanceof InvalidAnswer || err.upstreamStatus === 500;
     this.log(opts, e, outcome, err.upstreamStatus, started, err.retryAfterMs, suspect);
+    if (err.outcome === "key_rejected" && !e.byok) {
+      opts.refused.add(e);
+      this.keyLog.rejected(e.provider, err.upstreamStatus, this.deps.now());
+      return tally.keyRefused(e.provider);
+    }
     if (!err.retryable) throw new AbortError(invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected"));
     if (err.outcome === "key_rejected" && e.byok) tally.byokRejected = true;
     if (err.retryAfterMs !== null) opts.notBefore.set(e, this.deps.now() + err.retryAfterMs);

@@ -395,11 +395,11 @@ test("after the first byte a failure is an error event without [DONE], and no fa
 });
 
 describe.each([401, 403])("upstream %i on the platform key", (status) => {
-  test("marks the provider down and fails over", async () => {
+  test("marks the provider misconfigured and fails over (contract.md §13)", async () => {
     const s = await setup({ health: { failureThreshold: 1000 } }, { order: "fixed" });
     s.primary.fallback = () => error(status, "Incorrect API key provided: sk-prim****1111");
     expect(await content(await ask(s))).toBe("from secondary");
-    expect(await health(s, "primary")).toMatchObject({ status: "down", circuit: "open" });
+    expect(await health(s, "primary")).toMatchObject({ status: "misconfigured", circuit: "open" });
     expect(await content(await ask(s, { stream: true }))).toBe("from secondary");
     expect(s.primary.requests).toHaveLength(1);
   });

@@ -71,7 +71,7 @@ function expectShape(body: HealthBody): void {
   for (const p of body.providers) {
     expect(p).toEqual(expect.objectContaining({
       id: expect.any(String),
-      status: expect.stringMatching(/^(healthy|degraded|down)$/),
+      status: expect.stringMatching(/^(healthy|degraded|down|misconfigured)$/),
       circuit: expect.stringMatching(/^(closed|open|half_open)$/),
     }));
     expect(p.latency_ms === null || (Number.isInteger(p.latency_ms) && p.latency_ms >= 0)).toBe(true);
@@ -114,18 +114,18 @@ test("success rates leave 429s out; latency and checked_at follow traffic", asyn
   expect(body.status).toBe("degraded");
 });
 
-test("overall status: degraded while one provider is down, down when all are", async () => {
+test("overall status: degraded while one provider's key is refused (misconfigured), down when all are", async () => {
   const { gw, primary, secondary, key } = await setup();
   primary.fallback = () => error(401, PLANTED.upstreamText);
   expect((await chat(gw, key)).status).toBe(200);
   let body = (await health(gw)).body;
-  expect(byId(body, "primary")).toMatchObject({ status: "down", circuit: "open" });
+  expect(byId(body, "primary")).toMatchObject({ status: "misconfigured", circuit: "open" });
   expect(body.status).toBe("degraded");
 
   secondary.fallback = () => error(403, PLANTED.upstreamText);
-  expect((await chat(gw, key)).status).toBe(503);
+  expect((await chat(gw, key)).status).toBe(502); // upstream_auth_failed (contract.md §13)
   body = (await health(gw)).body;
-  expect(byId(body, "secondary")).toMatchObject({ status: "down", circuit: "open" });
+  expect(byId(body, "secondary")).toMatchObject({ status: "misconfigured", circuit: "open" });
   expect(body.status).toBe("degraded"); // the unused `vault` is still healthy
 });
 
@@ -140,9 +140,9 @@ test("down when every provider is down", async () => {
   cleanups.push(() => gw.close());
   const key = gw.createKey();
   gw.addCredits("10");
-  expect((await chat(gw, key)).status).toBe(503);
+  expect((await chat(gw, key)).status).toBe(502); // upstream_auth_failed (contract.md §13)
   const body = (await health(gw)).body;
-  expect(body.providers).toEqual([expect.objectContaining({ id: "primary", status: "down", circuit: "open" })]);
+  expect(body.providers).toEqual([expect.objectContaining({ id: "primary", status: "misconfigured", circuit: "open" })]);
   expect(body.status).toBe("down");
 });
 
