@@ -8,6 +8,7 @@ import type { Route } from "./catalog.js";
 import type { Feature } from "./provider.js";
 import { unsupported } from "./provider.js";
 import type { ChatRequest } from "./schema.js";
+import { requireChatModel } from "./model-kind.js";
 import type { ModelCapabilities } from "./store/index.js";
 
 export interface Need {
@@ -73,6 +74,7 @@ function imageNeeds(req: ChatRequest, needs: Need[]): void {
 
 /** The route narrowed to endpoints that can serve every need; a 400 naming the first field none can. */
 export function narrowRoute(route: Route, needs: Need[]): Route {
+  requireChatModel(route.model); // an embedding model on a chat route: 400 unsupported_model
   if (needs.length === 0) return route;
   const caps = route.model.capabilities;
   for (const n of needs) {

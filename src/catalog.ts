@@ -6,7 +6,7 @@
 import type { ModelRoute } from "./config.js";
 import { usdToNano } from "./money.js";
 import type { ProviderInstance } from "./plugins.js";
-import type { CatalogModel, Endpoint } from "./store/index.js";
+import type { CatalogModel, Endpoint, ModelCapabilities } from "./store/index.js";
 
 export interface RoutedEndpoint extends Endpoint {
   instance: ProviderInstance;
@@ -29,10 +29,16 @@ export function configModel(route: ModelRoute, created: number): CatalogModel {
     maxOutput: route.max_output ?? null,
     endpoints: route.endpoints,
     order: route.order,
-    ...(route.capabilities ? { capabilities: route.capabilities } : {}),
+    ...(route.capabilities || route.kind ? { capabilities: { ...route.capabilities, ...kindCapabilities(route.kind) } } : {}),
     source: "config",
     created,
   };
+}
+
+/** `kind: embeddings` in the config: not a chat model. */
+function kindCapabilities(kind: ModelRoute["kind"]): ModelCapabilities {
+  if (kind === "embeddings") return { chat: false, embeddings: true };
+  return kind === "chat" ? { chat: true, embeddings: false } : {};
 }
 
 /** Config entries win over catalog entries of the same id. */

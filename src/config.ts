@@ -28,6 +28,8 @@ const ModelId = z.string().regex(/^[^/\s]+\/\S+$/, "Expected a vendor/model id")
 export const ModelRoute = z.strictObject({
   id: ModelId,
   capabilities: Capabilities.optional(),
+  /** `embeddings`: served on /v1/embeddings only, billed per input token at `pricing.prompt` (contract.md §12). */
+  kind: z.enum(["chat", "embeddings"]).optional(),
   pricing: z.strictObject({ prompt: Money, completion: Money }).optional(),
   context_length: z.number().int().positive().optional(),
   max_output: z.number().int().positive().optional(),

@@ -4,6 +4,7 @@
  */
 import { modelNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
+import { capabilitiesEntry } from "./model-kind.js";
 import { nanoToUsd } from "./money.js";
 import type { CatalogModel, KeyRecord } from "./store/index.js";
 
@@ -13,7 +14,7 @@ export function modelEntry(m: CatalogModel) {
     object: "model" as const,
     created: m.created,
     owned_by: m.ownedBy,
-    capabilities: { chat: true, completions: false, embeddings: false },
+    capabilities: capabilitiesEntry(m),
     // Unknown prices are left out rather than shown as free.
     ...(m.promptPrice !== null && m.completionPrice !== null ? { pricing: { prompt: nanoToUsd(m.promptPrice), completion: nanoToUsd(m.completionPrice) } } : {}),
     ...(m.contextLength ? { context_length: m.contextLength } : {}),
