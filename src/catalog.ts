@@ -97,6 +97,24 @@ export class Catalog {
   list(byokKey: (plugin: string) => string | undefined): CatalogModel[] {
     return [...this.byId.keys()].flatMap((id) => {
       const r = this.route(id, byokKey);
+  /** For a 404's message only (src/model-hint.ts): never on the path of a routed request. */
+  model(id: string): CatalogModel | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Catalog ids whose model part is `name` (`gpt-4o-mini` → `openai/gpt-4o-mini`), for a 404's hint. */
+  idsNamed(name: string): string[] {
+    return [...this.byId.keys()].filter((id) => id.slice(id.indexOf("/") + 1) === name);
+  }
+
+  /** The providers that would serve this model if they had a key (no platform key, not key-less). */
+  keylessProviders(id: string): string[] {
+    const model = this.byId.get(id);
+    if (!model) return [];
+    const instances = model.endpoints.flatMap((e) => this.instancesFor(e.provider));
+    return [...new Set(instances.filter((i) => i.settings.apiKey === undefined && !isKeyless(i)).map((i) => i.settings.id))];
+  }
+
       return r ? [r.model] : [];
     });
   }

@@ -6,7 +6,7 @@ import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
 import { z } from "zod";
-import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, type LineOf, type PathSeg, type Problem } from "./config-errors.js";
+import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./config-errors.js";
 import { UsageError } from "./errors.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
@@ -174,7 +174,10 @@ function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; u
   const unset: Problem[] = [];
   const data = interpolate(raw ?? {}, env, unset);
   const result = Config.safeParse(data);
-  return result.success ? { config: result.data, unset, invalid: [] } : { unset, invalid: problemsOf(result.error.issues, Config, data) };
+  if (result.success) return { config: result.data, unset, invalid: [] };
+  // `port: 1${PORT}` with PORT unset also fails its type: the unset variable is the cause, said once.
+  const invalid = problemsOf(result.error.issues, Config, data).filter((p) => !unset.some((u) => u.path.join(".") === p.path.join(".")));
+  return { unset, invalid };
 }
 
 const mask = (content: string, saved: string[] = []) => content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
@@ -187,7 +190,15 @@ const mask = (content: string, saved: string[] = []) => content.replace(PLACEHOL
 async function yamlLoader(_file: string, content: string): Promise<unknown> {
   const { parse } = await import("yaml"); // only when there is a YAML file: zero-config skips it
   const saved: string[] = [];
-  return restore(parse(mask(content, saved)) ?? {}, saved);
+  const masked = mask(content, saved);
+  let parsed: unknown;
+  try {
+    parsed = parse(masked);
+  } catch (err) {
+    // yaml's own code frame would show the masked text: say it with the file's own line.
+    throw new UsageError(yamlSyntaxError(_file, content, masked, err, saved));
+  }
+  return restore(parsed ?? {}, saved);
 }
 
 function restore(value: unknown, saved: string[]): unknown {
@@ -213,6 +224,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   if (!found) return { config: parseConfig({}, env), unset: [] };
   const { config, unset, invalid } = checkConfig(found.config, env);
   const lines = async (problems: Problem[]) => formatProblems(problems, found.filepath, await linesOf(found.filepath));
+    if (err instanceof UsageError) throw err;
   if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
   // A relative database path is relative to the config file, not to wherever the CLI runs.
   if (found.config?.database) config.database = resolve(dirname(found.filepath), config.database);
