@@ -6,6 +6,8 @@
  * usage chunk + `data: [DONE]`). The delay before the answer is switched between phases
  * with POST /__bench/latency?ms=N so one process serves every case. GET /__bench/stats
  * counts requests and TCP connections: a client that reuses connections opens few.
+ * POST /__bench/shape?chunks=N&gapMs=M makes streamed answers long (N content events M ms
+ * apart, the shape of real LLM traffic); chunks=0 restores the default burst.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { isMain } from "./main.js";
@@ -44,10 +46,29 @@ const streamEvents: Buffer[] = [
 
 const STREAM_RE = /"stream"\s*:\s*true/;
 
+/** One content event of a long stream, encoded once: 1,000 streams send 10,000 a second. */
+const WORD = Buffer.from(chunk([delta({ content: "word " })]));
+
+/** `chunks` content events `gapMs` apart, then finish, usage and [DONE]. */
+function slowStream(res: ServerResponse, chunks: number, gapMs: number): void {
+  res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
+  res.write(streamEvents[0]);
+  let sent = 0;
+  const timer = setInterval(() => {
+    if (res.destroyed) return clearInterval(timer);
+    if (sent++ < chunks) return void res.write(WORD);
+    clearInterval(timer);
+    for (const e of streamEvents.slice(-3)) res.write(e); // finish, usage, [DONE]
+    res.end();
+  }, gapMs);
+}
+
 export function startFake(port: number): Promise<number> {
   let latencyMs = 0;
+  const shape = { chunks: 0, gapMs: 0 };
   const stats = { requests: 0, connections: 0 };
   const answer = (res: ServerResponse, stream: boolean) => {
+    if (stream && shape.chunks > 0) return void slowStream(res, shape.chunks, shape.gapMs);
     if (stream) {
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
       for (const e of streamEvents) res.write(e);
@@ -59,7 +80,11 @@ export function startFake(port: number): Promise<number> {
   };
   const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
     const url = req.url ?? "";
-    if (req.method === "POST" && url.startsWith("/__bench/latency")) {
+    if (req.method === "POST" && url.startsWith("/__bench/shape")) {
+      const q = new URL(url, "http://x").searchParams;
+      Object.assign(shape, { chunks: Number(q.get("chunks") ?? 0), gapMs: Number(q.get("gapMs") ?? 0) });
+      res.end(JSON.stringify(shape));
+    } else if (req.method === "POST" && url.startsWith("/__bench/latency")) {
       latencyMs = Number(new URL(url, "http://x").searchParams.get("ms") ?? 0);
       res.end(JSON.stringify({ latencyMs }));
     } else if (url === "/__bench/stats") {

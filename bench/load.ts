@@ -10,7 +10,7 @@ import { CORES, firstJsonLine, sampleRss, spawnPinned } from "./proc.js";
 const WORKER = join(ROOT, "dist/bench/load-worker.js");
 
 export interface Target {
-  name: "gateway" | "direct";
+  name: "gateway" | "direct" | "bare";
   /** Full URL of the chat completions endpoint. */
   url: string;
   headers: Record<string, string>;

@@ -1,7 +1,9 @@
 /**
- * `npm run bench`: the gateway against the fake upstream directly, 8 cases
+ * `npm run bench`: the gateway against a bare Node pass-through proxy (bare-proxy.ts, the
+ * ceiling for a Node gateway) and the fake upstream directly, 8 cases
  * ({non-streamed, streamed} × {1, 50} connections × {0, 50} ms upstream latency), plus
- * streaming TTFB, `gateway serve` ready time and RSS across repeated runs.
+ * streaming TTFB, 1,000 long streams at once, `gateway serve` ready time, idle RSS and RSS
+ * across repeated runs.
  * Options: --duration <s> (default 5), --warmup <s> (default 1), --out <file>.
  */
 import { cpus } from "node:os";
@@ -11,6 +13,7 @@ import { sampleCheck, ttfbLoop } from "./check.js";
 import { meterForeignCpu } from "./cpu.js";
 import { measureReady, prepare, ROOT, startGateway, type BenchSetup } from "./gateway-process.js";
 import { measure, type Case, type Measurement, type Target } from "./load.js";
+import { LONG_STREAMS, measureLongStreams } from "./long-streams.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
 
@@ -69,19 +72,26 @@ async function fakeStats(fakePort: number): Promise<{ requests: number; connecti
   return (await res.json()) as { requests: number; connections: number };
 }
 
-async function runCase(c: Case, gw: Target, direct: Target, fakePort: number, pids: number[]): Promise<CaseResult> {
+async function runCase(c: Case, t: Targets, fakePort: number, pids: number[]): Promise<CaseResult> {
   log(`- ${c.id}`);
-  const sampled = [...(await sampleCheck(gw, c.stream)), ...(await sampleCheck(direct, c.stream))];
+  const sampled = [...(await sampleCheck(t.gw, c.stream)), ...(await sampleCheck(t.direct, c.stream))];
   const before = await fakeStats(fakePort);
-  const g = await quietMeasure(gw, c, pids, pids[0]);
+  const g = await quietMeasure(t.gw, c, pids, pids[0]);
   const after = await fakeStats(fakePort);
-  const d = await quietMeasure(direct, c, pids);
+  const b = await quietMeasure(t.bare, c, pids);
+  const d = await quietMeasure(t.direct, c, pids);
   const upstream = { requests: after.requests - before.requests, connections: after.connections - before.connections };
-  return { ...compare(c, g, d, sampled), upstream, otherCpuPct: Math.max(g.otherCpuPct ?? 0, d.otherCpuPct ?? 0) };
+  return { ...compare(c, g, d, b, sampled), upstream, otherCpuPct: Math.max(g.otherCpuPct ?? 0, d.otherCpuPct ?? 0, b.otherCpuPct ?? 0) };
+}
+
+interface Targets {
+  gw: Target;
+  direct: Target;
+  bare: Target;
 }
 
 /** The 50-connection instant-upstream load again, REPEATS times: RSS settled after each. */
-async function measureRss(gw: Target, pid: number, cases: CaseResult[]): Promise<BenchResults["rss"]> {
+async function measureRss(gw: Target, pid: number, cases: CaseResult[], idleMb: number): Promise<BenchResults["rss"]> {
   log(`RSS across ${REPEATS} repeated runs...`);
   const c: Case = { id: "repeat", latencyMs: 0, connections: 50, stream: false };
   const afterRunsMb: number[] = [];
@@ -93,7 +103,7 @@ async function measureRss(gw: Target, pid: number, cases: CaseResult[]): Promise
     await new Promise((r) => setTimeout(r, 500));
     afterRunsMb.push(memoryOf(pid)?.rssMb ?? NaN);
   }
-  return { peakUnderLoadMb: peakMb, hwmMb: memoryOf(pid)?.hwmMb ?? null, afterRunsMb, growthMb: afterRunsMb.at(-1)! - afterRunsMb[0]! };
+  return { idleMb, peakUnderLoadMb: peakMb, hwmMb: memoryOf(pid)?.hwmMb ?? null, afterRunsMb, growthMb: afterRunsMb.at(-1)! - afterRunsMb[0]! };
 }
 
 async function measureTtfb(gw: Target, direct: Target): Promise<BenchResults["ttfb"]> {
@@ -107,15 +117,18 @@ const LAYOUT = canPin
   ? `Pinned: gateway on core ${CORES.gateway}; load generator, fake upstream and TTFB client on core ${CORES.load}.`
   : "Not pinned (no taskset or a single core): numbers are noisier.";
 
-async function bench(fake: { port: number; pid: number }, setup: BenchSetup): Promise<BenchResults> {
+async function bench(fake: { port: number; pid: number }, bare: { port: number; pid: number }, setup: BenchSetup): Promise<BenchResults> {
   log("gateway serve ready time (3 cold starts)...");
   const ready = await measureReady(setup);
   const gateway = await startGateway(setup);
   try {
+    await new Promise((r) => setTimeout(r, 1000)); // settled after start, before any request
+    const idleMb = memoryOf(gateway.pid)?.rssMb ?? NaN;
     const auth = { authorization: `Bearer ${setup.key}` };
     const gw: Target = { name: "gateway", url: `${gateway.url}/v1/chat/completions`, headers: auth };
     const direct: Target = { name: "direct", url: `http://127.0.0.1:${fake.port}/v1/chat/completions`, headers: auth };
-    const pids = [gateway.pid, fake.pid];
+    const t: Targets = { gw, direct, bare: { name: "bare", url: `http://127.0.0.1:${bare.port}/v1/chat/completions`, headers: auth } };
+    const pids = [gateway.pid, fake.pid, bare.pid];
     // V8 optimises the hot path only after a few thousand requests: warm it before any case counts.
     log("warming the gateway up (JIT, 2 x 2 s at 50 connections, not measured)...");
     await setLatency(fake.port, 0);
@@ -124,14 +137,16 @@ async function bench(fake: { port: number; pid: number }, setup: BenchSetup): Pr
     const cases: CaseResult[] = [];
     for (const c of CASES) {
       await setLatency(fake.port, c.latencyMs);
-      cases.push(await runCase(c, gw, direct, fake.port, pids));
+      cases.push(await runCase(c, t, fake.port, pids));
     }
     const otherCpuPct = meter?.stop() ?? null;
     await setLatency(fake.port, 0);
     const ttfb = await measureTtfb(gw, direct);
-    const rss = await measureRss(gw, gateway.pid, cases);
+    log(`${LONG_STREAMS.concurrency} long streams at once (${LONG_STREAMS.chunks} chunks ${LONG_STREAMS.gapMs} ms apart), gateway then direct...`);
+    const longStreams = await measureLongStreams(gw, direct, fake.port, gateway.pid);
+    const rss = await measureRss(gw, gateway.pid, cases, idleMb);
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
-    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss };
+    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, longStreams };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
     return { ...base, targets: evaluate(base), valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
   } finally {
@@ -140,21 +155,26 @@ async function bench(fake: { port: number; pid: number }, setup: BenchSetup): Pr
 }
 
 async function main(): Promise<void> {
-  const budget = CASES.length * 2 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 14;
-  log(`bench: ${CASES.length} cases x {gateway, direct}, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`);
+  const budget = 20 + CASES.length * 3 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 14;
+  log(`bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`);
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
+  let bareProxy: ReturnType<typeof spawnPinned> | undefined;
   let setup: BenchSetup | undefined;
   try {
     const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
+    // The bare proxy runs where the gateway runs: the same core is the same ceiling.
+    bareProxy = spawnPinned(CORES.gateway, [join(ROOT, "dist/bench/bare-proxy.js"), String(port)]);
+    const bare = await firstJsonLine<{ port: number }>(bareProxy, "bare proxy");
     setup = prepare(port);
-    const results = await bench({ port, pid: fake.pid! }, setup);
+    const results = await bench({ port, pid: fake.pid! }, { port: bare.port, pid: bareProxy.pid! }, setup);
     results.totalS = elapsedS();
     writeJson(OUT, results);
     process.stdout.write(`\n${render(results)}\nJSON: ${OUT}\n`);
     if (!results.valid) process.exitCode = 1;
   } finally {
     await stop(fake);
+    if (bareProxy) await stop(bareProxy);
     setup?.cleanup();
   }
 }

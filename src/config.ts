@@ -30,7 +30,7 @@ export const ModelRoute = z.strictObject({
   capabilities: Capabilities.optional(),
   /** `embeddings`: served on /v1/embeddings only, billed per input token at `pricing.prompt` (contract.md §12). */
   kind: z.enum(["chat", "embeddings"]).optional(),
-  pricing: z.strictObject({ prompt: Money, completion: Money }).optional(),
+  pricing: z.strictObject({ prompt: Money, completion: Money, cache_read: Money.optional(), cache_write: Money.optional() }).optional(),
   context_length: z.number().int().positive().optional(),
   max_output: z.number().int().positive().optional(),
   order: z.enum(["latency", "fixed"]).optional(),
@@ -72,6 +72,11 @@ const Timeouts = z.strictObject({
 const UpstreamCaps = z.strictObject({
   maxEventBytes: z.number().int().positive().default(1024 * 1024),
   maxResponseBytes: z.number().int().positive().default(32 * 1024 * 1024),
+  /**
+   * Connections per upstream origin. Each in-flight request holds one for its whole answer,
+   * and an LLM stream lasts seconds: a small pool queues streams behind each other.
+   */
+  maxConnections: z.number().int().positive().default(10_000),
 });
 
 export const Config = z.strictObject({
@@ -219,12 +224,12 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   try {
     found = file ? await explorer.load(resolve(cwd, file)) : await explorer.search(cwd);
   } catch (err) {
+    if (err instanceof UsageError) throw err;
     throw new UsageError(`cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
   }
   if (!found) return { config: parseConfig({}, env), unset: [] };
   const { config, unset, invalid } = checkConfig(found.config, env);
   const lines = async (problems: Problem[]) => formatProblems(problems, found.filepath, await linesOf(found.filepath));
-    if (err instanceof UsageError) throw err;
   if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
   // A relative database path is relative to the config file, not to wherever the CLI runs.
   if (found.config?.database) config.database = resolve(dirname(found.filepath), config.database);

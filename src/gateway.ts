@@ -79,7 +79,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   }, STORE_POLL_MS);
   timer.unref();
 
-  const upstream = new Upstream(config.server.timeouts);
+  const upstream = new Upstream(config.server.timeouts, config.server.upstream.maxConnections);
   const pending = new Set<Promise<unknown>>();
   const stopping = new AbortController();
   const journal = new InflightJournal(store);

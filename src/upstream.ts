@@ -52,13 +52,13 @@ export class Upstream {
    */
   private client: Promise<{ undici: Undici; agent: Agent }>;
 
-  constructor(timeouts: Timeouts) {
+  constructor(timeouts: Timeouts, connections = 10_000) {
     this.client = import("undici").then((undici) => ({
       undici,
       agent: new undici.Agent({
         keepAliveTimeout: 30_000,
         keepAliveMaxTimeout: 600_000,
-        connections: 512,
+        connections,
         pipelining: 1,
         connect: { timeout: timeouts.connect },
         headersTimeout: timeouts.firstByte,
