@@ -7,6 +7,8 @@ import {
   ChatChunk, ChatCompletion, ErrorBody, ModelEntry, ModelList, OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatRequest, OpenAIErrorBody, StrictChatRequest,
 } from "./schema.js";
 
+import { embeddingsOpenApi } from "./embeddings-schema.js";
+
 const json = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" });
 
 const errorResponse = (description: string) => ({
@@ -26,6 +28,7 @@ const either = (strict: string, openai: string) => ({ oneOf: [{ $ref: `#/compone
 
 export function openApiDocument() {
   const bearer = [{ bearerAuth: [] }];
+  const embeddings = embeddingsOpenApi();
   return {
     openapi: "3.1.0",
     info: { title: "LLM gateway", version: "1.0.0", description: "OpenAI-compatible chat completions across many providers." },
@@ -43,9 +46,11 @@ export function openApiDocument() {
         ModelList: json(ModelList),
         Error: describe(json(ErrorBody), "Under `server.compat: strict`."),
         OpenAIError: describe(json(OpenAIErrorBody), "Under `server.compat: openai` or `passthrough`: adds `param`, the offending field's path."),
+        ...embeddings.schemas,
       },
     },
     paths: {
+      ...embeddings.paths,
       "/v1/chat/completions": {
         post: {
           security: bearer,

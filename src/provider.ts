@@ -167,8 +167,8 @@ export interface EmbeddingsAnswer {
 
 export interface EmbeddingsAdapter {
   features?: readonly EmbeddingFeature[];
-  /** Most inputs one upstream call takes (Bedrock Titan 1, Gemini 100); the core splits. Default: no limit. */
-  maxBatch?: number;
+  /** Most inputs one upstream call takes (Gemini 100; on Bedrock, Titan 1 and Cohere 96); the core splits. Default: no limit. */
+  maxBatch?: number | ((model: string) => number);
   /** A model-specific refusal (Titan v1 has no dimensions): throw `unsupported(...)`. Runs before any hold. */
   check?(call: Omit<EmbeddingsCall, "input">, model: string): void;
   request(call: EmbeddingsCall, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;

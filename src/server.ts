@@ -8,6 +8,7 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerRe
 import type { Duplex } from "node:stream";
 import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { chatCompletions } from "./chat.js";
+import { serveEmbeddings } from "./embeddings.js";
 import { errorReply } from "./error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
@@ -18,9 +19,11 @@ import { authenticate, limitByIp, startRequest, type RequestState } from "./requ
 
 const CHAT = "/v1/chat/completions";
 const MODEL_PREFIX = "/v1/models/";
+const EMBEDDINGS = "/v1/embeddings";
 
 const ROUTES: Record<string, string> = {
   [CHAT]: "POST",
+  [EMBEDDINGS]: "POST",
   "/v1/models": "GET",
   "/v1/health/providers": "GET",
   "/v1/openapi.json": "GET",
@@ -71,6 +74,8 @@ function createApp(gw: Gateway): H3 {
   // Spellings of the chat path the fast check in createHandler leaves to h3 (a trailing
   // slash, percent-encoding): the same node:http pipeline.
   app.post(CHAT, fromNodeHandler((req, res) => serveChat(gw, req as IncomingMessage, res as ServerResponse)));
+  // Embeddings: routed by h3 (not the hot path), served on node:http like chat (embeddings.ts).
+  app.post(EMBEDDINGS, fromNodeHandler((req, res) => serveEmbeddings(gw, req as IncomingMessage, res as ServerResponse)));
   app.get("/v1/models", (event) => {
     const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, listModels(gw, key));

@@ -38,6 +38,12 @@ function chatUrl(ctx: CallContext): string {
   return `${trimmed(ctx.settings.baseUrl)}/deployments/${deployment}/chat/completions?api-version=${encodeURIComponent(version)}`;
 }
 
+function embeddingsUrl(ctx: CallContext): string {
+  const version = apiVersion(ctx.settings);
+  if (version === "v1") return `${v1Root(ctx.settings)}/embeddings`;
+  return `${trimmed(ctx.settings.baseUrl)}/deployments/${encodeURIComponent(ctx.model)}/embeddings?api-version=${encodeURIComponent(version)}`;
+}
+
 function modelsUrl(ctx: Pick<CallContext, "settings">): string {
   const version = apiVersion(ctx.settings);
   if (version === "v1") return `${v1Root(ctx.settings)}/models`;
@@ -54,6 +60,9 @@ const base = openaiCompatible({
   headers,
   chatUrl,
   transformRequest: (body, ctx) => forApiVersion(body, apiVersion(ctx.settings)),
+  // Embeddings - Create (same reference): the deployment URL, OpenAI's fields (dimensions for
+  // text-embedding-3 deployments, encoding_format, token-id input, user); at most 2048 inputs.
+  embeddings: { user: true, maxBatch: 2048, url: embeddingsUrl },
 });
 
 interface AzureModel {

@@ -7,6 +7,7 @@ import { defineProvider, type CallContext, type ErrorClass, type UpstreamRequest
 import type { ChatRequest } from "../../src/schema.js";
 import { remember, stateOf } from "./call-state.js";
 import { credentialsOf, regionOf } from "./credentials.js";
+import { bedrockEmbeddings } from "./embeddings.js";
 import { decodeEventStream } from "./eventstream.js";
 import { listRequest, listResponse } from "./models.js";
 import { toConverse } from "./request.js";
@@ -62,5 +63,6 @@ export default defineProvider({
   },
   decodeStream: decodeEventStream,
   classifyError,
+  embeddings: bedrockEmbeddings,
   models: { request: listRequest, response: listResponse },
 });

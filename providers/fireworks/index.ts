@@ -18,6 +18,9 @@ export default openaiCompatible({
   apiKeyEnv: "FIREWORKS_API_KEY",
   features: ["tools", "tool_choice", "json_object", "json_schema", "images", "image_urls", "reasoning_effort"],
   dialect: { ...PLAIN_DIALECT, textOnly: ["system", "developer", "assistant", "tool"], passive: ["user"] },
+  // POST /inference/v1/embeddings (https://docs.fireworks.ai/api-reference/creates-an-embedding-vector-representing-the-input-text):
+  // OpenAI's form with `dimensions` (Matryoshka models); no encoding_format or token-id input documented.
+  embeddings: { features: ["dimensions"] },
   transformRequest({ stream_options: _usageAlwaysSent, ...body }, ctx) {
     const option = ctx.settings.options.maxTokens;
     const fallback = typeof option === "number" ? option : ctx.maxOutput;

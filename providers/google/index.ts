@@ -9,22 +9,8 @@ import { toGeminiBody } from "./request.js";
 import { fromGenerateContent } from "./response.js";
 import { fromStream } from "./stream.js";
 
-type Settings = CallContext["settings"];
-
-function root(settings: Settings): string {
-  const version = typeof settings.options.apiVersion === "string" ? settings.options.apiVersion : "v1beta";
-  return `${settings.baseUrl.replace(/\/+$/, "")}/${encodeURIComponent(version)}`;
-}
-
-/** `gemini-2.5-flash` is `models/gemini-2.5-flash`; a full resource name (`tunedModels/x`) is kept. */
-function resource(model: string): string {
-  const name = model.includes("/") ? model : `models/${model}`;
-  return name.split("/").map(encodeURIComponent).join("/");
-}
-
-function headers(apiKey: string): Record<string, string> {
-  return apiKey ? { "x-goog-api-key": apiKey } : {};
-}
+import { googleEmbeddings } from "./embeddings.js";
+import { headers, resource, root } from "./url.js";
 
 function modelsOf(json: unknown): ModelInfo[] {
   if (typeof json !== "object" || json === null) throw new Error("models: expected a ListModelsResponse");
@@ -60,6 +46,7 @@ export default defineProvider({
     stream: (events) => fromStream(events),
   },
   classifyError,
+  embeddings: googleEmbeddings,
   models: {
     // 1000 is the documented page maximum; the Gemini API lists far fewer models.
     request: (ctx) => ({ url: `${root(ctx.settings)}/models?pageSize=1000`, method: "GET", headers: headers(ctx.apiKey) }),

@@ -1,6 +1,7 @@
 /** Mistral La Plateforme: the OpenAI wire format with the differences in ./wire.ts. */
 import { defineProvider } from "../../src/provider.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
+import { mistralEmbeddings } from "./embeddings.js";
 import { fromMistral, mistralModels, toMistral } from "./wire.js";
 
 const base = openaiCompatible({
@@ -13,6 +14,7 @@ const base = openaiCompatible({
   dialect: { ...PLAIN_DIALECT, passive: ["metadata"] },
   transformRequest: toMistral,
   transformResponse: fromMistral,
+  embeddings: mistralEmbeddings,
 });
 
 export default defineProvider({ ...base, models: { request: base.models!.request, response: mistralModels } });

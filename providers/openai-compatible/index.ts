@@ -5,10 +5,12 @@
  */
 import { defineProvider, type CallContext, type Feature, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
 import { OPENAI_DIALECT, PLAIN_DIALECT, toOpenAIBody, type Dialect } from "./request.js";
+import { openaiEmbeddings, type OpenAIEmbeddingsOptions } from "./embeddings.js";
 import { ChunkReader } from "./stream.js";
 import { fromChatCompletion } from "./translate.js";
 
 export { toOpenAIBody, OPENAI_DIALECT, PLAIN_DIALECT, type Dialect };
+export { OPENAI_EMBEDDING_FEATURES } from "./embeddings.js";
 
 /** OpenAI's own API takes the whole superset as it is. */
 export const OPENAI_FEATURES: readonly Feature[] = [
@@ -37,6 +39,8 @@ export interface OpenAICompatibleOptions {
   /** The chat URL; default `<baseUrl>/chat/completions`. */
   chatUrl?(ctx: CallContext): string;
   modelsUrl?(ctx: Pick<CallContext, "settings">): string;
+  /** POST /embeddings where the provider has it (./embeddings.ts); absent: no embeddings API. */
+  embeddings?: OpenAIEmbeddingsOptions;
 }
 
 const bearer = (ctx: Pick<CallContext, "apiKey">): Record<string, string> =>
@@ -67,6 +71,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
         for await (const event of events) yield* reader.read(fromWire(event.data, ctx));
       },
     },
+    ...(options.embeddings ? { embeddings: openaiEmbeddings(options.embeddings, headers) } : {}),
     models: {
       request: (ctx) => ({
         url: options.modelsUrl?.(ctx) ?? `${trimmed(ctx.settings.baseUrl)}/models`,
@@ -99,4 +104,6 @@ export default openaiCompatible({
   baseUrl: "http://127.0.0.1:11434/v1",
   features: LOCAL_FEATURES,
   dialect: PLAIN_DIALECT,
+  // The server's own /v1/embeddings (Ollama, vLLM, llama.cpp): the OpenAI fields forwarded as they are.
+  embeddings: { features: ["dimensions", "tokens"], user: true },
 });

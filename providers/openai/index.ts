@@ -10,4 +10,7 @@ export default openaiCompatible({
   baseUrl: "https://api.openai.com/v1",
   apiKeyEnv: "OPENAI_API_KEY",
   dialect: { ...OPENAI_DIALECT, outputLimit: "max_completion_tokens" },
+  // https://platform.openai.com/docs/api-reference/embeddings/create: dimensions (text-embedding-3
+  // and later), encoding_format base64, token-id input, user; 2048 inputs per call.
+  embeddings: { user: true, maxBatch: 2048 },
 });

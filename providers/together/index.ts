@@ -38,6 +38,9 @@ const base = openaiCompatible({
   features: ["tools", "tool_choice", "json_object", "json_schema", "images", "image_urls", "logit_bias"],
   dialect: { ...PLAIN_DIALECT, textOnly: ["system", "developer", "assistant", "tool"] },
   transformRequest: toTogether,
+  // POST /v1/embeddings (together-typescript src/resources/embeddings.ts): `model` and `input`
+  // (a string or strings) only: no dimensions, no encoding_format, no token ids.
+  embeddings: { features: [] },
 });
 
 export default defineProvider({ ...base, models: { request: base.models!.request, response: togetherModels } });
