@@ -19,7 +19,7 @@ import { authenticate, takeLimit } from "./request.js";
 import { needsOf, narrowRoute } from "./capabilities.js";
 import { dropNulls, renderCompletion } from "./completion.js";
 import type { ChatRequest, Usage } from "./schema.js";
-import type { Attempt, KeyRecord } from "./store/index.js";
+import type { ApiEndpoint, Attempt, KeyRecord } from "./store/index.js";
 import { writeSse, type StreamResult } from "./stream.js";
 import { StreamGuard } from "./stream-guard.js";
 import { countPromptTokens, countTextTokens } from "./tokens.js";
@@ -46,6 +46,8 @@ export interface OpenedStream {
 
 /** What a route adds to the pipeline: its request form and its answer forms. */
 export interface Renderer {
+  /** The ledger's endpoint column when not chat. */
+  readonly endpoint?: ApiEndpoint;
   /** The body as the internal request; a promise only when reading needs the store. */
   read(gw: Gateway, raw: Buffer, key: KeyRecord): ChatRequest | Promise<ChatRequest>;
   /** Writes the answer, already settled; a promise only when the route writes before replying. */
@@ -65,6 +67,7 @@ export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Pro
   const modelTier = gw.config.limits.models[route.model.id];
   if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
   const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
+  if (out.endpoint) job.bill.endpoint = out.endpoint;
   try {
     await (body.stream ? streamed(gw, ex, job, out) : completed(gw, ex, job, out));
   } catch (err) {

@@ -33,6 +33,7 @@ const none = (): PruneResult => ({ rows: 0, attempts: 0, rollups: 0 });
 
 /** Everything older than `before`, at once (`gateway db prune`). */
 export function pruneAll(store: Store, before: number): PruneResult {
+  store.pruneResponses(before); // stored responses follow the ledger's retention
   let total = none();
   for (const step of pruneSteps(store, before)) total = add(total, step);
   return total;
@@ -64,6 +65,9 @@ export function startRetention(store: Store, days: number, log: (line: string) =
     try {
       const r = await pruneInBackground(store, before, () => stopped);
       if (r.rows > 0) log(`retention: folded ${r.rows} ledger rows older than ${new Date(before).toISOString()} into daily totals (${r.rollups} rollups, ${r.attempts} attempts dropped)`);
+      // Stored responses (POST /v1/responses) are kept as long as the ledger rows of their requests.
+      const responses = store.pruneResponses(before);
+      if (responses > 0) log(`retention: deleted ${responses} stored responses older than ${new Date(before).toISOString()}`);
     } catch (err) {
       if (!stopped) log(`retention: prune failed, retrying in a day: ${(err as Error).message}`);
     } finally {

@@ -52,7 +52,7 @@ export const ChatMessage = z.strictObject({
 export type ChatMessage = z.infer<typeof ChatMessage>;
 
 /** Tool names as OpenAI accepts them (and so every provider we translate to). */
-const ToolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "Expected 1-64 letters, digits, '_' or '-'");
+export const ToolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "Expected 1-64 letters, digits, '_' or '-'");
 
 export const Tool = z.strictObject({
   type: z.literal("function"),

@@ -8,6 +8,7 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerRe
 import type { Duplex } from "node:stream";
 import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { chatCompletions } from "./chat.js";
+import { createResponse, deleteResponse, getResponse } from "./responses/route.js";
 import { serveEmbeddings } from "./embeddings.js";
 import { errorReply } from "./error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "./errors.js";
@@ -19,10 +20,13 @@ import { authenticate, limitByIp, startRequest, type RequestState } from "./requ
 
 const CHAT = "/v1/chat/completions";
 const MODEL_PREFIX = "/v1/models/";
+const RESPONSES = "/v1/responses";
+const RESPONSE_PREFIX = "/v1/responses/";
 const EMBEDDINGS = "/v1/embeddings";
 
 const ROUTES: Record<string, string> = {
   [CHAT]: "POST",
+  [RESPONSES]: "POST",
   [EMBEDDINGS]: "POST",
   "/v1/models": "GET",
   "/v1/health/providers": "GET",
@@ -40,9 +44,9 @@ function isChatUrl(url: string | undefined): boolean {
   return url !== undefined && url.startsWith(CHAT) && (url.length === CHAT.length || url.charCodeAt(CHAT.length) === 63 /* ? */);
 }
 
-function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse, handler = chatCompletions): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
-  const done = chatCompletions(gw, ex).catch((err: unknown) => ex.fail(err));
+  const done = handler(gw, ex).catch((err: unknown) => ex.fail(err));
   // Shutdown waits for every request's own settlement, not only for its socket to close.
   gw.pending.add(done);
   return done.finally(() => gw.pending.delete(done));
@@ -63,8 +67,9 @@ function createApp(gw: Gateway): H3 {
 
   app.use((event, next) => {
     const path = event.url.pathname;
-    const allowed = ROUTES[path] ?? (path.startsWith(MODEL_PREFIX) ? "GET" : undefined);
-    if (allowed && event.req.method !== allowed && !(allowed === "GET" && event.req.method === "HEAD")) {
+    const allowed = ROUTES[path] ?? (path.startsWith(MODEL_PREFIX) ? "GET" : path.startsWith(RESPONSE_PREFIX) ? "GET, DELETE" : undefined);
+    const method = event.req.method;
+    if (allowed && !allowed.split(", ").includes(method) && !(allowed.startsWith("GET") && method === "HEAD")) {
       limitByIp(gw, stateOf(event), clientIp(event));
       throw methodNotAllowed(event.req.method, event.url.pathname, allowed);
     }
@@ -76,6 +81,16 @@ function createApp(gw: Gateway): H3 {
   app.post(CHAT, fromNodeHandler((req, res) => serveChat(gw, req as IncomingMessage, res as ServerResponse)));
   // Embeddings: routed by h3 (not the hot path), served on node:http like chat (embeddings.ts).
   app.post(EMBEDDINGS, fromNodeHandler((req, res) => serveEmbeddings(gw, req as IncomingMessage, res as ServerResponse)));
+  // POST /v1/responses runs the chat pipeline (chat.ts) on node:http like the chat route.
+  app.post(RESPONSES, fromNodeHandler((req, res) => serveChat(gw, req as IncomingMessage, res as ServerResponse, createResponse)));
+  app.get(`${RESPONSE_PREFIX}:id`, async (event) => {
+    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    return withHeaders(event, await getResponse(gw, key, decodePath(event.context.params!.id!)));
+  });
+  app.delete(`${RESPONSE_PREFIX}:id`, async (event) => {
+    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    return withHeaders(event, await deleteResponse(gw, key, decodePath(event.context.params!.id!)));
+  });
   app.get("/v1/models", (event) => {
     const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, listModels(gw, key));

@@ -119,6 +119,21 @@ export interface ByokRecord {
 /** A stream in flight, as last journaled: what it had delivered and what that costs at list price. */
 export type InflightRow = Pick<LedgerEntry, "requestId" | "createdAt" | "account" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "listCost" | "byok">;
 
+/** A response kept for `previous_response_id` and GET /v1/responses/{id} (contract.md §12). */
+export interface StoredResponse {
+  id: string;
+  account: string;
+  /** ms, like the ledger's created_at: retention prunes both by the same cutoff. */
+  createdAt: number;
+  model: string;
+  /** The response this one continued; its items come before this one's. */
+  previousId: string | null;
+  /** This turn's input items, then its output items (the Responses item form). */
+  items: unknown[];
+  /** The response object as it was answered. */
+  response: unknown;
+}
+
 export interface Store {
   // keys
   createKey(key: KeyRecord): void;
@@ -167,5 +182,17 @@ export interface Store {
   journalInflight(rows: InflightRow[]): void;
   /** Rows a stopped process left: settled at start (each settlement drops its row). */
   leftInflight(): InflightRow[];
+  // stored responses (POST /v1/responses); promises, as a networked store answers later
+  saveResponse(r: StoredResponse): Promise<void>;
+  /** Only the owner's: another account's id reads as unknown. */
+  findResponse(id: string, account: string): Promise<StoredResponse | undefined>;
+  /**
+   * `id` and the responses it continued, oldest first, the owner's only; reading stops after
+   * `limit.depth` responses or once `limit.bytes` of items were read.
+   */
+  responseChain(id: string, account: string, limit: { depth: number; bytes: number }): Promise<StoredResponse[]>;
+  deleteResponse(id: string, account: string): Promise<boolean>;
+  /** Deletes responses created before `before` (ms); returns how many. */
+  pruneResponses(before: number): number;
   close(): void;
 }

@@ -138,4 +138,16 @@ export const migrations: string[] = [
    DROP TABLE usage_daily;
    ALTER TABLE usage_daily_by_endpoint RENAME TO usage_daily;
    CREATE INDEX usage_daily_account_day ON usage_daily(account, day);`,
+  // responses: POST /v1/responses with store (src/responses/), kept per account for
+  // previous_response_id and GET/DELETE /v1/responses/{id}; pruned with the ledger's retention.
+  `CREATE TABLE responses (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     model TEXT NOT NULL,
+     previous_id TEXT,
+     items TEXT NOT NULL,
+     response TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX responses_created ON responses(created_at);`,
 ];

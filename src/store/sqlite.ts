@@ -10,6 +10,7 @@ import { createPrivateFile, tightenJournals } from "./files.js";
 import { migrations } from "./migrations.js";
 import { sqliteJournal } from "./sqlite-journal.js";
 import { sqliteRetention } from "./sqlite-retention.js";
+import { sqliteResponses } from "./sqlite-responses.js";
 import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store } from "./index.js";
 
 const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
@@ -38,6 +39,7 @@ export function openSqliteStore(file: string): Store {
   if (onDisk) tightenJournals(file); // WAL mode and the migrations have created them by now
   const retention = sqliteRetention(db);
   const journal = sqliteJournal(db);
+  const responses = sqliteResponses(db);
 
   const s = {
     insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm)
@@ -180,6 +182,7 @@ export function openSqliteStore(file: string): Store {
       for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities }) });
     }),
     catalog: () => (s.catalog.all() as CatalogRow[]).map(fromCatalogRow),
+    ...responses,
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,
     close: () => {
