@@ -6,9 +6,11 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Command, CommanderError } from "commander";
+import { accountsCommand } from "./commands/accounts.js";
 import { byokCommand } from "./commands/byok.js";
 import { creditsCommand } from "./commands/credits.js";
 import { dbCommand } from "./commands/db.js";
+import { doctorCommand } from "./commands/doctor.js";
 import { initCommand } from "./commands/init.js";
 import { keysCommand } from "./commands/keys.js";
 import { modelsCommand } from "./commands/models.js";
@@ -25,7 +27,7 @@ export function buildProgram(): Command {
     .option("--json", "machine-readable JSON on stdout")
     .showHelpAfterError("(run gateway --help for usage)")
     .exitOverride();
-  for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand, dbCommand]) add(program);
+  for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand, dbCommand, doctorCommand, accountsCommand]) add(program);
   for (const c of program.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();

@@ -12,6 +12,8 @@ import type { LoadedConfig } from "./config.js";
 import { createGateway, type Gateway } from "./gateway.js";
 import { settleLeftovers } from "./journal.js";
 import { clientErrorHandler, createHandler } from "./server.js";
+import type { Store } from "./store/index.js";
+import { lockDatabase } from "./store/lock.js";
 import { openSqliteStore } from "./store/sqlite.js";
 
 export interface RunningServer {
@@ -22,12 +24,20 @@ export interface RunningServer {
 
 export async function startServer(loaded: LoadedConfig, opts: { host?: string; port?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
   const { config } = loaded;
-  const store = openSqliteStore(config.database);
+  const lock = lockDatabase(config.database);
+  let store: Store;
   let gateway: Gateway;
+  try {
+    store = openSqliteStore(config.database);
+  } catch (err) {
+    lock.release();
+    throw err;
+  }
   try {
     gateway = await createGateway({ config, store, env: opts.env, baseDir: loaded.file ? dirname(loaded.file) : process.cwd() });
   } catch (err) {
     store.close();
+    lock.release();
     throw err;
   }
   // Streams a killed process left open are billed for what they had delivered (journal.ts).
@@ -43,6 +53,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
   } catch (err) {
     await gateway.close();
     store.close();
+    lock.release();
     throw err;
   }
   const { port } = server.address() as AddressInfo;
@@ -55,6 +66,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
         await stopAccepting(server, drain, config.server.timeouts.shutdown, () => gateway.stopStreams());
         await gateway.close();
         store.close();
+        lock.release();
       })()),
   };
 }

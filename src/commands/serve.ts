@@ -6,6 +6,12 @@ import { unreadableLine } from "../byok.js";
 import { UsageError } from "../errors.js";
 import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
+import { startupWarnings, usableModels } from "../startup-check.js";
+
+/** Exit 1 with one line and the way out (contract.md §13). */
+function portInUse(host: string, port: number): Error {
+  return new Error(`port ${port} on ${host} is already in use (another gateway or program): start on another one with --port ${port === 65535 ? 8788 : port + 1}, or set server.port in the config`);
+}
 
 export function serveCommand(program: Command): void {
   program.command("serve")
@@ -18,7 +24,9 @@ export function serveCommand(program: Command): void {
       const loaded = await configFor(cmd);
       // A provider must not start with an empty key because a variable was not exported.
       if (loaded.unset?.length) throw new UsageError(loaded.unset.join("\n"));
-      const server = await startServer(loaded, { host: opts.host, port: opts.port });
+      const server = await startServer(loaded, { host: opts.host, port: opts.port }).catch((err: NodeJS.ErrnoException) => {
+        throw err.code === "EADDRINUSE" ? portInUse(opts.host ?? loaded.config.server.host, opts.port ?? loaded.config.server.port) : err;
+      });
       const say = (line: string) => process.stderr.write(`${line}\n`);
       const modes = fileModeWarning(loaded.config.database);
       if (modes) say(modes);
@@ -26,10 +34,11 @@ export function serveCommand(program: Command): void {
       const stopRetention = startRetention(server.gateway.store, loaded.config.retention.days, say);
       const unreadable = unreadableLine(server.gateway.byok.unreadable());
       if (unreadable) process.stderr.write(`${unreadable}\n`);
+      for (const line of startupWarnings(server.gateway)) say(line);
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
-      const ready = { url: server.url, providers, models: server.gateway.catalog.size };
+      const ready = { url: server.url, providers, models: server.gateway.catalog.size, usable_models: usableModels(server.gateway) };
       process.stdout.write(globals(cmd).json ? `${JSON.stringify(ready)}\n` :
-        `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.models} models)\n`);
+        `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.usable_models} of ${ready.models} catalog models usable on them)\n`);
       const stop = (signal: string) => {
         process.stderr.write(`${signal}: finishing in-flight requests...\n`);
         stopRetention();
