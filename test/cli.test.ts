@@ -90,7 +90,7 @@ describe("credits, byok, usage", () => {
   test("init --yes writes a config that loads; without --yes and no TTY it is bad usage", async () => {
     const d = tempDir();
     expect((await gateway(["init"], { cwd: d })).exitCode).toBe(2);
-    const r = await gateway(["init", "--yes", "--json"], { cwd: d, env: { GROQ_API_KEY: "gsk_x" } });
+    const r = await gateway(["init", "--yes", "--no-check", "--json"], { cwd: d, env: { GROQ_API_KEY: "gsk_x" } });
     expect(r.exitCode).toBe(0);
     expect(readFileSync(join(d, "gateway.config.yaml"), "utf8")).toContain("${GROQ_API_KEY}");
     expect((await gateway(["keys", "list", "--json"], { cwd: d })).exitCode).toBe(0);
