@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { requestedMaxTokens } from "./content.js";
 import type { Route, RoutedEndpoint } from "./catalog.js";
 import { insufficientCredits } from "./errors.js";
+import { budgetHold, budgetLeft, type BudgetHold } from "./budget.js";
 import { costOf, nanoToUsd, type Prices } from "./money.js";
 import type { ChatRequest, Usage } from "./schema.js";
 import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "./store/index.js";
@@ -47,7 +48,13 @@ export function outputBudget(body: ChatRequest, route: Route): number {
 }
 
 export function pricesOf(route: Route): Prices {
-  return { prompt: route.model.promptPrice ?? 0, completion: route.model.completionPrice ?? 0 };
+  const m = route.model;
+  return { prompt: m.promptPrice ?? 0, completion: m.completionPrice ?? 0, cacheRead: m.cacheReadPrice, cacheWrite: m.cacheWritePrice };
+}
+
+/** The list cost of reported usage: each cached part at its own price (contract.md §10). */
+export function usageCost(prices: Prices, u: Usage): number {
+  return costOf(prices, u.prompt_tokens, u.completion_tokens, { read: u.prompt_tokens_details?.cached_tokens, write: u.cache_write_tokens });
 }
 
 export interface Settlement {
@@ -82,11 +89,15 @@ export class Bill {
     return {
       requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id, model: this.route.model.id,
       provider: endpoint.provider, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens,
-      listCost: costOf(pricesOf(this.route), usage.prompt_tokens, usage.completion_tokens), byok: endpoint.byok,
+      listCost: usageCost(pricesOf(this.route), usage), byok: endpoint.byok,
     };
   }
 
-  /** Records the request once (later calls are ignored, e.g. a disconnect after an error); resolves when committed. */
+  /**
+   * Records the request once (later calls are ignored, e.g. a disconnect after an error);
+   * resolves when committed. The charge is the whole list cost: the hold only decided
+   * admission. The store takes what it can (store/index.ts settle) and records the rest as uncollected.
+   */
   settle(s: Settlement, now: number): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.settled = true;
@@ -94,13 +105,13 @@ export class Bill {
     let completion = s.usage?.completion_tokens ?? 0;
     let listCost: number;
     try {
-      listCost = costOf(pricesOf(this.route), prompt, completion);
+      listCost = s.usage ? usageCost(pricesOf(this.route), s.usage) : 0;
     } catch {
       // Counts reach here validated (usage-check.ts); should one not, the row is still written
       // and the hold released (a throw here would strand the hold until restart).
       (prompt = 0), (completion = 0), (listCost = 0);
     }
-    const charged = s.endpoint && !s.endpoint.byok ? Math.min(listCost, this.reserved) : 0;
+    const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
     return this.store.settle(this.reservationId, {
       requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id,
       model: this.route.model.id, provider: s.endpoint?.provider ?? null, promptTokens: prompt, completionTokens: completion,
@@ -124,8 +135,20 @@ export function holdWorstCase(store: Store, key: KeyRecord, route: Route, worstC
   if (!platform || free) return new Bill(store, key, route, requestId, now, null, 0, false);
   const worst = worstCost();
   const id = `res_${randomUUID()}`;
-  if (store.reserve(id, key.account, worst)) return new Bill(store, key, route, requestId, now, id, worst, false);
-  if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true);
+  const budget = budgetHold(key, now);
+  if (store.reserve(id, key.account, worst, budget)) return new Bill(store, key, route, requestId, now, id, worst, false);
+  if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true); // BYOK never counts against a budget
+  throw refusal(store, key, worst, budget);
+}
+
+/** The 402 says which limit refused: the key's budget (what is left of it) or the balance. */
+function refusal(store: Store, key: KeyRecord, worst: number, budget: BudgetHold | undefined) {
+  if (budget) {
+    const left = budgetLeft(store, budget);
+    if (left < BigInt(worst)) {
+      return insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${!key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`}.`);
+    }
+  }
   const balance = store.balance(key.account) ?? 0n;
-  throw insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);
+  return insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);
 }

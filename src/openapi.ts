@@ -3,6 +3,8 @@
  * description cannot drift from the code.
  */
 import { z } from "zod";
+import { responsesOpenApi } from "./responses/openapi.js";
+import { KeyInfo } from "./key-info.js";
 import {
   ChatChunk, ChatCompletion, ErrorBody, ModelEntry, ModelList, OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatRequest, OpenAIErrorBody, StrictChatRequest,
 } from "./schema.js";
@@ -28,6 +30,7 @@ const either = (strict: string, openai: string) => ({ oneOf: [{ $ref: `#/compone
 
 export function openApiDocument() {
   const bearer = [{ bearerAuth: [] }];
+  const responses = responsesOpenApi({ json, errorResponse, rateLimitHeaders, bearer });
   const embeddings = embeddingsOpenApi();
   return {
     openapi: "3.1.0",
@@ -43,8 +46,10 @@ export function openApiDocument() {
         ChatCompletionChunk: json(ChatChunk),
         OpenAIChatCompletionChunk: json(OpenAIChatChunk),
         Model: json(ModelEntry),
+        KeyInfo: describe(json(KeyInfo), "The calling key: limits, budget and balance; money as decimal USD strings. `budget.remaining` = limit - spent in the period - open holds."),
         ModelList: json(ModelList),
         Error: describe(json(ErrorBody), "Under `server.compat: strict`."),
+        ...responses.schemas,
         OpenAIError: describe(json(OpenAIErrorBody), "Under `server.compat: openai` or `passthrough`: adds `param`, the offending field's path."),
         ...embeddings.schemas,
       },
@@ -70,6 +75,16 @@ export function openApiDocument() {
           },
         },
       },
+      "/v1/key": {
+        get: {
+          security: bearer,
+          responses: {
+            "200": { description: "What the calling key may still do", headers: rateLimitHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/KeyInfo" } } } },
+            "401": errorResponse("Invalid API key"),
+            "429": errorResponse("Rate limited"),
+          },
+        },
+      },
       "/v1/models": {
         get: {
           security: bearer,
@@ -92,6 +107,7 @@ export function openApiDocument() {
           },
         },
       },
+      ...responses.paths,
       "/v1/health/providers": { get: { security: [], responses: { "200": { description: "Provider health from live traffic" } } } },
       "/v1/openapi.json": { get: { security: [], responses: { "200": { description: "This document" } } } },
     },

@@ -159,8 +159,17 @@ export const Usage = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
+  /** Added when the provider reported cached prompt tokens (the OpenAI convention, contract.md §10); inside prompt_tokens. */
+  prompt_tokens_details: z.object({ cached_tokens: z.number().int() }).optional(),
+  /** Added when the provider reported reasoning tokens; inside completion_tokens. */
+  completion_tokens_details: z.object({ reasoning_tokens: z.number().int() }).optional(),
 });
-export type Usage = z.infer<typeof Usage>;
+/**
+ * Usage inside the gateway: the answer's usage plus what is billed but not shown (prompt
+ * tokens written to the provider's cache: Anthropic cache_creation_input_tokens, Bedrock
+ * cacheWriteInputTokens; inside prompt_tokens). usage-out.ts renders the public part.
+ */
+export type Usage = z.infer<typeof Usage> & { cache_write_tokens?: number };
 
 /** api.md's closed set; `content_filter` exists inside and is shown only under `openai`. */
 export const FinishReason = z.enum(["stop", "length", "tool_calls"]).nullable();

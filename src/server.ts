@@ -8,27 +8,29 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerRe
 import type { Duplex } from "node:stream";
 import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { chatCompletions } from "./chat.js";
-import { createResponse, deleteResponse, getResponse } from "./responses/route.js";
 import { serveEmbeddings } from "./embeddings.js";
+import { createResponse, deleteResponse, getResponse } from "./responses/route.js";
 import { errorReply } from "./error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import { Exchange } from "./http-node.js";
+import { keyInfo } from "./key-info.js";
 import { getModel, listModels } from "./models.js";
 import { openApiDocument } from "./openapi.js";
 import { authenticate, limitByIp, startRequest, type RequestState } from "./request.js";
 
 const CHAT = "/v1/chat/completions";
 const MODEL_PREFIX = "/v1/models/";
+const EMBEDDINGS = "/v1/embeddings";
 const RESPONSES = "/v1/responses";
 const RESPONSE_PREFIX = "/v1/responses/";
-const EMBEDDINGS = "/v1/embeddings";
 
 const ROUTES: Record<string, string> = {
   [CHAT]: "POST",
-  [RESPONSES]: "POST",
   [EMBEDDINGS]: "POST",
+  [RESPONSES]: "POST",
   "/v1/models": "GET",
+  "/v1/key": "GET",
   "/v1/health/providers": "GET",
   "/v1/openapi.json": "GET",
 };
@@ -90,6 +92,11 @@ function createApp(gw: Gateway): H3 {
   app.delete(`${RESPONSE_PREFIX}:id`, async (event) => {
     const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, await deleteResponse(gw, key, decodePath(event.context.params!.id!)));
+  });
+  // What the calling key may still spend (contract.md §10); counts against the key's limit like every request.
+  app.get("/v1/key", (event) => {
+    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    return withHeaders(event, keyInfo(gw, key));
   });
   app.get("/v1/models", (event) => {
     const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));

@@ -9,6 +9,7 @@
 import { finishFor } from "./completion.js";
 import type { StreamDelta } from "./provider.js";
 import type { Usage } from "./schema.js";
+import { usageOut } from "./usage-out.js";
 
 export interface SseSink {
   /** Aborts when the client goes away. */
@@ -129,7 +130,7 @@ class Framer {
     let out = "";
     let left = this.finishes.size;
     for (const [index, reason] of this.finishes) {
-      const usage = --left === 0 ? `,"usage":${JSON.stringify(this.usage)}` : "";
+      const usage = --left === 0 ? `,"usage":${JSON.stringify(this.usage && usageOut(this.usage))}` : "";
       out += `${this.head}${choice(index, {}, finishFor(reason ?? null, this.openai))}]${usage}}\n\n`;
     }
     return `${out}data: [DONE]\n\n`;

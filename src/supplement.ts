@@ -6,6 +6,7 @@
  * above the model's limit, and this source does not give that limit.
  */
 import { findProvider } from "@pydantic/genai-prices";
+import { cachePrices } from "./catalog.js";
 import { usdToNano } from "./money.js";
 import type { CatalogModel } from "./store/index.js";
 
@@ -18,7 +19,7 @@ const SOURCES: ReadonlyArray<readonly [string, string]> = [
 const NOT_CHAT = /embed|tts|whisper|dall-e|image|moderation|audio|realtime|transcribe|search|sonic|rerank|davinci|babbage|\bada\b|curie|instruct$|^anthropic\.|claude/i;
 
 interface Match { equals?: string; or?: Match[] }
-interface PriceModel { id: string; match: Match; context_window?: number; prices?: { input_mtok?: unknown; output_mtok?: unknown } }
+interface PriceModel { id: string; match: Match; context_window?: number; prices?: { input_mtok?: unknown; output_mtok?: unknown; cache_read_mtok?: unknown; cache_write_mtok?: unknown } }
 
 const exactIds = (m: Match): string[] => (m.equals ? [m.equals] : (m.or ?? []).flatMap(exactIds));
 
@@ -44,7 +45,7 @@ export function supplementEntries(): Array<Omit<CatalogModel, "created">> {
       if (!id || NOT_CHAT.test(id) || prompt === undefined || completion === undefined) continue;
       if (plugin === "google" && !/^(gemini|gemma)/.test(id)) continue; // Vertex-only entries
       out.push({
-        id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: prompt, completionPrice: completion,
+        id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: prompt, completionPrice: completion, ...cachePrices(m.prices?.cache_read_mtok, m.prices?.cache_write_mtok),
         contextLength: m.context_window ?? null, maxOutput: null,
         endpoints: [{ provider: plugin, model: id }], source: "bundled",
       });

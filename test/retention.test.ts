@@ -116,8 +116,8 @@ describe("prune through the store, next to real requests", () => {
     // Day one: three platform requests in one rollup, the BYOK one in its own.
     const day1 = cutoff - 10 * DAY_MS;
     expect(query(h.gw.db, "SELECT * FROM usage_daily WHERE day = ? ORDER BY byok", day1)).toEqual([
-      { day: day1, account: "default", key_id: key!.id, model: MODEL, byok: 0, endpoint: "chat", requests: 3, prompt_tokens: 1_015, completion_tokens: 2_005, cost: 1_000_004_809, list_cost: 14_400 },
-      { day: day1, account: "default", key_id: key!.id, model: MODEL, byok: 1, endpoint: "chat", requests: 1, prompt_tokens: 12, completion_tokens: 5, cost: 0, list_cost: 4_800 },
+      { day: day1, account: "default", key_id: key!.id, model: MODEL, byok: 0, endpoint: "chat", requests: 3, prompt_tokens: 1_015, completion_tokens: 2_005, cost: 1_000_004_809, list_cost: 14_400, uncollected: 0 },
+      { day: day1, account: "default", key_id: key!.id, model: MODEL, byok: 1, endpoint: "chat", requests: 1, prompt_tokens: 12, completion_tokens: 5, cost: 0, list_cost: 4_800, uncollected: 0 },
     ]);
 
     // Again: nothing left to do, nothing changes.

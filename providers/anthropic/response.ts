@@ -39,12 +39,22 @@ export function finishReason(stop: string | null | undefined, jsonTool?: string)
   return "stop";
 }
 
-/** `input_tokens` excludes cache reads and writes: the prompt is all three. */
+/**
+ * `input_tokens` excludes cache reads and writes: the prompt is all three
+ * (https://docs.claude.com/en/docs/build-with-claude/prompt-caching#tracking-cache-performance).
+ * Reads are `cached_tokens`, writes `cache_write_tokens`, each billed at its own price.
+ * Thinking tokens are inside output_tokens and not reported apart.
+ */
 export function usageOf(u: WireUsage | undefined): Usage | undefined {
   if (!u || typeof u.input_tokens !== "number") return undefined;
-  const prompt = u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+  const read = u.cache_read_input_tokens ?? 0;
+  const write = u.cache_creation_input_tokens ?? 0;
+  const prompt = u.input_tokens + read + write;
   const completion = u.output_tokens ?? 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  if (read) usage.prompt_tokens_details = { cached_tokens: read };
+  if (write) usage.cache_write_tokens = write;
+  return usage;
 }
 
 /**

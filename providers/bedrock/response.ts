@@ -28,9 +28,15 @@ interface WireBlock {
  */
 export function usageOf(u: WireUsage | undefined): Usage | undefined {
   if (!u || typeof u.inputTokens !== "number") return undefined;
-  const prompt = u.inputTokens + (u.cacheReadInputTokens ?? 0) + (u.cacheWriteInputTokens ?? 0);
+  const read = u.cacheReadInputTokens ?? 0;
+  const write = u.cacheWriteInputTokens ?? 0;
+  const prompt = u.inputTokens + read + write;
   const completion = u.outputTokens ?? 0;
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  // Reads and writes each billed at their own price (src/money.ts costOf).
+  if (read) usage.prompt_tokens_details = { cached_tokens: read };
+  if (write) usage.cache_write_tokens = write;
+  return usage;
 }
 
 /**

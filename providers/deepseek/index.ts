@@ -2,7 +2,8 @@
  * DeepSeek (https://api-docs.deepseek.com, "Your first API call" and "Create Chat Completion").
  * The base URL is the one its docs give the OpenAI SDK (`/v1` is an optional alias). The request
  * has no `n` and no `seed`; `prompt_tokens` already equals prompt_cache_hit_tokens +
- * prompt_cache_miss_tokens, so the shared usage reading is right as is.
+ * prompt_cache_miss_tokens. The cache hits are DeepSeek's own field (its usage object documents
+ * no prompt_tokens_details): they become `cached_tokens`, billed at the cache-hit price.
  * Of the superset it documents tools, tool_choice (none/auto/required or a named function),
  * `response_format` json_object (no json_schema), `logprobs` / `top_logprobs`; every message's
  * content is a string (no image parts), roles are system, user, assistant and tool, and the
@@ -26,6 +27,16 @@ export default openaiCompatible({
   transformResponse(json) {
     const choices = (json as { choices?: Array<{ finish_reason?: unknown }> } | null)?.choices ?? [];
     if (choices.some((c) => c.finish_reason === "insufficient_system_resource")) throw new Error("deepseek: insufficient_system_resource");
-    return json;
+    return withCacheHits(json);
   },
 });
+
+interface DeepSeekUsage { prompt_cache_hit_tokens?: unknown; prompt_tokens_details?: unknown }
+
+/** `prompt_cache_hit_tokens` where OpenAI puts cached tokens, unless the body already has them there. */
+function withCacheHits(json: unknown): unknown {
+  const body = json as { usage?: DeepSeekUsage | null } | null;
+  const u = body?.usage;
+  if (!u || u.prompt_cache_hit_tokens === undefined || u.prompt_tokens_details) return json;
+  return { ...body, usage: { ...u, prompt_tokens_details: { cached_tokens: u.prompt_cache_hit_tokens } } };
+}

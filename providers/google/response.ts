@@ -43,7 +43,11 @@ export function usageOf(u: WireUsage | undefined): Usage | undefined {
   const n = (c: number | undefined) => (typeof c === "number" ? c : 0);
   const prompt = n(u.promptTokenCount) + n(u.toolUsePromptTokenCount);
   const completion = n(u.candidatesTokenCount) + n(u.thoughtsTokenCount);
-  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  // Cache hits (cached content, implicit or explicit) and thoughts, each billed at its own price.
+  if (u.cachedContentTokenCount) usage.prompt_tokens_details = { cached_tokens: u.cachedContentTokenCount };
+  if (u.thoughtsTokenCount) usage.completion_tokens_details = { reasoning_tokens: u.thoughtsTokenCount };
+  return usage;
 }
 
 /**

@@ -7,7 +7,12 @@
 import type { Completion } from "../../src/provider.js";
 import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
 
-export interface WireUsage { prompt_tokens?: number; completion_tokens?: number }
+export interface WireUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  prompt_tokens_details?: { cached_tokens?: number } | null;
+  completion_tokens_details?: { reasoning_tokens?: number } | null;
+}
 interface WireChoice {
   index?: number;
   message?: { content?: unknown; tool_calls?: ToolCall[] | null; refusal?: string | null };
@@ -27,13 +32,22 @@ export function finishReason(value: string | null | undefined): FinishReason {
   return value ? "stop" : null;
 }
 
-/** OpenAI's prompt_tokens already includes cached tokens and completion_tokens reasoning ones. */
+/**
+ * OpenAI's prompt_tokens already includes cached tokens (`prompt_tokens_details.cached_tokens`)
+ * and completion_tokens reasoning ones (`completion_tokens_details.reasoning_tokens`)
+ * (https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage).
+ */
 export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   if (!u || typeof u !== "object" || !("prompt_tokens" in u)) return undefined;
   // Passed on as sent: the core refuses counts that are not counts (src/usage-check.ts), so a
   // string or a null is an invalid answer, never silently "no usage" and an estimate.
   const completion = u.completion_tokens ?? 0;
-  return { prompt_tokens: u.prompt_tokens as number, completion_tokens: completion, total_tokens: Number(u.prompt_tokens) + Number(completion) };
+  const usage: Usage = { prompt_tokens: u.prompt_tokens as number, completion_tokens: completion, total_tokens: Number(u.prompt_tokens) + Number(completion) };
+  const cached = u.prompt_tokens_details?.cached_tokens;
+  const reasoning = u.completion_tokens_details?.reasoning_tokens;
+  if (cached !== undefined) usage.prompt_tokens_details = { cached_tokens: cached };
+  if (reasoning !== undefined) usage.completion_tokens_details = { reasoning_tokens: reasoning };
+  return usage;
 }
 
 /**

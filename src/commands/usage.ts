@@ -8,10 +8,11 @@ import type { UsageRow } from "../store/index.js";
 import { accountOf, output, table, withStore } from "./context.js";
 import { parseSince } from "./parse.js";
 
-interface Totals { requests: number; prompt_tokens: number; completion_tokens: number; cost: bigint; list_cost: bigint }
+/** `cost` is what was charged; `uncollected` what the balance or a key's budget could not cover (contract.md §10). */
+interface Totals { requests: number; prompt_tokens: number; completion_tokens: number; cost: bigint; list_cost: bigint; uncollected: bigint }
 type Group = Totals & Record<string, unknown>;
 
-const zero = (): Totals => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0n, list_cost: 0n });
+const zero = (): Totals => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0n, list_cost: 0n, uncollected: 0n });
 
 function add(t: Totals, r: UsageRow): void {
   t.requests += r.requests;
@@ -19,6 +20,7 @@ function add(t: Totals, r: UsageRow): void {
   t.completion_tokens += r.completionTokens;
   t.cost += r.cost;
   t.list_cost += r.listCost;
+  t.uncollected += r.uncollected;
 }
 
 function sumInto(map: Map<string, Group>, id: string, extra: Record<string, unknown>, r: UsageRow): void {
@@ -28,7 +30,7 @@ function sumInto(map: Map<string, Group>, id: string, extra: Record<string, unkn
 }
 
 /** Money as exact decimal USD strings (contract.md §2). */
-const money = <T extends Totals>(t: T) => ({ ...t, cost: nanoToUsd(t.cost), list_cost: nanoToUsd(t.list_cost) });
+const money = <T extends Totals>(t: T) => ({ ...t, cost: nanoToUsd(t.cost), list_cost: nanoToUsd(t.list_cost), uncollected: nanoToUsd(t.uncollected) });
 
 export function summarize(rows: UsageRow[]) {
   const byModel = new Map<string, Group>();
@@ -46,11 +48,11 @@ export function summarize(rows: UsageRow[]) {
 
 function human(u: ReturnType<typeof summarize>): string {
   return [
-    `${u.requests} requests, ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens, $${u.cost}`,
+    `${u.requests} requests, ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens, $${u.cost}` + (u.uncollected === "0" ? "" : ` charged, $${u.uncollected} uncollected`),
     "",
-    table([["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST"], ...u.by_model.map((m) => [String(m.model), String(m.requests), String(m.prompt_tokens), String(m.completion_tokens), `$${m.cost}`])]),
+    table([["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST", "UNCOLLECTED"], ...u.by_model.map((m) => [String(m.model), String(m.requests), String(m.prompt_tokens), String(m.completion_tokens), `$${m.cost}`, `$${m.uncollected}`])]),
     "",
-    table([["KEY", "NAME", "REQUESTS", "COST"], ...u.by_key.map((k) => [String(k.key_id), String(k.name ?? ""), String(k.requests), `$${k.cost}`])]),
+    table([["KEY", "NAME", "REQUESTS", "COST", "UNCOLLECTED"], ...u.by_key.map((k) => [String(k.key_id), String(k.name ?? ""), String(k.requests), `$${k.cost}`, `$${k.uncollected}`])]),
     "",
     table([["ENDPOINT", "REQUESTS", "PROMPT", "COMPLETION", "COST"], ...u.by_endpoint.map((e) => [String(e.endpoint), String(e.requests), String(e.prompt_tokens), String(e.completion_tokens), `$${e.cost}`])]),
   ].join("\n");

@@ -4,6 +4,8 @@
  * Money is integer nano-USD everywhere: BigInt for balances and credits (exact up to a
  * 64-bit INTEGER), numbers for one request's cost (below 2^53, see money.ts).
  */
+import type { BudgetHold, BudgetPeriod } from "../budget.js";
+
 export interface KeyRecord {
   id: string;
   name: string;
@@ -15,7 +17,14 @@ export interface KeyRecord {
   revokedAt: number | null;
   lastUsedAt: number | null;
   rpm: number | null;
+  /** Spending limit in nano-USD per `budgetPeriod` (contract.md §10); null or absent: none. */
+  budget?: bigint | null;
+  /** Calendar period in UTC; `total` (the default) never rolls over. */
+  budgetPeriod?: BudgetPeriod;
 }
+
+/** What `keys update` may change; a field left out is unchanged. */
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt">>;
 
 export interface Endpoint {
   /** Provider instance id (the key of `providers:` in the config). */
@@ -42,6 +51,9 @@ export interface CatalogModel {
   /** nano-USD per 1M tokens; null when unknown (such a model is not billable on the platform). */
   promptPrice: number | null;
   completionPrice: number | null;
+  /** nano-USD per 1M cached prompt tokens read / written (contract.md §10); absent: the prompt price. */
+  cacheReadPrice?: number | null;
+  cacheWritePrice?: number | null;
   contextLength: number | null;
   maxOutput: number | null;
   endpoints: Endpoint[];
@@ -60,8 +72,14 @@ export interface LedgerEntry {
   provider: string | null;
   promptTokens: number;
   completionTokens: number;
-  /** What the balance was charged (0 for BYOK and failures). */
+  /**
+   * What to charge: the list cost for platform requests, 0 for BYOK and failures. The store
+   * charges what the balance and the key's budget allow beyond other requests' holds, writes
+   * that as `cost` and the rest as `uncollected` (contract.md §10).
+   */
   cost: number;
+  /** Set by the store: the part of `cost` it could not collect. */
+  uncollected?: number;
   /** Price list cost, recorded for BYOK too. */
   listCost: number;
   byok: boolean;
@@ -98,6 +116,8 @@ export interface UsageRow {
   cost: bigint;
   /** Price-list cost, BYOK included. */
   listCost: bigint;
+  /** Charges that exceeded what the balance (or the key's budget) had left. */
+  uncollected: bigint;
   endpoint: ApiEndpoint;
 }
 
@@ -134,6 +154,15 @@ export interface StoredResponse {
   response: unknown;
 }
 
+/** `gateway accounts list`: balance, active keys and what was charged (ledger + rollups), exact. */
+export interface AccountSummary {
+  id: string;
+  balance: bigint;
+  createdAt: number;
+  keys: number;
+  spend: bigint;
+}
+
 export interface Store {
   // keys
   createKey(key: KeyRecord): void;
@@ -141,6 +170,10 @@ export interface Store {
   findKey(idOrName: string): KeyRecord | undefined;
   listKeys(account?: string): KeyRecord[];
   revokeKey(id: string, at: number): void;
+  /** Changes a key; a new budget period recounts its spend in the current period from the ledger. */
+  updateKey(id: string, changes: KeyChanges, at: number): void;
+  /** A key's spend in the period that starts at `since` (ms; 0 = ever) and the nano-USD its open requests hold. */
+  keyBudgetUse(keyId: string, since: number): { spent: bigint; held: number };
   touchKeys(lastUsed: Map<string, number>): void;
   /** Changes whenever another connection commits (a CLI revoke, credits add, ...). */
   dataVersion(): number;
@@ -150,11 +183,23 @@ export interface Store {
   balance(account: string): bigint | undefined;
   /** Adds `amount` nano-USD and returns the new balance; throws BalanceOverflowError past MAX_NANO. */
   addCredits(account: string, amount: bigint | number, at: number): bigint;
-  /** Holds `amount` of the balance for a request; false when the balance minus holds is short. */
-  reserve(id: string, account: string, amount: number): boolean;
+  /** Every account, by id. */
+  accounts(): AccountSummary[];
   /**
-   * Charges `entry.cost`, records the request and drops its hold; resolves once committed
-   * (settlements arriving together may share one transaction).
+   * Corrects a balance by a signed amount with a reason (a credit_grants row of kind
+   * 'adjustment'); throws for an unknown account, a result below zero or past MAX_NANO.
+   */
+  adjustCredits(account: string, delta: bigint, reason: string, at: number): bigint;
+  /**
+   * Holds `amount` of the balance for a request, and of the key's budget when given; false
+   * when the balance minus holds is short, or the budget minus the key's spend and holds.
+   */
+  reserve(id: string, account: string, amount: number, budget?: BudgetHold): boolean;
+  /**
+   * Charges `entry.cost` in full where it can, records the request and drops its hold; resolves
+   * once committed (settlements arriving together may share one transaction). Beyond its own
+   * hold a charge takes only what other requests do not hold, of the balance and of the key's
+   * budget; the rest is recorded as `uncollected`. So neither ever goes below zero.
    */
   settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void>;
   /** Ledger rows and daily rollups together; a rollup day counts when it starts at or after `since`. */

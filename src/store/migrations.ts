@@ -150,4 +150,18 @@ export const migrations: string[] = [
      response TEXT NOT NULL
    ) STRICT;
    CREATE INDEX responses_created ON responses(created_at);`,
+  // Money, continued (contract.md §10): the part of a charge the balance or the key's budget
+  // could not cover (ledger and rollups); key budgets, and each key's spend counter for the
+  // period that starts at spent_since (src/budget.ts), counted from what is already recorded.
+  `ALTER TABLE ledger ADD COLUMN uncollected INTEGER NOT NULL DEFAULT 0 CHECK (uncollected >= 0);
+   ALTER TABLE usage_daily ADD COLUMN uncollected INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE keys ADD COLUMN budget INTEGER CHECK (budget >= 0);
+   ALTER TABLE keys ADD COLUMN budget_period TEXT NOT NULL DEFAULT 'total' CHECK (budget_period IN ('day', 'week', 'month', 'total'));
+   ALTER TABLE keys ADD COLUMN spent INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE keys ADD COLUMN spent_since INTEGER NOT NULL DEFAULT 0;
+   UPDATE keys SET spent = COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = keys.id), 0)
+     + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = keys.id), 0);`,
+  // credits adjust (issue 15): a grant row says what it was, and a correction why.
+  `ALTER TABLE credit_grants ADD COLUMN kind TEXT NOT NULL DEFAULT 'grant';
+   ALTER TABLE credit_grants ADD COLUMN reason TEXT;`,
 ];

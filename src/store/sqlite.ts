@@ -8,13 +8,14 @@ import Database from "better-sqlite3";
 import { BalanceOverflowError, MAX_NANO } from "../money.js";
 import { createPrivateFile, tightenJournals } from "./files.js";
 import { migrations } from "./migrations.js";
+import { sqliteAccounts } from "./sqlite-accounts.js";
 import { sqliteJournal } from "./sqlite-journal.js";
 import { sqliteRetention } from "./sqlite-retention.js";
 import { sqliteResponses } from "./sqlite-responses.js";
+import type { BudgetHold } from "../budget.js";
+import { Holds } from "./holds.js";
+import { KEY_COLUMNS, Released, sqliteBudget, toKey } from "./sqlite-budget.js";
 import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store } from "./index.js";
-
-const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
-  revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm`;
 
 function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
@@ -39,11 +40,12 @@ export function openSqliteStore(file: string): Store {
   if (onDisk) tightenJournals(file); // WAL mode and the migrations have created them by now
   const retention = sqliteRetention(db);
   const journal = sqliteJournal(db);
+  const accounts = sqliteAccounts(db);
   const responses = sqliteResponses(db);
 
   const s = {
-    insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm)
-      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm)`),
+    insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period)
+      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod)`),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
     keyByIdOrName: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ? OR name = ?`),
     revoke: db.prepare("UPDATE keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
@@ -55,9 +57,9 @@ export function openSqliteStore(file: string): Store {
     debit: db.prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?"),
     grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at) VALUES (?, ?, ?)"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
-      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint)
+      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint, uncollected)
       VALUES (@requestId, @createdAt, @account, @keyId, @model, @provider, @promptTokens, @completionTokens, @cost,
-      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint)`),
+      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint, @uncollected)`),
     insertAttempt: db.prepare(`INSERT INTO attempts (request_id, created_at, provider, model, outcome, http_status, latency_ms)
       VALUES (@requestId, @createdAt, @provider, @model, @outcome, @httpStatus, @latencyMs)`),
     upsertByok: db.prepare(`INSERT INTO byok_keys (account, provider, secret, last4, updated_at)
@@ -75,35 +77,33 @@ export function openSqliteStore(file: string): Store {
 
   // In-flight reservations live in memory: exact within the one gateway process that owns
   // this database (the rate limiter assumes the same), and a crash leaves nothing to undo.
-  // Each request then costs one transaction: the settlement.
-  const holds = new Map<string, { account: string; amount: number }>();
-  const heldBy = new Map<string, number>();
+  // Each request then costs one transaction: the settlement. A key with a budget holds the
+  // same amount against it (src/budget.ts).
+  const holds = new Holds();
+  const budgets = sqliteBudget(db, holds);
 
-  const reserve = (id: string, account: string, amount: number): boolean => {
-    const held = heldBy.get(account) ?? 0;
+  const reserve = (id: string, account: string, amount: number, budget?: BudgetHold): boolean => {
+    const held = holds.account(account);
     // Holds stay numbers (exact below 2^53 nano-USD, ~$9M in flight per account); the balance is BigInt.
     if (held + amount > Number.MAX_SAFE_INTEGER) return false;
     if (((s.balance.get(account) as bigint | undefined) ?? 0n) < BigInt(held + amount)) return false;
-    holds.set(id, { account, amount });
-    heldBy.set(account, held + amount);
+    if (budget && budgets.spent(budget.keyId, budget.since) + BigInt(holds.key(budget.keyId) + amount) > budget.limit) return false;
+    holds.add(id, { account, amount, keyId: budget?.keyId });
     return true;
   };
+  const release = (id: string | null) => holds.release(id);
 
-  const release = (id: string | null) => {
-    const hold = id ? holds.get(id) : undefined;
-    if (!hold) return;
-    holds.delete(id!);
-    const left = (heldBy.get(hold.account) ?? 0) - hold.amount;
-    if (left > 0) heldBy.set(hold.account, left);
-    else heldBy.delete(hold.account);
-  };
-
-  const recordOne = (entry: LedgerEntry, attempts: Attempt[]) => {
-    // Never more than the balance holds, so the ledger's sum always equals the balance change.
+  const recordOne = (entry: LedgerEntry, attempts: Attempt[], reservationId: string | null = null, released = new Released()) => {
+    // The whole cost where the balance and the key's budget allow it beyond other requests'
+    // holds, never below zero; the ledger's sum of `cost` always equals the balance change.
     const balance = (s.balance.get(entry.account) as bigint | undefined) ?? 0n;
-    const cost = balance < BigInt(entry.cost) ? Number(balance) : entry.cost;
+    const own = holds.get(reservationId);
+    const charge = entry.cost > 0 ? budgets.collectible(entry, balance, own, released) : 0n;
+    released.add(own);
+    const cost = Number(charge);
     // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.
-    if (cost > 0) s.debit.run(BigInt(cost), entry.account);
+    if (charge > 0n) s.debit.run(charge, entry.account), budgets.count(entry, charge);
+    entry.uncollected = entry.cost - cost;
     s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0, endpoint: entry.endpoint ?? "chat" });
     journal.settled(entry.requestId);
     // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
@@ -115,7 +115,10 @@ export function openSqliteStore(file: string): Store {
   // leaves before its charge is durable. A failing batch is retried row by row.
   interface Pending { reservationId: string | null; entry: LedgerEntry; attempts: Attempt[]; done: () => void; fail: (err: unknown) => void }
   let batch: Pending[] = [];
-  const recordAll = db.transaction((items: Pending[]) => items.forEach((i) => recordOne(i.entry, i.attempts)));
+  const recordAll = db.transaction((items: Pending[]) => {
+    const released = new Released();
+    for (const i of items) recordOne(i.entry, i.attempts, i.reservationId, released);
+  });
   const recordEach = db.transaction(recordOne);
   const flush = () => {
     const items = batch;
@@ -127,7 +130,7 @@ export function openSqliteStore(file: string): Store {
     } catch {
       for (const i of items) {
         try {
-          recordEach(i.entry, i.attempts);
+          recordEach(i.entry, i.attempts, i.reservationId);
           i.done();
         } catch (err) {
           i.fail(err);
@@ -144,14 +147,16 @@ export function openSqliteStore(file: string): Store {
     });
 
   return {
-    createKey: (key) => void s.insertKey.run(key),
-    findKeyByHash: (hash) => s.keyByHash.get(hash) as KeyRecord | undefined,
-    findKey: (idOrName) => s.keyByIdOrName.get(idOrName, idOrName) as KeyRecord | undefined,
+    createKey: (key) => void s.insertKey.run({ budget: null, budgetPeriod: "total", ...key }),
+    findKeyByHash: (hash) => toKey(s.keyByHash.get(hash)),
+    findKey: (idOrName) => toKey(s.keyByIdOrName.get(idOrName, idOrName)),
     listKeys: (account) =>
       (account
         ? db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE account = ? ORDER BY created_at`).all(account)
-        : db.prepare(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at`).all()) as KeyRecord[],
+        : db.prepare(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at`).all()).map((r) => toKey(r)!),
     revokeKey: (id, at) => void s.revoke.run(at, id),
+    updateKey: (id, changes, at) => budgets.update(id, changes, at),
+    keyBudgetUse: (keyId, since) => ({ spent: budgets.spent(keyId, since), held: holds.key(keyId) }),
     touchKeys: db.transaction((lastUsed: Map<string, number>) => {
       for (const [id, at] of lastUsed) s.touch.run(at, id);
     }),
@@ -167,6 +172,8 @@ export function openSqliteStore(file: string): Store {
       s.grant.run(account, nano, at);
       return s.credit.get(nano, account) as bigint;
     }),
+    accounts: accounts.accounts,
+    adjustCredits: accounts.adjustCredits,
     reserve,
     settle,
     usage: retention.usage,
@@ -179,7 +186,7 @@ export function openSqliteStore(file: string): Store {
     byokProviders: (account) => s.byokProviders.all(account) as string[],
     replaceCatalog: db.transaction((models: CatalogModel[]) => {
       db.exec("DELETE FROM catalog");
-      for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities }) });
+      for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities, cacheReadPrice: m.cacheReadPrice, cacheWritePrice: m.cacheWritePrice }) });
     }),
     catalog: () => (s.catalog.all() as CatalogRow[]).map(fromCatalogRow),
     ...responses,
@@ -199,10 +206,12 @@ interface CatalogRow {
 
 function fromCatalogRow(r: CatalogRow): CatalogModel {
   // The endpoints column is a JSON blob of the routing facts: new facts need no migration.
-  const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order" | "capabilities">;
+  const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order" | "capabilities" | "cacheReadPrice" | "cacheWritePrice">;
   return {
     id: r.id, ownedBy: r.owned_by, promptPrice: r.prompt_price, completionPrice: r.completion_price,
     contextLength: r.context_length, maxOutput: r.max_output, endpoints: routes.endpoints, order: routes.order,
     ...(routes.capabilities ? { capabilities: routes.capabilities } : {}), source: r.source, created: r.created,
+    ...(typeof routes.cacheReadPrice === "number" ? { cacheReadPrice: routes.cacheReadPrice } : {}),
+    ...(typeof routes.cacheWritePrice === "number" ? { cacheWritePrice: routes.cacheWritePrice } : {}),
   };
 }

@@ -63,7 +63,7 @@ export function describeProvider(fixture: ProviderFixture): void {
       const r = await chat({ messages: [{ role: "user", content: "Hi" }] });
       expect(r.choices[0].message.content).toBe("Hello from upstream");
       expect(r.choices[0].finish_reason).toBe("stop");
-      expect(r.usage).toEqual(expectedUsage);
+      expect(r.usage).toMatchObject(expectedUsage); // cache and reasoning details: test/money-cache.test.ts
       expect(r.model).toBe(MODEL);
       const seen = last();
       expect(seen.auth).toBe(UPSTREAM_KEY);
@@ -124,7 +124,7 @@ export function describeProvider(fixture: ProviderFixture): void {
       expect(text).toBe("Hello world");
       expect(finals).toHaveLength(1);
       expect(finals[0].choices[0].finish_reason).toBe("stop");
-      expect(finals[0].usage).toEqual(expectedUsage);
+      expect(finals[0].usage).toMatchObject(expectedUsage);
       expect(last().stream).toBe(true);
     });
 
@@ -147,7 +147,7 @@ export function describeProvider(fixture: ProviderFixture): void {
       }
       expect([...calls.values()]).toEqual([{ id: "call_s1", name: "lookup", arguments: '{"q":"x"}' }]);
       expect(finish).toBe("tool_calls");
-      expect(seenUsage).toEqual(expectedUsage);
+      expect(seenUsage).toMatchObject(expectedUsage);
     });
 
     test("upstream 400 becomes a 400 without provider detail and is not retried", async () => {

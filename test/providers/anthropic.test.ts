@@ -128,7 +128,8 @@ describe("anthropic adapter", () => {
   test("usage: cache reads and writes count as prompt tokens", async () => {
     h.fake.queue(message([textBlock("ok")], { input_tokens: 10, cache_read_input_tokens: 100, cache_creation_input_tokens: 50, output_tokens: 7 }));
     const r = (await (await h.post({})).json()) as { usage: unknown };
-    expect(r.usage).toEqual({ prompt_tokens: 160, completion_tokens: 7, total_tokens: 167 });
+    // Reads are shown as cached_tokens; writes are billed (test/money-cache.test.ts) but have no OpenAI field.
+    expect(r.usage).toEqual({ prompt_tokens: 160, completion_tokens: 7, total_tokens: 167, prompt_tokens_details: { cached_tokens: 100 } });
   });
 
   test.each([
@@ -179,7 +180,7 @@ describe("anthropic adapter", () => {
     }
     expect(text).toBe("Let me check.");
     expect(calls).toEqual([a, b]);
-    expect(finals).toEqual([{ finish: "tool_calls", usage: { prompt_tokens: 320, completion_tokens: 42, total_tokens: 362 } }]);
+    expect(finals).toEqual([{ finish: "tool_calls", usage: { prompt_tokens: 320, completion_tokens: 42, total_tokens: 362, prompt_tokens_details: { cached_tokens: 300 } } }]);
     expect(h.sent().stream).toBe(true);
   });
 

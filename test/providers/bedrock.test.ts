@@ -137,7 +137,7 @@ describe("bedrock adapter", () => {
 
   test("usage: inputTokens excludes cache reads and writes, so the prompt is their sum (response and stream)", async () => {
     const cached = { inputTokens: 10, outputTokens: 7, cacheReadInputTokens: 100, cacheWriteInputTokens: 50 };
-    const expected = { prompt_tokens: 160, completion_tokens: 7, total_tokens: 167 };
+    const expected = { prompt_tokens: 160, completion_tokens: 7, total_tokens: 167, prompt_tokens_details: { cached_tokens: 100 } };
     h.fake.queue(converse([{ text: "x" }], "end_turn", cached));
     expect((await client().chat.completions.create({ model: "bedrock/haiku", messages: [{ role: "user", content: "x" }] })).usage).toEqual(expected);
     h.fake.queue(eventStream([messageStart(), textDelta("x"), blockStop(), messageStop("end_turn"), metadata(cached)]));

@@ -46,7 +46,7 @@ describe("deepseek", () => {
     const billed = await billedFor(h.gw, async () => {
       body = await (await h.post({})).json();
     });
-    expect(body.usage).toEqual({ prompt_tokens: 1200, completion_tokens: 40, total_tokens: 1240 });
+    expect(body.usage).toEqual({ prompt_tokens: 1200, completion_tokens: 40, total_tokens: 1240, prompt_tokens_details: { cached_tokens: 1024 } });
     expect(billed).toMatchObject({ prompt_tokens: 1200, completion_tokens: 40 });
   });
 

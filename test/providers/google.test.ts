@@ -148,7 +148,7 @@ describe("google adapter specifics", () => {
   test("usage: cached tokens stay inside the prompt, thoughts and tool-use prompts are added once", async () => {
     h.fake.queue({ json: response([candidate([{ text: "ok" }], "STOP")], { promptTokenCount: 100, cachedContentTokenCount: 60, toolUsePromptTokenCount: 5, candidatesTokenCount: 20, thoughtsTokenCount: 30 }) });
     const r = await chat({ messages: [{ role: "user", content: "x" }] });
-    expect(r.usage).toEqual({ prompt_tokens: 105, completion_tokens: 50, total_tokens: 155 });
+    expect(r.usage).toEqual({ prompt_tokens: 105, completion_tokens: 50, total_tokens: 155, prompt_tokens_details: { cached_tokens: 60 }, completion_tokens_details: { reasoning_tokens: 30 } });
   });
 
   test("finish reasons: MAX_TOKENS is length, function calls are tool_calls, every other reason stops", async () => {
@@ -177,7 +177,7 @@ describe("google adapter specifics", () => {
     expect(calls[0].id).toMatch(/^call_\w+$/);
     expect(calls[1].id).toMatch(/^call_\w+$/);
     expect(calls[0].id).not.toBe(calls[1].id);
-    expect(r.usage).toEqual({ prompt_tokens: 5, completion_tokens: 12, total_tokens: 17 });
+    expect(r.usage).toEqual({ prompt_tokens: 5, completion_tokens: 12, total_tokens: 17, completion_tokens_details: { reasoning_tokens: 4 } });
   });
 
   test("stream: usage is the running total (last wins), thoughts count as completion, thought text is not content", async () => {
@@ -189,7 +189,7 @@ describe("google adapter specifics", () => {
     const out = await collect(await chat({ messages: [{ role: "user", content: "x" }], stream: true }));
     expect(out.text).toBe("Hello there");
     expect(out.finish).toBe("stop");
-    expect(out.usage).toEqual({ prompt_tokens: 28, completion_tokens: 94, total_tokens: 122 });
+    expect(out.usage).toEqual({ prompt_tokens: 28, completion_tokens: 94, total_tokens: 122, completion_tokens_details: { reasoning_tokens: 90 } });
   });
 
   test("stream: parallel function calls get indices 0 and 1; a finish on a later chunk is still tool_calls", async () => {

@@ -31,7 +31,7 @@ describe("xai", () => {
     const billed = await billedFor(h.gw, async () => {
       body = await (await h.post({})).json();
     });
-    expect(body.usage).toEqual({ prompt_tokens: 213, completion_tokens: 198, total_tokens: 411 });
+    expect(body.usage).toEqual({ prompt_tokens: 213, completion_tokens: 198, total_tokens: 411, prompt_tokens_details: { cached_tokens: 192 }, completion_tokens_details: { reasoning_tokens: 175 } });
     expect(billed).toMatchObject({ prompt_tokens: 213, completion_tokens: 198 });
   });
 
@@ -58,6 +58,6 @@ describe("xai", () => {
     r.json.usage.completion_tokens_details.reasoning_tokens = 20; // OpenAI-style: already inside completion_tokens
     h.fake.queue(r);
     const body = (await (await h.post({})).json()) as any;
-    expect(body.usage).toEqual({ prompt_tokens: 12, completion_tokens: 30, total_tokens: 42 });
+    expect(body.usage).toEqual({ prompt_tokens: 12, completion_tokens: 30, total_tokens: 42, completion_tokens_details: { reasoning_tokens: 20 } });
   });
 });
