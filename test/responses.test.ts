@@ -166,6 +166,26 @@ describe("refusals before any charge", () => {
   });
 });
 
+describe("input items", () => {
+  test("input_image parts become image_url parts; a function_call_output's text parts one string; a call joins the assistant turn before it", async () => {
+    h.fake.queue(completion("A cat.", wireUsage));
+    const png = "data:image/png;base64,iVBORw0KGgo=";
+    await create({
+      input: [
+        { role: "user", content: [{ type: "input_text", text: "What is this?" }, { type: "input_image", image_url: png, detail: "low" }] },
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Let me look.", annotations: [] }] },
+        { type: "function_call", id: "fc_1", call_id: "call_1", name: "zoom", arguments: "{}", status: "completed" },
+        { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "zoomed " }, { type: "input_text", text: "in" }] },
+      ],
+    });
+    expect(h.fake.requests[0]!.body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: png, detail: "low" } }] },
+      { role: "assistant", content: "Let me look.", tool_calls: [{ id: "call_1", type: "function", function: { name: "zoom", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "call_1", content: "zoomed in" },
+    ]);
+  });
+});
+
 describe("usage, cost and ledger", () => {
   for (const streamed of [false, true]) {
     test(`usage is the provider's, the cost exact, the ledger row marked responses (${streamed ? "streamed" : "create"})`, async () => {
