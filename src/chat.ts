@@ -62,7 +62,7 @@ export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Pro
   const body = read instanceof Promise ? await read : read;
   const byok = gw.byok.forAccount(key.account);
   const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
-  if (!found) throw modelMissing(gw.catalog, body.model);
+  if (!found) throw modelMissing(gw.catalog, body.model, (plugin) => byok.get(plugin));
   const route = narrowRoute(found, needsOf(body));
   const modelTier = gw.config.limits.models[route.model.id];
   if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
