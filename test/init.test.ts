@@ -48,7 +48,7 @@ async function serveAnswers(dir: string, extraEnv: Record<string, string> = {}):
       body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
     });
     expect(res.status).toBe(200);
-    expect((await res.json()).choices[0].message.content).toBe("hello from the fake");
+    expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("hello from the fake");
   } finally {
     s.proc.kill("SIGTERM");
     await s.proc;
