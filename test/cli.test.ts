@@ -55,7 +55,8 @@ describe("keys", () => {
 
 describe("credits, byok, usage", () => {
   test("credits add/show are exact decimal strings; bad amounts are bad usage", async () => {
-    expect((await run("credits", "add", "10.25", "--account", "acme", "--json")).json).toMatchObject({ account: "acme", balance: "10.25" });
+    // A new account needs --create (contract.md §13: a typo must not create one silently).
+    expect((await run("credits", "add", "10.25", "--account", "acme", "--create", "--json")).json).toMatchObject({ account: "acme", balance: "10.25" });
     expect((await run("credits", "add", "0.000000001", "--account", "acme", "--json")).json.balance).toBe("10.250000001");
     expect((await run("credits", "show", "--account", "acme", "--json")).json).toEqual({ account: "acme", balance: "10.250000001" });
     for (const bad of ["0", "-1", "abc", "0.0000000001"]) expect((await run("credits", "add", bad, "--account", "acme")).exitCode).toBe(2);
