@@ -55,15 +55,16 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
     },
 
     /**
-     * What this settlement may take, at most `entry.cost`: its own hold, and beyond it what the
-     * balance and the key's budget have left after every other open hold (contract.md §10).
+     * Inside the settlement's transaction: what it takes, at most `entry.cost` (its own hold, and
+     * beyond it what the balance and the key's budget have left after every other open hold,
+     * contract.md §10), counted in the key's period the request started in.
      */
-    collectible(entry: LedgerEntry, balance: bigint, own: Hold | undefined, released: Released): bigint {
+    charge(entry: LedgerEntry, balance: bigint, own: Hold | undefined, released: Released): bigint {
       const ownAmount = own?.amount ?? 0;
       let room = balance - BigInt(holds.account(entry.account) - ownAmount - (released.accounts.get(entry.account) ?? 0));
       const c = counter(entry.keyId);
+      const start = c ? periodStart(c.period, entry.createdAt) : 0;
       if (c && c.budget !== null) {
-        const start = periodStart(c.period, entry.createdAt);
         const ownKey = own?.keyId === entry.keyId ? ownAmount : 0;
         const others = holds.key(entry.keyId) - ownKey - (released.keys.get(entry.keyId) ?? 0);
         // A request of a period already over takes no more than its hold from the new one.
@@ -71,13 +72,9 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
         if (keyRoom < room) room = keyRoom;
       }
       const cost = BigInt(entry.cost);
-      return room <= 0n ? 0n : room < cost ? room : cost;
-    },
-
-    /** Inside the settlement's transaction: the charge counts in the period the request started in. */
-    count(entry: LedgerEntry, charge: bigint): void {
-      const c = charge > 0n ? counter(entry.keyId) : undefined;
-      if (c) s.count.run({ keyId: entry.keyId, start: periodStart(c.period, entry.createdAt), charge });
+      const charge = room <= 0n ? 0n : room < cost ? room : cost;
+      if (c && charge > 0n) s.count.run({ keyId: entry.keyId, start, charge });
+      return charge;
     },
 
     update: db.transaction((id: string, changes: KeyChanges, at: number) => {

@@ -98,11 +98,11 @@ export function openSqliteStore(file: string): Store {
     // holds, never below zero; the ledger's sum of `cost` always equals the balance change.
     const balance = (s.balance.get(entry.account) as bigint | undefined) ?? 0n;
     const own = holds.get(reservationId);
-    const charge = entry.cost > 0 ? budgets.collectible(entry, balance, own, released) : 0n;
+    const charge = entry.cost > 0 ? budgets.charge(entry, balance, own, released) : 0n;
     released.add(own);
     const cost = Number(charge);
     // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.
-    if (charge > 0n) s.debit.run(charge, entry.account), budgets.count(entry, charge);
+    if (charge > 0n) s.debit.run(charge, entry.account);
     entry.uncollected = entry.cost - cost;
     s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0, endpoint: entry.endpoint ?? "chat" });
     journal.settled(entry.requestId);
