@@ -257,14 +257,14 @@ describe("anthropic key rejection fails over to the next instance", () => {
     const { res, primaryStatus } = await run(reply);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("from backup");
-    expect(primaryStatus).toBe("down");
+    expect(primaryStatus).toBe("misconfigured"); // the gateway's own key: the operator's to fix (contract.md §13)
   });
 
   test("any other 400 is the request's fault: no failover, the key stays trusted", async () => {
     const { res, primaryStatus } = await run(errorReply(400, "messages: roles must alternate"));
     expect(res.status).toBe(400);
     expect(backup.requests).toHaveLength(0);
-    expect(primaryStatus).not.toBe("down");
+    expect(primaryStatus).not.toBe("misconfigured");
   });
 });
 

@@ -222,7 +222,7 @@ describe("google adapter specifics", () => {
     expect(r.choices[0].message.content).toBe("from backup");
     expect(h.fake.requests.map((q) => q.path)).toEqual(["/bad/v1beta/models/gemini-2.5-flash:generateContent", "/backup/v1/models/gemini-2.5-flash:generateContent"]);
     const health = (await (await fetch(`${h.gw.url}/v1/health/providers`)).json()) as { providers: Array<{ id: string; status: string }> };
-    expect(health.providers.find((p) => p.id === "badkey")?.status).toBe("down");
+    expect(health.providers.find((p) => p.id === "badkey")?.status).toBe("misconfigured");
     expect(health.providers.find((p) => p.id === "backup")?.status).toBe("healthy");
   });
 
