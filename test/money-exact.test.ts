@@ -24,7 +24,7 @@ describe("the CLI", () => {
   });
 
   test("credits add 10000000.123456789 twice: show --json is exact", async () => {
-    const first = await run("credits", "add", "10000000.123456789", "--account", "big", "--json");
+    const first = await run("credits", "add", "10000000.123456789", "--account", "big", "--create", "--json");
     expect(first.json).toEqual({ account: "big", added: "10000000.123456789", balance: "10000000.123456789" });
     expect((await run("credits", "add", "10000000.123456789", "--account", "big", "--json")).json.balance).toBe("20000000.246913578");
     expect((await run("credits", "show", "--account", "big", "--json")).json).toEqual({ account: "big", balance: "20000000.246913578" });
@@ -35,12 +35,12 @@ describe("the CLI", () => {
   test("up to the 64-bit maximum; past it a clear refusal and the balance unchanged", async () => {
     const max = nanoToUsd(MAX_NANO);
     expect(max).toBe("9223372036.854775807");
-    expect((await run("credits", "add", max, "--account", "max", "--json")).json.balance).toBe(max);
+    expect((await run("credits", "add", max, "--account", "max", "--create", "--json")).json.balance).toBe(max);
     const over = await run("credits", "add", "0.000000001", "--account", "max");
     expect(over.exitCode).toBe(1);
     expect(over.stderr.trim().split("\n")).toEqual([`error: the balance of 'max' would exceed the maximum of ${max} USD`]);
     expect((await run("credits", "show", "--account", "max", "--json")).json.balance).toBe(max);
-    const huge = await run("credits", "add", "9223372036.854775808", "--account", "other");
+    const huge = await run("credits", "add", "9223372036.854775808", "--account", "other", "--create");
     expect(huge.exitCode).toBe(2);
     expect(huge.stderr).toContain("amount too large");
   });

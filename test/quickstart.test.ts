@@ -2,10 +2,11 @@
  * The README quick start for a person with no provider account, pasted line by line into a
  * clean shell: a local OpenAI-compatible server (here a fake speaking Ollama's OpenAI-compatible
  * API, https://github.com/ollama/ollama/blob/main/docs/openai.md: GET /v1/models and
- * POST /v1/chat/completions) reaches a first answer. The lines are the README's, with only
+ * POST /v1/chat/completions) reaches a first answer. The lines are read from README.md, with only
  * `npx gateway` (run in the clone) pointed at the built bin, the server's address at the
  * fake, and the port at a free one.
  */
+import { readFileSync } from "node:fs";
 import { execa } from "execa";
 import { createServer } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -13,15 +14,13 @@ import { assertBuilt, BIN, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
 import { completion } from "./helpers/openai-wire.js";
 
-/** README "Quick start without a provider account" (proposed text; keep the two in step). */
-const QUICKSTART_LOCAL = [
-  "npx gateway init --yes --provider local --base-url http://localhost:11434/v1",
-  "npx gateway models sync",
-  "export GATEWAY_KEY=$(npx gateway keys create --name my-app | head -n 1)",
-  "npx gateway serve &",
-  "until curl -s -o /dev/null http://127.0.0.1:8787/v1/health/providers; do sleep 0.5; done",
-  `curl -s http://127.0.0.1:8787/v1/chat/completions -H "Authorization: Bearer $GATEWAY_KEY" -H "Content-Type: application/json" -d '{"model": "local/llama3.2", "messages": [{"role": "user", "content": "Say hello"}]}'`,
-];
+/** The README's local-server quick start: the ```sh block that sets up `--provider local`, read from README.md itself. */
+function quickstartLines(): string[] {
+  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
+  const block = readme.split("```sh\n").map((b) => b.split("\n```")[0]!).find((b) => b.includes("--provider local --base-url"));
+  if (!block) throw new Error("README.md has no quick-start block with `--provider local`");
+  return block.split("\n").filter((l) => l.trim() && !l.trim().startsWith("#"));
+}
 
 function ollama(req: Recorded): Reply {
   if (req.method === "GET" && req.path === "/v1/models") {
@@ -47,7 +46,7 @@ async function freePort(): Promise<number> {
 
 test("the local-server quick start, pasted into a clean shell, reaches a first answer", async () => {
   const port = await freePort();
-  const script = QUICKSTART_LOCAL.map((line) => line
+  const script = quickstartLines().map((line) => line
     .replaceAll("npx gateway", `node ${JSON.stringify(BIN)}`)
     .replaceAll("http://localhost:11434/v1", `${fake.url}/v1`)
     .replaceAll("8787", String(port))

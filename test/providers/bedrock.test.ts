@@ -70,9 +70,9 @@ describe("bedrock adapter", () => {
     expect(at("https://proxy.example.com/bedrock")).toBe("us-east-1");
   });
 
-  test("a key without its secret never reaches AWS and is never echoed", async () => {
+  test("a key without its secret never reaches AWS, is a misconfiguration (502 upstream_auth_failed), and is never echoed", async () => {
     const res = await h.post({ model: "nosecret/haiku" });
-    await expectError(res.clone(), 503, "upstream_error", "upstream_unavailable");
+    await expectError(res.clone(), 502, "upstream_error", "upstream_auth_failed");
     expect(await res.text()).not.toContain(KEY_ID);
     expect(h.fake.requests).toHaveLength(0);
   });
