@@ -142,9 +142,11 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
     const otherCpuPct = meter?.stop() ?? null;
     await setLatency(fake.port, 0);
     const ttfb = await measureTtfb(gw, direct);
+    const rss = await measureRss(gw, gateway.pid, cases, idleMb);
+    // Last: 1,000 streams raise RSS for good (freed memory stays with the process), which would
+    // otherwise show as growth across the repeated runs.
     log(`${LONG_STREAMS.concurrency} long streams at once (${LONG_STREAMS.chunks} chunks ${LONG_STREAMS.gapMs} ms apart), gateway then direct...`);
     const longStreams = await measureLongStreams(gw, direct, fake.port, gateway.pid);
-    const rss = await measureRss(gw, gateway.pid, cases, idleMb);
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
     const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, longStreams };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;

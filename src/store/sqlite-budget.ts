@@ -37,6 +37,8 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
     counter: db.prepare("SELECT budget, budget_period AS period, spent, spent_since AS since FROM keys WHERE id = ?").safeIntegers(),
     count: db.prepare(`UPDATE keys SET spent = CASE WHEN spent_since = @start THEN spent + @charge WHEN spent_since < @start THEN @charge ELSE spent END,
       spent_since = MAX(spent_since, @start) WHERE id = @keyId`),
+    sumSince: db.prepare(`SELECT COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = @keyId AND created_at >= @start), 0)
+        + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = @keyId AND day >= @start), 0)`).pluck().safeIntegers(),
     recount: db.prepare(`UPDATE keys SET spent_since = @start,
       spent = COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = @keyId AND created_at >= @start), 0)
         + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = @keyId AND day >= @start), 0)
@@ -48,10 +50,15 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
   };
 
   return {
-    /** The key's spend in the period starting at `since`. */
+    /**
+     * The key's spend in the period starting at `since`. Only keys with a budget keep a counter
+     * (a write per settlement is not paid by keys that need none); for the others, listings
+     * (`keys list`, GET /v1/key) sum the ledger and rollups.
+     */
     spent: (keyId: string, since: number): bigint => {
       const c = counter(keyId);
-      return c ? spentIn(c, since) : 0n;
+      if (!c) return 0n;
+      return c.budget === null ? (s.sumSince.get({ keyId, start: since }) as bigint) : spentIn(c, since);
     },
 
     /**
@@ -73,7 +80,7 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
       }
       const cost = BigInt(entry.cost);
       const charge = room <= 0n ? 0n : room < cost ? room : cost;
-      if (c && charge > 0n) s.count.run({ keyId: entry.keyId, start, charge });
+      if (c && c.budget !== null && charge > 0n) s.count.run({ keyId: entry.keyId, start, charge });
       return charge;
     },
 
@@ -86,7 +93,8 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
       if (changes.expiresAt !== undefined) set.push("expires_at = @expiresAt"), (values.expiresAt = changes.expiresAt);
       if (set.length) db.prepare(`UPDATE keys SET ${set.join(", ")} WHERE id = @id`).run(values);
       const c = counter(id);
-      if (c && changes.budgetPeriod !== undefined) s.recount.run({ keyId: id, start: periodStart(c.period, at) });
+      // A key given a budget (or a new period) starts from what the ledger says it spent.
+      if (c && (changes.budget !== undefined || changes.budgetPeriod !== undefined)) s.recount.run({ keyId: id, start: periodStart(c.period, at) });
     }),
   };
 }
