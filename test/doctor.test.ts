@@ -8,7 +8,7 @@ import { chmodSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
+import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 
 const GOOD = "sk-doctor-good-0001";
@@ -22,13 +22,6 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 function install(port: number, providers: string[]): string {
   const dir = tempDir();

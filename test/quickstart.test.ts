@@ -8,9 +8,8 @@
  */
 import { readFileSync } from "node:fs";
 import { execa } from "execa";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { assertBuilt, BIN, tempDir } from "./helpers/cli.js";
+import { assertBuilt, BIN, freePort, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
 import { completion } from "./helpers/openai-wire.js";
 
@@ -36,13 +35,6 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 test("the local-server quick start, pasted into a clean shell, reaches a first answer", async () => {
   const port = await freePort();

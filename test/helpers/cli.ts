@@ -2,6 +2,7 @@
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { createServer } from "node:net";
 import { execa, type ResultPromise } from "execa";
 
 export const BIN = resolve("bin/gateway.js");
@@ -43,4 +44,13 @@ export async function serve(args: string[], opts: { cwd?: string; env?: Record<s
     void proc.then((r) => reject(new Error(`serve exited ${r.exitCode}: ${r.stderr}`)));
   });
   return { url, proc };
+}
+
+/** A port nobody listens on now (for a child `gateway serve --port`, or a port-in-use check). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
 }
