@@ -7,14 +7,14 @@
  * runs to completion on each; each fake checks that turn 2 carries the tool's result under
  * the id it issued in turn 1.
  */
-import { Agent, run, setDefaultOpenAIClient, setTracingDisabled, tool } from "@openai/agents";
+import { setDefaultOpenAIClient, setTracingDisabled } from "@openai/agents";
 import OpenAI from "openai";
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream.js";
 import { startGateway, type TestGateway } from "../helpers/gateway.js";
 import { ANSWER, configFor, recordingFetch, secondTurn, toolTurns, UPSTREAMS, WEATHER } from "./upstreams.js";
+import { runWeather, weatherAgent } from "./weather-agent.js";
 
 setTracingDisabled(true);
 
@@ -51,18 +51,6 @@ beforeEach(() => {
   for (const f of fakes.values()) f.requests.length = 0;
 });
 
-function weatherAgent(model: string, seenCities: string[]) {
-  const getWeather = tool({
-    name: "get_weather",
-    description: "The current weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: async ({ city }) => {
-      seenCities.push(city);
-      return WEATHER;
-    },
-  });
-  return new Agent({ name: "Weather", instructions: "Answer with the weather tool.", tools: [getWeather], model });
-}
 
 for (const u of UPSTREAMS) {
   describe(`@openai/agents default (Responses) set-up against a ${u.name} upstream`, () => {
@@ -73,14 +61,7 @@ for (const u of UPSTREAMS) {
         const fake = fakes.get(u.name)!;
         const cities: string[] = [];
         const agent = weatherAgent(model, cities);
-        let output: unknown;
-        if (stream) {
-          const result = await run(agent, "What is the weather in Paris?", { stream: true });
-          await result.completed;
-          output = result.finalOutput;
-        } else {
-          output = (await run(agent, "What is the weather in Paris?")).finalOutput;
-        }
+        const output = await runWeather(agent, stream);
         expect(output).toBe(ANSWER);
         expect(cities).toEqual(["Paris"]);
 

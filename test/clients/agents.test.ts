@@ -4,28 +4,16 @@
  * tool-using run against an OpenAI, an Anthropic and a Gemini upstream. Each fake checks that
  * turn 2 carries the tool's result under the id it issued in turn 1.
  */
-import { Agent, OpenAIChatCompletionsModel, run, setTracingDisabled, tool } from "@openai/agents";
+import { OpenAIChatCompletionsModel, setTracingDisabled } from "@openai/agents";
 import OpenAI from "openai";
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
 import { useGateway } from "../helpers/gateway.js";
 import { ANSWER, configFor, MODEL, recordingFetch, secondTurn, toolTurns, UPSTREAMS, WEATHER } from "./upstreams.js";
+import { runWeather, weatherAgent } from "./weather-agent.js";
 
 // Tracing would POST to api.openai.com with OPENAI_API_KEY, not to the gateway.
 setTracingDisabled(true);
 
-function weatherAgent(client: OpenAI, seenCities: string[]) {
-  const getWeather = tool({
-    name: "get_weather",
-    description: "The current weather in a city.",
-    parameters: z.object({ city: z.string() }),
-    execute: async ({ city }) => {
-      seenCities.push(city);
-      return WEATHER;
-    },
-  });
-  return new Agent({ name: "Weather", instructions: "Answer with the weather tool.", tools: [getWeather], model: new OpenAIChatCompletionsModel(client, MODEL) });
-}
 
 for (const u of UPSTREAMS) {
   describe(`@openai/agents chat-completions mode against a ${u.name} upstream`, () => {
@@ -36,15 +24,8 @@ for (const u of UPSTREAMS) {
         const rec = recordingFetch(h.gw.fetch);
         const client = new OpenAI({ baseURL: `${h.gw.url}/v1`, apiKey: h.key, maxRetries: 0, fetch: rec.fetch });
         const cities: string[] = [];
-        const agent = weatherAgent(client, cities);
-        let output: unknown;
-        if (stream) {
-          const result = await run(agent, "What is the weather in Paris?", { stream: true });
-          await result.completed;
-          output = result.finalOutput;
-        } else {
-          output = (await run(agent, "What is the weather in Paris?")).finalOutput;
-        }
+        const agent = weatherAgent(new OpenAIChatCompletionsModel(client, MODEL), cities);
+        const output = await runWeather(agent, stream);
         expect(output).toBe(ANSWER);
         expect(cities).toEqual(["Paris"]);
 
