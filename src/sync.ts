@@ -5,7 +5,7 @@
 import { configModel, mergeCatalog } from "./catalog.js";
 import { bundledCatalog } from "./bundled.js";
 import type { Config } from "./config.js";
-import { BYOK_PROVIDERS, type ProviderInstance } from "./plugins.js";
+import type { ProviderInstance } from "./plugins.js";
 import type { ModelInfo } from "./provider.js";
 import type { CatalogModel, Store } from "./store/index.js";
 import { Upstream, UpstreamFailure } from "./upstream.js";
@@ -25,13 +25,13 @@ const LIST_TIMEOUT_MS = 30_000;
  */
 const NOT_CHAT = /embed|rerank|whisper|tts|transcribe|dall-e|gpt-image|stable-diffusion|flux|sora|moderation|realtime|davinci|babbage/i;
 
-/** BYOK providers keep their plugin name as vendor (ids match the bundled catalog); others use the instance id (`ollama/llama3.1`). */
+/** Plugins with a bundled catalog keep their plugin name as vendor (ids match it); others use the instance id (`ollama/llama3.1`). */
 const vendorOf = (instance: ProviderInstance): string =>
-  (BYOK_PROVIDERS as readonly string[]).includes(instance.plugin.name) ? instance.plugin.name : instance.settings.id;
+  instance.plugin.describe?.catalog ? instance.plugin.name : instance.settings.id;
 
 /** Instances worth asking: a platform key, or a local server that needs none. */
 const listable = (i: ProviderInstance): boolean =>
-  i.plugin.models !== undefined && (i.settings.apiKey !== undefined || i.plugin.name === "openai-compatible");
+  i.plugin.models !== undefined && (i.settings.apiKey !== undefined || i.plugin.describe?.keyless === true);
 
 /**
  * A live model the bundled catalog lacks gets an unknown price (null), never a guessed one.
@@ -68,7 +68,7 @@ async function listLive(instance: ProviderInstance, upstream: Upstream): Promise
 
 export async function syncModels(config: Config, store: Store, instances: Map<string, ProviderInstance>, now = Date.now()): Promise<SyncReport> {
   const created = Math.floor(now / 1000);
-  const bundled = bundledCatalog(now);
+  const bundled = (await bundledCatalog())(now);
   const known = new Set(bundled.map((m) => m.id));
   const live = new Map<string, CatalogModel>();
   const upstream = new Upstream(config.server.timeouts);

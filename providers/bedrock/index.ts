@@ -43,6 +43,10 @@ function classifyError(status: number): ErrorClass | undefined {
 
 export default defineProvider({
   name: "bedrock",
+  describe: {
+    displayName: "Amazon Bedrock", byok: true, keyTemplate: "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}",
+    catalog: { modelsDev: "amazon-bedrock", genaiPrices: "aws" },
+  },
   // https image URLs are not here: Converse takes image bytes or s3:// only, and the gateway does not download.
   // parallel_tool_calls is not here: Converse has no flag for it.
   features: ["tools", "tool_choice", "json_object", "json_schema", "images", "reasoning_effort"],

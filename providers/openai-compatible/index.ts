@@ -3,7 +3,7 @@
  * defaults and, where the provider has a quirk, one of the hooks below; it never copies
  * this file. Also the `openai-compatible` plugin for local servers (Ollama, vLLM, ...).
  */
-import { defineProvider, type CallContext, type Feature, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
+import { defineProvider, type CallContext, type Feature, type ProviderDescription, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
 import { OPENAI_DIALECT, PLAIN_DIALECT, toOpenAIBody, type Dialect } from "./request.js";
 import { openaiEmbeddings, type OpenAIEmbeddingsOptions } from "./embeddings.js";
 import { ChunkReader } from "./stream.js";
@@ -20,6 +20,8 @@ export const OPENAI_FEATURES: readonly Feature[] = [
 
 export interface OpenAICompatibleOptions {
   name: string;
+  /** What the core reads of this provider (src/provider.ts ProviderDescription). */
+  describe: ProviderDescription;
   baseUrl: string;
   apiKeyEnv?: string;
   /** The superset fields this provider's API honours (default: all of OpenAI's). */
@@ -53,6 +55,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
   const features = options.features ?? OPENAI_FEATURES;
   return defineProvider({
     name: options.name,
+    describe: options.describe,
     features,
     defaults: { baseUrl: options.baseUrl, apiKeyEnv: options.apiKeyEnv },
     chat: {
@@ -101,6 +104,7 @@ export const LOCAL_FEATURES: readonly Feature[] = ["tools", "tool_choice", "json
 
 export default openaiCompatible({
   name: "openai-compatible",
+  describe: { displayName: "OpenAI-compatible server (Ollama, LM Studio, vLLM)", keyless: true },
   baseUrl: "http://127.0.0.1:11434/v1",
   features: LOCAL_FEATURES,
   dialect: PLAIN_DIALECT,

@@ -2,15 +2,15 @@
 import type { Command } from "commander";
 import { encrypt, last4, loadSecret } from "../byok.js";
 import { UsageError } from "../errors.js";
-import { BYOK_PROVIDERS } from "../plugins.js";
+import { byokPlugins } from "../plugins.js";
 import { accountOf, ask, output, table, withStore } from "./context.js";
 
 const masked = (l4: string) => `…${l4}`;
 
-function providerArg(value: string): string {
-  if (!(BYOK_PROVIDERS as readonly string[]).includes(value)) {
-    throw new UsageError(`unknown provider '${value}': expected one of ${BYOK_PROVIDERS.join(", ")}`);
-  }
+/** One of the providers whose plugin says it takes an account's own key (contract.md §5). */
+async function providerArg(value: string): Promise<string> {
+  const names = (await byokPlugins()).map((p) => p.name);
+  if (!names.includes(value)) throw new UsageError(`unknown provider '${value}': expected one of ${names.join(", ")}`);
   return value;
 }
 
@@ -30,7 +30,7 @@ export function byokCommand(program: Command): void {
     .option("--key-stdin", "read the key from standard input")
     .option("--account <account>", "account", "default")
     .action(async (provider: string, opts: { key?: string; keyStdin?: boolean; account?: string }, cmd: Command) => {
-      providerArg(provider);
+      await providerArg(provider);
       const account = accountOf(opts);
       const key = opts.keyStdin ? await readStdin() : (opts.key ?? (await ask("Provider key", "--key or --key-stdin")));
       if (!key) throw new UsageError("the key is empty");
@@ -62,8 +62,8 @@ export function byokCommand(program: Command): void {
     .description("remove an account's key for a provider")
     .argument("<provider>")
     .option("--account <account>", "account", "default")
-    .action((provider: string, opts: { account?: string }, cmd: Command) => {
-      providerArg(provider);
+    .action(async (provider: string, opts: { account?: string }, cmd: Command) => {
+      await providerArg(provider);
       const account = accountOf(opts);
       return withStore(cmd, (store) => {
         if (!store.removeByok(account, provider)) throw new Error(`'${account}' has no ${provider} key`);

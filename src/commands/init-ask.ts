@@ -1,6 +1,6 @@
 /** The questions `gateway init` asks on a TTY, one provider at a time (@inquirer/prompts; keys masked). */
-import { BYOK_PROVIDERS } from "../plugins.js";
-import { checkEntry, checkLine, entryFor, envHasKey, envReference, KEY_VARS, LOCAL, LOCAL_URL, type ProviderEntry } from "../init-setup.js";
+import type { ProviderPlugin } from "../provider.js";
+import { checkEntry, checkLine, entryFor, envHasKey, envReference, keyedPlugins, keyVariables, LOCAL, LOCAL_URL, type ProviderEntry } from "../init-setup.js";
 
 type Prompts = typeof import("@inquirer/prompts");
 
@@ -8,7 +8,7 @@ export async function askProviders(p: Prompts, env: NodeJS.ProcessEnv): Promise<
   return p.checkbox({
     message: "Providers (space to select, enter to confirm):",
     choices: [
-      ...BYOK_PROVIDERS.map((name) => ({ value: name as string, checked: envHasKey(name, env) })),
+      ...(await keyedPlugins()).map((k) => ({ value: k.name, name: `${k.name} (${k.describe?.displayName ?? k.name})`, checked: envHasKey(k, env) })),
       { value: LOCAL, name: `${LOCAL}: an OpenAI-compatible server on this machine (Ollama, LM Studio, vLLM)` },
     ],
   });
@@ -19,24 +19,28 @@ async function askKey(p: Prompts, provider: string, env: NodeJS.ProcessEnv): Pro
     const key = await p.password({ message: `${LOCAL}: API key, if the server wants one (enter for none):`, mask: "*" });
     return key.trim() || undefined;
   }
-  const variable = KEY_VARS[provider]!;
+  const plugin = (await keyedPlugins()).find((k) => k.name === provider)!;
   const how = await p.select({
     message: `${provider}: where is the key?`,
-    default: envHasKey(provider, env) ? "env" : "paste",
+    default: envHasKey(plugin, env) ? "env" : "paste",
     choices: [
-      { value: "env", name: `in ${variable}${provider === "bedrock" ? " and AWS_SECRET_ACCESS_KEY" : ""}${envHasKey(provider, env) ? " (set in this shell)" : ""}` },
+      { value: "env", name: `in ${keyVariables(plugin).join(" and ")}${envHasKey(plugin, env) ? " (set in this shell)" : ""}` },
       { value: "paste", name: "paste it here (written into the config file, mode 0600)" },
       { value: "other", name: "in another environment variable" },
     ],
   });
-  if (how === "env") return envReference(provider);
+  if (how === "env") return envReference(plugin);
   if (how === "other") {
     const name = await p.input({ message: `${provider}: variable name:`, validate: (v) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(v.trim()) || "letters, digits and _" });
-    return envReference(provider, name.trim());
+    return envReference(plugin, name.trim());
   }
-  const hint = provider === "bedrock" ? " (ACCESS_KEY_ID:SECRET_ACCESS_KEY)" : "";
+  const hint = pasteHint(plugin);
   return (await p.password({ message: `${provider} API key${hint}:`, mask: "*", validate: (v) => v.trim() !== "" || "required" })).trim();
 }
+
+/** A key of several variables is pasted in the template's shape (Bedrock: " (AWS_ACCESS_KEY_ID:AWS_SECRET_ACCESS_KEY)"). */
+const pasteHint = (plugin: ProviderPlugin): string =>
+  plugin.describe?.keyTemplate ? ` (${plugin.describe.keyTemplate.replace(/\$\{([^}]+)\}/g, "$1")})` : "";
 
 async function askBaseUrl(p: Prompts, provider: string): Promise<string | undefined> {
   const url = await p.input({

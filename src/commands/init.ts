@@ -7,13 +7,11 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
-import { checkEntry, checkLine, entryFor, envHasKey, envReference, holdsLiteralKey, LOCAL, LOCAL_URL, type ProviderEntry } from "../init-setup.js";
-import { BYOK_PROVIDERS } from "../plugins.js";
+import { checkEntry, checkLine, entryFor, envHasKey, envReference, holdsLiteralKey, keyedPlugins, LOCAL, LOCAL_URL, type ProviderEntry } from "../init-setup.js";
 import { canPrompt, output } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 
 const COMPAT_MODES = ["openai", "strict", "passthrough"];
-const KNOWN = [...BYOK_PROVIDERS, LOCAL] as string[];
 
 interface InitOptions { yes?: boolean; force?: boolean; file: string; compat?: string; provider?: string[]; baseUrl?: string[]; check: boolean; port?: number }
 
@@ -48,13 +46,15 @@ function baseUrls(values: string[], providers: string[]): Map<string, string> {
 
 /** --yes: keys from the environment; a chosen provider whose variable is unset is bad usage (nothing written). */
 async function fromFlags(opts: InitOptions, env: NodeJS.ProcessEnv): Promise<Record<string, ProviderEntry>> {
-  const providers = opts.provider ?? BYOK_PROVIDERS.filter((p) => envHasKey(p, env));
-  for (const p of providers) if (!KNOWN.includes(p)) throw new UsageError(`--provider: unknown provider '${p}'; one of ${KNOWN.join(", ")}`);
-  const missing = providers.filter((p) => p !== LOCAL && !envHasKey(p, env));
-  if (missing.length) throw new UsageError(`--provider ${missing.join(", ")}: no key in the environment (${missing.map((p) => envReference(p).replace(/[${}]/g, "")).join(", ")}); export it first`);
+  const keyed = new Map((await keyedPlugins()).map((p) => [p.name, p]));
+  const known = [...keyed.keys(), LOCAL];
+  const providers = opts.provider ?? [...keyed.values()].filter((p) => envHasKey(p, env)).map((p) => p.name);
+  for (const p of providers) if (!known.includes(p)) throw new UsageError(`--provider: unknown provider '${p}'; one of ${known.join(", ")}`);
+  const missing = providers.filter((p) => p !== LOCAL && !envHasKey(keyed.get(p)!, env));
+  if (missing.length) throw new UsageError(`--provider ${missing.join(", ")}: no key in the environment (${missing.map((p) => envReference(keyed.get(p)!).replace(/[${}]/g, "")).join(", ")}); export it first`);
   const urls = baseUrls(opts.baseUrl ?? [], providers);
   const entries = Object.fromEntries(providers.map((p) => [p, entryFor(p, {
-    apiKey: p === LOCAL ? undefined : envReference(p), baseUrl: urls.get(p) ?? (p === LOCAL ? LOCAL_URL : undefined),
+    apiKey: p === LOCAL ? undefined : envReference(keyed.get(p)!), baseUrl: urls.get(p) ?? (p === LOCAL ? LOCAL_URL : undefined),
   })]));
   if (!opts.check) return entries;
   const checks = await Promise.all(providers.map((p) => checkEntry(p, entries[p]!, env)));
@@ -79,7 +79,7 @@ export function initCommand(program: Command): void {
   program.command("init")
     .description("write gateway.config.yaml: providers, their keys (checked live) and base URLs")
     .option("--yes", "do not ask: --provider flags (or every provider whose key variable is set), keys from the environment")
-    .option("--provider <name>", `a provider to set up (repeatable): ${KNOWN.join(", ")}`, collect)
+    .option("--provider <name>", `a provider to set up (repeatable): a built-in provider with a key (openai, anthropic, ...) or ${LOCAL}`, collect)
     .option("--base-url <url>", "a provider's base URL: <url> with one --provider, else <provider>=<url> (repeatable)", collect)
     .option("--no-check", "do not check the keys with a live call")
     .option("--port <port>", "server.port (default 8787)", positiveIntOrZero)
