@@ -89,8 +89,8 @@ function checkPlugin(spec: string, value: unknown): ProviderPlugin {
 
 /**
  * Instances from the config; with no `providers:` at all (zero-config), every built-in
- * provider whose key variable is set. Each BYOK provider not configured gets an implicit
- * key-less instance, so an account's own key works without operator setup.
+ * provider whose key variable is set. Each BYOK provider (`describe.byok`) not configured gets
+ * an implicit key-less instance, so an account's own key works without operator setup.
  */
 export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, baseDir: string): Promise<Map<string, ProviderInstance>> {
   const instances = new Map<string, ProviderInstance>();
@@ -108,10 +108,11 @@ export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, base
       settings: { id, plugin: plugin.name, baseUrl: baseUrl ?? fromEnv.baseUrl ?? plugin.defaults.baseUrl, apiKey: apiKey || fromEnv.apiKey || undefined, options },
     });
   }
-  for (const plugin of await byokPlugins()) {
+  for (const plugin of await loadBuiltins()) {
     const name = plugin.name;
     if (instances.has(name) || [...instances.values()].some((i) => i.plugin.name === name)) continue;
     const fromEnv = zeroConfig ? envDefaults(plugin, env) : {};
+    if (plugin.describe?.byok !== true && !fromEnv.apiKey) continue;
     const baseUrl = fromEnv.baseUrl ?? plugin.defaults.baseUrl;
     instances.set(name, { plugin, settings: { id: name, plugin: name, baseUrl, apiKey: fromEnv.apiKey || undefined, options: {} } });
   }
