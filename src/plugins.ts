@@ -26,6 +26,7 @@ const BUILTIN: readonly string[] = [
   "xai",
   "together",
   "fireworks",
+  "cerebras",
   "openai-compatible",
 ];
 
