@@ -13,7 +13,9 @@
  * });
  */
 import { invalidRequest, type GatewayError } from "./errors.js";
+import type { Outcome } from "./health.js";
 import type { ChatRequest, FinishReason, ToolCall, Usage } from "./schema.js";
+import { UpstreamFailure } from "./upstream.js";
 
 /** One `providers:` entry of the config, after validation and env interpolation. */
 export interface ProviderSettings {
@@ -221,4 +223,16 @@ export function defineProvider(plugin: ProviderPlugin): ProviderPlugin {
 /** For a request parameter the provider cannot honour: a 400 naming it (never silently dropped). */
 export function unsupported(field: string, problem: string): GatewayError {
   return invalidRequest(`${field}: ${problem}`, "unsupported_parameter", field);
+}
+
+/** How a failure an adapter reports counts for the endpoint's health (src/health.ts). */
+export type FailureKind = Exclude<Outcome, "success">;
+
+/**
+ * For a failure only the adapter can see (an exception frame inside a stream, a key that
+ * cannot sign): the core handles it as a failed upstream call (counted for health, failed over
+ * when `retryable`); the client sees only the generic 503 of api.md, never `detail`.
+ */
+export function upstreamFailure(kind: FailureKind, failure: { retryable: boolean; status?: number; detail: string }): GatewayError {
+  return new UpstreamFailure(kind, failure.retryable, failure.status ?? null, null, failure.detail);
 }

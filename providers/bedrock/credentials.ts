@@ -5,7 +5,7 @@
  * never contain ':' (base64 alphabet), so the split is unambiguous.
  */
 import type { ProviderSettings } from "../../src/provider.js";
-import { UpstreamFailure } from "../../src/upstream.js";
+import { upstreamFailure } from "../../src/provider.js";
 
 export interface AwsCredentials {
   accessKeyId: string;
@@ -26,7 +26,7 @@ export function parseCredentials(apiKey: string): AwsCredentials | undefined {
  */
 export function credentialsOf(apiKey: string): AwsCredentials {
   const credentials = parseCredentials(apiKey);
-  if (!credentials) throw new UpstreamFailure("key_rejected", true, null, null, "bedrock key must be ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]");
+  if (!credentials) throw upstreamFailure("key_rejected", { retryable: true, detail: "bedrock key must be ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]" });
   return credentials;
 }
 

@@ -5,9 +5,7 @@
  * Exceptions arrive as frames with `:message-type: exception` and throw.
  */
 import type { EventStreamCodec, Message } from "@smithy/eventstream-codec";
-import type { UpstreamEvent } from "../../src/provider.js";
-import type { Outcome } from "../../src/health.js";
-import { UpstreamFailure } from "../../src/upstream.js";
+import { upstreamFailure, type FailureKind, type UpstreamEvent } from "../../src/provider.js";
 
 // Loaded on first use, like the signer: most gateways never stream from Bedrock.
 let codec: Promise<{ codec: EventStreamCodec; toUtf8: (b: Uint8Array) => string }> | undefined;
@@ -18,7 +16,7 @@ const loadCodec = () =>
   })));
 
 /** ConverseStream's modelled exceptions, as the matching HTTP errors would be classified. */
-const EXCEPTIONS: Record<string, { outcome: Outcome; retryable: boolean; status: number }> = {
+const EXCEPTIONS: Record<string, { outcome: FailureKind; retryable: boolean; status: number }> = {
   throttlingException: { outcome: "rate_limited", retryable: true, status: 429 },
   validationException: { outcome: "failure", retryable: false, status: 400 },
   modelStreamErrorException: { outcome: "failure", retryable: true, status: 424 },
@@ -32,10 +30,10 @@ function header(m: Message, name: string): string | undefined {
 }
 
 /** Only the exception's type travels on: its message is upstream detail. */
-function failure(type: string | undefined): UpstreamFailure {
+function failure(type: string | undefined): Error {
   const known = type ? EXCEPTIONS[type] : undefined;
-  const cls = known ?? { outcome: "failure" as const, retryable: true, status: null };
-  return new UpstreamFailure(cls.outcome, cls.retryable, cls.status, null, `bedrock stream ${type ?? "error"}`);
+  const cls = known ?? { outcome: "failure" as const, retryable: true, status: undefined };
+  return upstreamFailure(cls.outcome, { retryable: cls.retryable, status: cls.status, detail: `bedrock stream ${type ?? "error"}` });
 }
 
 function toEvent(m: Message, toUtf8: (b: Uint8Array) => string): UpstreamEvent {
@@ -45,7 +43,7 @@ function toEvent(m: Message, toUtf8: (b: Uint8Array) => string): UpstreamEvent {
   try {
     return { event: header(m, ":event-type"), data: JSON.parse(toUtf8(m.body)) };
   } catch {
-    throw new UpstreamFailure("failure", true, null, null, "malformed stream event");
+    throw upstreamFailure("failure", { retryable: true, detail: "malformed stream event" });
   }
 }
 
@@ -69,5 +67,5 @@ export async function* decodeEventStream(body: AsyncIterable<Uint8Array>): Async
       buffer = buffer.subarray(total);
     }
   }
-  if (buffer.length) throw new UpstreamFailure("failure", true, null, null, "event stream ended inside a frame");
+  if (buffer.length) throw upstreamFailure("failure", { retryable: true, detail: "event stream ended inside a frame" });
 }
