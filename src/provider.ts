@@ -17,6 +17,14 @@ import type { Outcome } from "./health.js";
 import type { ChatRequest, FinishReason, ToolCall, Usage } from "./schema.js";
 import { UpstreamFailure } from "./upstream.js";
 
+/**
+ * Everything an adapter may use from the core comes through this module: the wire types, the
+ * content helpers and the errors an adapter may raise. Adapters import nothing else from src/.
+ */
+export type { ChatMessage, ChatRequest, ContentPart, FinishReason, Tool, ToolCall, Usage } from "./schema.js";
+export { inlineImage, isInstruction, partsOf, requestedMaxTokens, textOf } from "./content.js";
+export { invalidRequest } from "./errors.js";
+
 /** One `providers:` entry of the config, after validation and env interpolation. */
 export interface ProviderSettings {
   /** Instance name: the YAML key (e.g. "openai", "local"); used in health, ledger and CLI. */

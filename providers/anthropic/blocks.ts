@@ -6,9 +6,7 @@
  * (`source: {type: "base64", media_type, data}`, where the API takes only JPEG, PNG, GIF and
  * WebP). OpenAI's `detail` has no Anthropic equivalent and is not sent.
  */
-import { inlineImage } from "../../src/content.js";
-import { unsupported } from "../../src/provider.js";
-import type { ChatMessage, ContentPart } from "../../src/schema.js";
+import { type ChatMessage, type ContentPart, inlineImage, unsupported } from "../../src/provider.js";
 
 export interface TextBlock { type: "text"; text: string }
 export type ImageSource = { type: "url"; url: string } | { type: "base64"; media_type: string; data: string };

@@ -1,6 +1,5 @@
 /** A Messages API `message` into the internal Completion; finish reasons and usage shared with the stream. */
-import type { Completion } from "../../src/provider.js";
-import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
+import type { Completion, FinishReason, ToolCall, Usage } from "../../src/provider.js";
 import { fromAnthropicId } from "./tool-ids.js";
 
 export interface WireUsage {

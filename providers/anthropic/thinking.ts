@@ -14,8 +14,7 @@
  * assistant message must start with a thinking block" whose signed text OpenAI's format
  * cannot carry back.
  */
-import { unsupported } from "../../src/provider.js";
-import type { ChatRequest } from "../../src/schema.js";
+import { type ChatRequest, unsupported } from "../../src/provider.js";
 import type { Turn } from "./messages.js";
 import type { AnthropicToolChoice } from "./tools.js";
 

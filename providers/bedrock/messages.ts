@@ -5,10 +5,7 @@
  * ImageBlock (format png | jpeg | gif | webp; in the JSON API `source.bytes` is base64:
  * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageBlock.html).
  */
-import { inlineImage, isInstruction, partsOf, textOf } from "../../src/content.js";
-import { invalidRequest } from "../../src/errors.js";
-import { unsupported } from "../../src/provider.js";
-import type { ChatMessage } from "../../src/schema.js";
+import { type ChatMessage, inlineImage, invalidRequest, isInstruction, partsOf, textOf, unsupported } from "../../src/provider.js";
 import { converseToolUseId } from "./tool-ids.js";
 
 export type ContentBlock =

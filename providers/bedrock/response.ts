@@ -2,8 +2,7 @@
  * Converse response -> Completion.
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax
  */
-import type { Completion } from "../../src/provider.js";
-import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
+import type { Completion, FinishReason, ToolCall, Usage } from "../../src/provider.js";
 import type { CallState } from "./call-state.js";
 import { clientId, type IdMap } from "./tool-ids.js";
 

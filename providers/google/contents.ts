@@ -7,9 +7,7 @@
  * as Gemini requires ("the number of function response parts is equal to the number of
  * function call parts"; openai-surface.md A5).
  */
-import { inlineImage, isInstruction, partsOf, textOf } from "../../src/content.js";
-import { unsupported } from "../../src/provider.js";
-import type { ChatMessage } from "../../src/schema.js";
+import { type ChatMessage, inlineImage, isInstruction, partsOf, textOf, unsupported } from "../../src/provider.js";
 
 export interface Part {
   text?: string;

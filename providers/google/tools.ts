@@ -4,9 +4,8 @@
  * https://ai.google.dev/api/caching#ToolConfig). Gemini has no switch for parallel calls, so
  * `parallel_tool_calls: false` is not a feature of this adapter (the core answers 400).
  */
-import { invalidRequest } from "../../src/errors.js";
-import type { ChatMessage, ChatRequest, Tool } from "../../src/schema.js";
 import { forGemini } from "./schema.js";
+import { type ChatMessage, type ChatRequest, type Tool, invalidRequest } from "../../src/provider.js";
 
 type Declaration = { name: string; description?: string; parametersJsonSchema?: Record<string, unknown> };
 type CallingConfig = { mode: "AUTO" | "ANY" | "NONE"; allowedFunctionNames?: string[] };

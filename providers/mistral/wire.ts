@@ -11,8 +11,7 @@
  * `prediction.content` is a string; `response_format` json_object / json_schema and
  * `parallel_tool_calls` are OpenAI's.
  */
-import { unsupported } from "../../src/provider.js";
-import type { ContentPart } from "../../src/schema.js";
+import { type ContentPart, unsupported } from "../../src/provider.js";
 import { mistralToolCallId } from "./tool-ids.js";
 
 interface WireMessage {

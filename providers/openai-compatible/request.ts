@@ -7,9 +7,7 @@
  * `store: false`): any value that would change the answer was refused with a 400 by the core
  * before we get here (src/capabilities.ts).
  */
-import { unsupported, type CallContext, type Feature } from "../../src/provider.js";
-import type { ChatMessage, ChatRequest } from "../../src/schema.js";
-import { textOf } from "../../src/content.js";
+import { type CallContext, type ChatMessage, type ChatRequest, type Feature, textOf, unsupported } from "../../src/provider.js";
 
 /** Superset fields that never change the answer: sent where the provider has them, else left out. */
 export type PassiveField = "user" | "metadata" | "prompt_cache_key" | "safety_identifier" | "modalities";

@@ -4,8 +4,7 @@
  * finish reason, and what the `openai` dialect shows besides (`message.refusal`,
  * `choices[].logprobs`). Streamed chunks are read in ./stream.ts.
  */
-import type { Completion } from "../../src/provider.js";
-import type { FinishReason, ToolCall, Usage } from "../../src/schema.js";
+import type { Completion, FinishReason, ToolCall, Usage } from "../../src/provider.js";
 
 export interface WireUsage {
   prompt_tokens?: number;
