@@ -7,26 +7,12 @@
  * lack (Bedrock Titan v2 and Cohere, Together, Fireworks) are declared in the config's
  * `models:` with `kind: embeddings` and a price.
  */
-import { findProvider } from "@pydantic/genai-prices";
-import { usdToNano } from "./money.js";
+import { exactId, flatPrice, priceModels } from "./genai-prices.js";
 import type { ProviderPlugin } from "./provider.js";
 import type { CatalogModel, ModelCapabilities } from "./store/index.js";
 
 export const EMBEDDING_CAPABILITIES: ModelCapabilities = { chat: false, embeddings: true };
 
-interface Match { equals?: string; or?: Match[] }
-interface PriceModel { id: string; match: Match; context_window?: number; prices?: { input_mtok?: unknown } }
-
-const exactIds = (m: Match): string[] => (m.equals ? [m.equals] : (m.or ?? []).flatMap(exactIds));
-
-function inputPrice(value: unknown): number | undefined {
-  if (typeof value !== "number") return undefined; // tiered prices are objects: not exact per token
-  try {
-    return usdToNano(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /** From each plugin whose description asks for them (`catalog.embeddings`, with its genai-prices id). */
 export function embeddingEntries(plugins: readonly ProviderPlugin[]): Array<Omit<CatalogModel, "created">> {
@@ -34,13 +20,10 @@ export function embeddingEntries(plugins: readonly ProviderPlugin[]): Array<Omit
   for (const { name: plugin, describe } of plugins) {
     const source = describe?.catalog?.embeddings ? describe.catalog.genaiPrices : undefined;
     if (!source) continue;
-    const provider = findProvider({ providerId: source }) as { models?: PriceModel[] } | undefined;
-    for (const m of provider?.models ?? []) {
-      const price = inputPrice(m.prices?.input_mtok);
+    for (const m of priceModels(source)) {
+      const price = flatPrice(m.prices?.input_mtok);
       if (price === undefined) continue;
-      // The entry's own id when it is an exact one (its aliases, such as text-embedding-ada-002-v2, are answer names).
-      const ids = exactIds(m.match);
-      const id = ids.includes(m.id) ? m.id : ids[0];
+      const id = exactId(m);
       if (!id || !/embed/i.test(id)) continue;
       out.push({
         id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: price, completionPrice: 0,

@@ -5,28 +5,13 @@
  * models with both prices, and not Anthropic-format models: their API rejects a max_tokens
  * above the model's limit, and this source does not give that limit.
  */
-import { findProvider } from "@pydantic/genai-prices";
 import { cachePrices } from "./catalog.js";
-import { usdToNano } from "./money.js";
+import { exactId, flatPrice, priceModels } from "./genai-prices.js";
 import type { ProviderPlugin } from "./provider.js";
 import type { CatalogModel } from "./store/index.js";
 
 const NOT_CHAT = /embed|tts|whisper|dall-e|image|moderation|audio|realtime|transcribe|search|sonic|rerank|davinci|babbage|\bada\b|curie|instruct$|^anthropic\.|claude/i;
 
-interface Match { equals?: string; or?: Match[] }
-interface PriceModel { id: string; match: Match; context_window?: number; prices?: { input_mtok?: unknown; output_mtok?: unknown; cache_read_mtok?: unknown; cache_write_mtok?: unknown } }
-
-const exactIds = (m: Match): string[] => (m.equals ? [m.equals] : (m.or ?? []).flatMap(exactIds));
-
-/** A flat USD-per-1M price, or undefined for tiered/missing prices (not exact to bill). */
-function price(value: unknown): number | undefined {
-  if (typeof value !== "number") return undefined;
-  try {
-    return usdToNano(value);
-  } catch {
-    return undefined;
-  }
-}
 
 /** The entries of each plugin naming a genai-prices provider (`describe.catalog.genaiPrices`). */
 export function supplementEntries(plugins: readonly ProviderPlugin[]): Array<Omit<CatalogModel, "created">> {
@@ -35,12 +20,10 @@ export function supplementEntries(plugins: readonly ProviderPlugin[]): Array<Omi
     const source = describe?.catalog?.genaiPrices;
     if (!source) continue;
     const only = describe.catalog?.genaiPricesOnly;
-    const provider = findProvider({ providerId: source }) as { models?: PriceModel[] } | undefined;
-    for (const m of provider?.models ?? []) {
-      const ids = exactIds(m.match);
-      const id = ids.includes(m.id) ? m.id : ids[0];
-      const prompt = price(m.prices?.input_mtok);
-      const completion = price(m.prices?.output_mtok);
+    for (const m of priceModels(source)) {
+      const id = exactId(m);
+      const prompt = flatPrice(m.prices?.input_mtok);
+      const completion = flatPrice(m.prices?.output_mtok);
       if (!id || NOT_CHAT.test(id) || prompt === undefined || completion === undefined) continue;
       if (only && !only.test(id)) continue; // e.g. Google's Vertex-only entries
       out.push({
