@@ -54,15 +54,15 @@ export type ChatMessage = z.infer<typeof ChatMessage>;
 /** Tool names as OpenAI accepts them (and so every provider we translate to). */
 export const ToolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "Expected 1-64 letters, digits, '_' or '-'");
 
-export const Tool = z.strictObject({
-  type: z.literal("function"),
-  function: z.strictObject({
-    name: ToolName,
-    description: z.string().optional(),
-    parameters: z.record(z.string(), z.unknown()).optional(),
-    strict: z.boolean().optional(),
-  }),
-});
+/** A function tool's fields: nested under `function` in chat, flat in the Responses API. */
+export const functionFields = {
+  name: ToolName,
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().optional(),
+};
+
+export const Tool = z.strictObject({ type: z.literal("function"), function: z.strictObject(functionFields) });
 export type Tool = z.infer<typeof Tool>;
 
 export const ToolChoice = z.union([

@@ -11,7 +11,7 @@
  * else is refused, never silently ignored (hosted tools, `conversation`, `background`, ...).
  */
 import { z } from "zod";
-import { ImagePart, ToolName } from "../schema.js";
+import { functionFields, ImagePart, ToolName } from "../schema.js";
 
 const ImageUrl = ImagePart.shape.image_url.shape.url;
 const Detail = z.enum(["auto", "low", "high"]);
@@ -52,13 +52,7 @@ export const ReasoningItem = z.object({ type: z.literal("reasoning") });
 export const InputItem = z.union([MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem]);
 export type InputItem = z.infer<typeof InputItem>;
 
-export const FunctionTool = z.strictObject({
-  type: z.literal("function"),
-  name: ToolName,
-  description: z.string().optional(),
-  parameters: z.record(z.string(), z.unknown()).optional(),
-  strict: z.boolean().optional(),
-});
+export const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields });
 export type FunctionTool = z.infer<typeof FunctionTool>;
 
 export const ToolChoice = z.union([
