@@ -34,11 +34,11 @@ export function byokCommand(program: Command): void {
       const account = accountOf(opts);
       const key = opts.keyStdin ? await readStdin() : (opts.key ?? (await ask("Provider key", "--key or --key-stdin")));
       if (!key) throw new UsageError("the key is empty");
-      await withStore(cmd, (store, loaded) => {
+      await withStore(cmd, async (store, loaded) => {
         const now = Date.now();
-        store.ensureAccount(account, now);
+        await store.ensureAccount(account, now);
         const secret = encrypt(loadSecret(loaded.config.database, process.env), account, provider, key);
-        store.setByok({ account, provider, secret, last4: last4(key), updatedAt: now });
+        await store.setByok({ account, provider, secret, last4: last4(key), updatedAt: now });
         output(cmd, { provider, account, masked: masked(last4(key)), updated_at: new Date(now).toISOString() },
           `Stored the ${provider} key ${masked(last4(key))} for '${account}'.`);
       });
@@ -48,9 +48,9 @@ export function byokCommand(program: Command): void {
     .description("list an account's provider keys (masked)")
     .option("--account <account>", "account", "default")
     .action((opts: { account?: string }, cmd: Command) =>
-      withStore(cmd, (store) => {
+      withStore(cmd, async (store) => {
         const account = accountOf(opts);
-        const rows = store.listByok(account).map((r) => ({
+        const rows = (await store.listByok(account)).map((r) => ({
           provider: r.provider, account: r.account, masked: masked(r.last4), updated_at: new Date(r.updatedAt).toISOString(),
         }));
         output(cmd, rows, rows.length === 0 ? `No BYOK keys for '${account}'.` :
@@ -65,8 +65,8 @@ export function byokCommand(program: Command): void {
     .action(async (provider: string, opts: { account?: string }, cmd: Command) => {
       await providerArg(provider);
       const account = accountOf(opts);
-      return withStore(cmd, (store) => {
-        if (!store.removeByok(account, provider)) throw new Error(`'${account}' has no ${provider} key`);
+      return withStore(cmd, async (store) => {
+        if (!(await store.removeByok(account, provider))) throw new Error(`'${account}' has no ${provider} key`);
         output(cmd, { provider, account, removed: true }, `Removed the ${provider} key of '${account}'.`);
       });
     });

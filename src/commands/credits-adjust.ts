@@ -10,9 +10,9 @@ import type { Store } from "../store/index.js";
 import { accountOf, output, withStore } from "./context.js";
 
 /** `default` is implicit (the account `keys create` uses when none is named). */
-export function mustExist(store: Store, account: string): void {
-  if (account === "default" || store.balance(account) !== undefined) return;
-  const known = store.accounts().map((a) => a.id);
+export async function mustExist(store: Store, account: string): Promise<void> {
+  if (account === "default" || (await store.balance(account)) !== undefined) return;
+  const known = (await store.accounts()).map((a) => a.id);
   throw new Error(`account '${account}' does not exist${known.length ? ` (accounts: ${known.join(", ")})` : ""}; check the name, or add --create to create it`);
 }
 
@@ -40,9 +40,9 @@ export function adjustCommand(credits: Command): void {
       const delta = signedUsd(amount);
       const reason = opts.reason.trim();
       if (!reason) throw new UsageError("--reason: must not be empty");
-      return withStore(cmd, (store) => {
-        mustExist(store, account);
-        const balance = nanoToUsd(store.adjustCredits(account, delta, reason, Date.now()));
+      return withStore(cmd, async (store) => {
+        await mustExist(store, account);
+        const balance = nanoToUsd(await store.adjustCredits(account, delta, reason, Date.now()));
         output(cmd, { account, adjusted: nanoToUsd(delta), balance, reason }, `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`);
       });
     });

@@ -16,9 +16,9 @@ export function creditsCommand(program: Command): void {
     .action((usd: string, opts: { account?: string; create?: boolean }, cmd: Command) => {
       const amount = positiveUsd(usd);
       const account = accountOf(opts);
-      return withStore(cmd, (store) => {
-        if (!opts.create) mustExist(store, account);
-        const balance = nanoToUsd(store.addCredits(account, amount, Date.now()));
+      return withStore(cmd, async (store) => {
+        if (!opts.create) await mustExist(store, account);
+        const balance = nanoToUsd(await store.addCredits(account, amount, Date.now()));
         output(cmd, { account, added: nanoToUsd(amount), balance }, `Added $${nanoToUsd(amount)} to '${account}'. Balance: $${balance}`);
       });
     });
@@ -30,8 +30,8 @@ export function creditsCommand(program: Command): void {
     .option("--account <account>", "account", "default")
     .action((opts: { account?: string }, cmd: Command) => {
       const account = accountOf(opts);
-      return withStore(cmd, (store) => {
-        const balance = nanoToUsd(store.balance(account) ?? 0n);
+      return withStore(cmd, async (store) => {
+        const balance = nanoToUsd((await store.balance(account)) ?? 0n);
         output(cmd, { account, balance }, `Balance of '${account}': $${balance}`);
       });
     });

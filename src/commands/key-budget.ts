@@ -35,8 +35,8 @@ export function checkBudgetFlags(opts: { budget?: bigint; budgetPeriod?: BudgetP
 }
 
 /** Budget fields of a key as `keys list` and `keys update` show them; money as decimal USD strings. */
-export function budgetView(store: Store, k: KeyRecord, now: number) {
+export async function budgetView(store: Store, k: KeyRecord, now: number) {
   const period = k.budgetPeriod ?? "total";
-  const spent = store.keyBudgetUse(k.id, periodStart(period, now)).spent;
+  const { spent } = await store.keyBudgetUse(k.id, periodStart(period, now));
   return { budget: k.budget === null || k.budget === undefined ? null : nanoToUsd(k.budget), budget_period: period, spent: nanoToUsd(spent) };
 }

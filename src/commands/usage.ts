@@ -64,9 +64,9 @@ export function usageCommand(program: Command): void {
     .option("--account <account>", "only this account")
     .option("--since <when>", "ISO date or a duration back from now (24h, 7d); days past the retention count whole")
     .action((opts: { account?: string; since?: string }, cmd: Command) =>
-      withStore(cmd, (store) => {
+      withStore(cmd, async (store) => {
         const since = opts.since ? parseSince(opts.since, Date.now()) : undefined;
-        const result = summarize(store.usage({ account: opts.account ? accountOf(opts) : undefined, since }));
+        const result = summarize(await store.usage({ account: opts.account ? accountOf(opts) : undefined, since }));
         output(cmd, result, human(result));
       }),
     );
