@@ -41,8 +41,9 @@ let counter = 0;
 export async function startGateway(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<TestGateway> {
   const dir = mkdtempSync(join(tmpdir(), "gw-test-"));
   // Under the `postgres` project every gateway gets a database of its own (helpers/services.ts).
-  const pgDb = onPostgres() ? await createTestDatabase() : undefined;
-  const db = pgDb?.url ?? join(dir, "gateway.db");
+  const given = typeof raw.database === "string" ? raw.database : undefined;
+  const pgDb = !given && onPostgres() ? await createTestDatabase() : undefined;
+  const db = given ?? pgDb?.url ?? join(dir, "gateway.db");
   const config = parseConfig({ ...raw, database: db }, env);
   const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env } }).catch(async (err) => {
     await pgDb?.drop();
