@@ -79,6 +79,14 @@ const UpstreamCaps = z.strictObject({
   maxConnections: z.number().int().positive().default(10_000),
 });
 
+const RedisUrl = z.string().regex(/^rediss?:\/\/\S+$/, "Expected a redis:// or rediss:// URL");
+/** Shared rate limits and circuits for several processes (contract.md §7); `prefix` namespaces every key. */
+const RedisSettings = z.union([
+  RedisUrl.transform((url) => ({ url, prefix: "gw:" })),
+  z.strictObject({ url: RedisUrl, prefix: z.string().min(1).default("gw:") }),
+]);
+export type RedisSettings = z.output<typeof RedisSettings>;
+
 export const Config = z.strictObject({
   server: z
     .strictObject({
@@ -91,6 +99,7 @@ export const Config = z.strictObject({
     })
     .prefault({}),
   database: z.string().default("./gateway.db"),
+  redis: RedisSettings.optional(),
   providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "Provider ids are lowercase letters, digits and dashes"), Provider).default({}),
   models: z.array(ModelRoute).default([]),
   /** Short names (`gpt-4o-mini`, `claude`) resolved to a vendor/model id before routing. */
@@ -124,6 +133,14 @@ export const Config = z.strictObject({
     .prefault({}),
 });
 export type Config = z.infer<typeof Config>;
+
+/** The Redis to share limits and circuits through: GATEWAY_REDIS (a URL) over the config's `redis`. */
+export function redisOf(config: Config, env: NodeJS.ProcessEnv): RedisSettings | undefined {
+  const url = env.GATEWAY_REDIS;
+  if (!url) return config.redis;
+  if (!RedisUrl.safeParse(url).success) throw new UsageError(`GATEWAY_REDIS: expected a redis:// or rediss:// URL, got '${url.split("@").pop()}'`);
+  return { url, prefix: config.redis?.prefix ?? "gw:" };
+}
 
 export interface LoadedConfig {
   config: Config;
