@@ -79,12 +79,16 @@ const UpstreamCaps = z.strictObject({
   maxConnections: z.number().int().positive().default(10_000),
 });
 
-const RedisUrl = z.string().regex(/^rediss?:\/\/\S+$/, "Expected a redis:// or rediss:// URL");
+const REDIS_URL = /^rediss?:\/\/\S+$/;
+const REDIS_URL_EXPECTED = "expected a redis:// or rediss:// URL";
 /** Shared rate limits and circuits for several processes (contract.md §7); `prefix` namespaces every key. */
-const RedisSettings = z.union([
-  RedisUrl.transform((url) => ({ url, prefix: "gw:" })),
-  z.strictObject({ url: RedisUrl, prefix: z.string().min(1).default("gw:") }),
-]);
+const RedisSettings = z
+  .union([z.string(), z.strictObject({ url: z.string(), prefix: z.string().min(1).default("gw:") })])
+  .superRefine((v, ctx) => {
+    // Not echoed: the URL may carry a password.
+    if (!REDIS_URL.test(typeof v === "string" ? v : v.url)) ctx.addIssue({ code: "custom", path: typeof v === "string" ? [] : ["url"], message: REDIS_URL_EXPECTED });
+  })
+  .transform((v) => (typeof v === "string" ? { url: v, prefix: "gw:" } : v));
 export type RedisSettings = z.output<typeof RedisSettings>;
 
 export const Config = z.strictObject({
@@ -138,7 +142,7 @@ export type Config = z.infer<typeof Config>;
 export function redisOf(config: Config, env: NodeJS.ProcessEnv): RedisSettings | undefined {
   const url = env.GATEWAY_REDIS;
   if (!url) return config.redis;
-  if (!RedisUrl.safeParse(url).success) throw new UsageError(`GATEWAY_REDIS: expected a redis:// or rediss:// URL, got '${url.split("@").pop()}'`);
+  if (!REDIS_URL.test(url)) throw new UsageError(`GATEWAY_REDIS: ${REDIS_URL_EXPECTED}`);
   return { url, prefix: config.redis?.prefix ?? "gw:" };
 }
 
