@@ -158,6 +158,34 @@ describe("Redis down and back", () => {
     }
   });
 
+  test("a Redis that hangs holds a request at most the command timeout (500 ms), then limits are per process until it answers again", async () => {
+    const [gw] = await fleet(1, server.url, { key: { requests: 100, window: 60 } });
+    const key = await sharedKey([gw!]);
+    expect((await chat(gw!, key)).status).toBe(200);
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      server.pause();
+      const started = Date.now();
+      expect((await chat(gw!, key)).status).toBe(200);
+      const first = Date.now() - started;
+      expect(first).toBeGreaterThanOrEqual(450);
+      expect(first).toBeLessThan(1_500);
+      // Once fallen back, requests no longer wait for Redis.
+      const next = Date.now();
+      expect((await chat(gw!, key)).status).toBe(200);
+      expect(Date.now() - next).toBeLessThan(300);
+      expect((await healthOf(gw!)).limits).toBe("per_process");
+      server.resume();
+      await waitFor("limits shared again", async () => (await healthOf(gw!)).limits === "shared");
+      const lines = log.mock.calls.map((c) => String(c[0]));
+      expect(lines.filter((l) => l.includes("rate limits are per process"))).toEqual([expect.stringMatching(/does not answer \(Command timed out\)/)]);
+      expect(lines.filter((l) => l.includes("answers again"))).toHaveLength(1);
+    } finally {
+      server.resume();
+      log.mockRestore();
+    }
+  });
+
   test("a Redis that is not there at start: the gateway starts, limits per process, one line", async () => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     try {

@@ -67,6 +67,9 @@ export interface RedisServer {
   start(): Promise<void>;
   /** SIGKILL: Redis vanishes as in a crash. */
   stop(): Promise<void>;
+  /** SIGSTOP / SIGCONT: Redis hangs with its connections open, then goes on. */
+  pause(): void;
+  resume(): void;
 }
 
 /** A private redis-server (no persistence) on a free port, started and stopped by the test. */
@@ -91,9 +94,12 @@ export async function startRedisServer(): Promise<RedisServer> {
     async stop() {
       if (!child || child.exitCode !== null) return;
       const exited = once(child, "exit");
+      child.kill("SIGCONT");
       child.kill("SIGKILL");
       await exited;
     },
+    pause: () => void child?.kill("SIGSTOP"),
+    resume: () => void child?.kill("SIGCONT"),
   };
   await server.start();
   return server;
