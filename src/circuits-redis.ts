@@ -42,15 +42,20 @@ export function shareCircuits(health: Health, client: Redis, subscriber: Redis, 
   const catchUp = () => void openCircuits(client, `${prefix}circuit:`).then((notices) => {
     for (const n of notices) if (n.from !== self && n.until !== null && n.until > now()) health.applyPeerCircuit(n.provider, n.model, n.until);
   }, () => undefined);
-  subscriber.on("ready", catchUp);
+  // SUBSCRIBE on every connection: one sent while Redis was down at start is dropped, not retried.
+  const listen = () => {
+    subscriber.subscribe(channel).catch(() => undefined);
+    catchUp();
+  };
+  subscriber.on("ready", listen);
   client.on("ready", catchUp);
-  subscriber.subscribe(channel).catch(() => undefined);
-  if (client.status === "ready") catchUp();
+  if (subscriber.status === "ready") listen();
+  else if (client.status === "ready") catchUp();
 
   return {
     stop() {
       health.onCircuitChange(() => undefined);
-      subscriber.off("ready", catchUp);
+      subscriber.off("ready", listen);
       client.off("ready", catchUp);
     },
   };

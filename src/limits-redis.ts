@@ -32,7 +32,7 @@ end
 local oldest = 0
 if count > 0 then
   oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
-  redis.call('PEXPIRE', KEYS[1], window)
+  redis.call('PEXPIRE', KEYS[1], math.ceil(window))
 end
 return {ok, count, oldest, now}
 `;

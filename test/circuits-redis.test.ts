@@ -12,7 +12,7 @@ import { type TestGateway } from "./helpers/gateway.js";
 import { healthOf, sharedKey, startFleet, waitFor } from "./helpers/fleet.js";
 import { bearer } from "./helpers/http.js";
 import { completion, error } from "./helpers/openai-wire.js";
-import { dropPrefix, keysUnder, REDIS_URL, requireRedis, testPrefix } from "./helpers/redis.js";
+import { dropPrefix, keysUnder, REDIS_URL, requireRedis, startRedisServer, testPrefix } from "./helpers/redis.js";
 
 const MODEL = "acme/chat";
 const COOLDOWN = 3_000;
@@ -39,7 +39,7 @@ afterAll(async () => {
   }
 });
 
-async function fleet(n: number): Promise<TestGateway[]> {
+async function fleet(n: number, redisUrl = REDIS_URL): Promise<TestGateway[]> {
   const started = await startFleet(n, {
     providers: {
       primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-upstream-secret-1111" },
@@ -51,7 +51,7 @@ async function fleet(n: number): Promise<TestGateway[]> {
     }],
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
     health: { failureThreshold: 2, cooldown: COOLDOWN },
-    redis: { url: REDIS_URL, prefix },
+    redis: { url: redisUrl, prefix },
   });
   gateways.push(...started);
   return started;
@@ -100,4 +100,25 @@ test("a circuit opened by one gateway is open in the others within 5 s, they ski
   expect(primary.requests.length).toBe(before + 1);
   expect(await chat(b!, key)).toBe("from primary");
   expect(await keysUnder(redis, `${prefix}circuit:`)).toEqual([]);
+});
+
+test("a gateway started while Redis was down hears circuits once Redis is there", async () => {
+  const server = await startRedisServer();
+  try {
+    await server.stop();
+    const [b] = await fleet(1, server.url);
+    expect((await healthOf(b!)).limits).toBe("per_process");
+    await server.start();
+    await waitFor("B connected", async () => (await healthOf(b!)).limits === "shared");
+    const [a] = await fleet(1, server.url);
+    const key = await sharedKey([a!, b!]);
+    primaryAnswer = () => error(503);
+    for (let i = 0; i < 2; i++) expect(await chat(a!, key)).toBe("from secondary");
+    expect(await circuitOf(a!, "primary")).toBe("open");
+    await waitFor("B sees primary's circuit open", async () => (await circuitOf(b!, "primary")) === "open", 5_000);
+    // Closed before Redis goes, so the gateways' connections do not outlive it in the log.
+    for (const gw of [a!, b!]) await gw.close(), gateways.splice(gateways.indexOf(gw), 1);
+  } finally {
+    await server.stop();
+  }
 });
