@@ -61,16 +61,13 @@ export function resultOf([ok, count, oldest, now]: TakeReply, limit: number, win
   };
 }
 
-export function createRedisLimiter(client: Redis, prefix: string, name: string, log: (line: string) => void): RedisLimiter {
-  client.defineCommand("gatewayTake", { numberOfKeys: 1, lua: TAKE });
-  const redis = client as ScriptedRedis;
-  const memory = createMemoryLimiter();
-  // Members must be unique across processes: one random id per process, then a counter.
-  const self = randomBytes(6).toString("base64url");
-  let seq = 0;
+/**
+ * Whether Redis answers, as the takes and the connection see it; says each change once.
+ * A Redis that hangs keeps its connection open: only a probe tells when it answers again.
+ */
+function follow(client: Redis, name: string, log: (line: string) => void) {
   let up = client.status === "ready";
   if (!up) log(`[gateway] ${name} does not answer: rate limits are per process until it does`);
-
   const turn = (next: boolean, why?: string) => {
     if (next === up) return;
     up = next;
@@ -81,30 +78,43 @@ export function createRedisLimiter(client: Redis, prefix: string, name: string, 
   const closed = () => turn(false, "connection closed");
   client.on("ready", ready);
   client.on("close", closed);
-  // A Redis that hangs keeps its connection open: only a probe tells when it answers again.
   const probe = setInterval(() => {
-    if (!up) redis.ping().then(() => turn(true), () => undefined);
+    if (!up) client.ping().then(() => turn(true), () => undefined);
   }, PROBE_MS);
   probe.unref();
-
   return {
-    get shared() {
-      return up;
-    },
-    async take(bucket, limit, windowMs, now) {
-      if (up) {
-        try {
-          return resultOf(await redis.gatewayTake(`${prefix}rl:${bucket}`, limit, windowMs, `${self}:${++seq}`), limit, windowMs);
-        } catch (err) {
-          turn(false, (err as Error).message);
-        }
-      }
-      return memory.take(bucket, limit, windowMs, now);
-    },
+    up: () => up,
+    down: (why: string) => turn(false, why),
     stop() {
       clearInterval(probe);
       client.off("ready", ready);
       client.off("close", closed);
     },
+  };
+}
+
+export function createRedisLimiter(client: Redis, prefix: string, name: string, log: (line: string) => void): RedisLimiter {
+  client.defineCommand("gatewayTake", { numberOfKeys: 1, lua: TAKE });
+  const redis = client as ScriptedRedis;
+  const memory = createMemoryLimiter();
+  const state = follow(client, name, log);
+  // Members must be unique across processes: one random id per process, then a counter.
+  const self = randomBytes(6).toString("base64url");
+  let seq = 0;
+  return {
+    get shared() {
+      return state.up();
+    },
+    async take(bucket, limit, windowMs, now) {
+      if (state.up()) {
+        try {
+          return resultOf(await redis.gatewayTake(`${prefix}rl:${bucket}`, limit, windowMs, `${self}:${++seq}`), limit, windowMs);
+        } catch (err) {
+          state.down((err as Error).message);
+        }
+      }
+      return memory.take(bucket, limit, windowMs, now);
+    },
+    stop: state.stop,
   };
 }
