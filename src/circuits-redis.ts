@@ -54,7 +54,7 @@ export function shareCircuits(health: Health, client: Redis, subscriber: Redis, 
 
   return {
     stop() {
-      health.onCircuitChange(() => undefined);
+      health.onCircuitChange(undefined);
       subscriber.off("ready", listen);
       client.off("ready", catchUp);
     },

@@ -52,7 +52,7 @@ export class Health {
   constructor(private options: HealthOptions) {}
 
   /** Told when this process opens or closes a circuit (not when a peer's notice is applied). */
-  onCircuitChange(listener: CircuitListener): void {
+  onCircuitChange(listener: CircuitListener | undefined): void {
     this.listener = listener;
   }
 
@@ -142,14 +142,13 @@ export class Health {
    * come from two or more keys; infrastructure failures count whoever sent the request.
    */
   record(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null = null, blame?: Blame): void {
-    const before = this.endpoint(provider, model).openedAt;
-    this.count(provider, model, outcome, latencyMs, now, retryAfterMs, blame);
-    const after = this.endpoint(provider, model).openedAt;
-    if (after !== before) this.listener?.({ provider, model, until: after === null ? null : after + this.options.cooldown });
+    const e = this.endpoint(provider, model);
+    const before = e.openedAt;
+    this.count(e, provider, outcome, latencyMs, now, retryAfterMs, blame);
+    if (this.listener && e.openedAt !== before) this.listener({ provider, model, until: e.openedAt === null ? null : e.openedAt + this.options.cooldown });
   }
 
-  private count(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null, blame?: Blame): void {
-    const e = this.endpoint(provider, model);
+  private count(e: EndpointState, provider: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null, blame?: Blame): void {
     const p = this.provider(provider);
     p.checkedAt = now;
     e.probing = false;
