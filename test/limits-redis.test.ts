@@ -169,11 +169,11 @@ describe("Redis down and back", () => {
       expect((await chat(gw!, key)).status).toBe(200);
       const first = Date.now() - started;
       expect(first).toBeGreaterThanOrEqual(450);
-      expect(first).toBeLessThan(1_500);
-      // Once fallen back, requests no longer wait for Redis.
+      expect(first).toBeLessThan(3_000);
+      // Once fallen back, requests no longer wait for Redis: five take far less than 5 × 500 ms.
       const next = Date.now();
-      expect((await chat(gw!, key)).status).toBe(200);
-      expect(Date.now() - next).toBeLessThan(300);
+      for (let i = 0; i < 5; i++) expect((await chat(gw!, key)).status).toBe(200);
+      expect(Date.now() - next).toBeLessThan(1_500);
       expect((await healthOf(gw!)).limits).toBe("per_process");
       server.resume();
       await waitFor("limits shared again", async () => (await healthOf(gw!)).limits === "shared");
