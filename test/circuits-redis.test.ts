@@ -5,26 +5,23 @@
  * it in B, and a gateway started later finds the circuits still open.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startFakeUpstream, type FakeUpstream, type Reply } from "./helpers/fake-upstream.js";
 import { type TestGateway } from "./helpers/gateway.js";
 import { healthOf, sharedKey, startFleet, waitFor } from "./helpers/fleet.js";
 import { bearer } from "./helpers/http.js";
 import { completion, error } from "./helpers/openai-wire.js";
-import { dropPrefix, keysUnder, REDIS_URL, requireRedis, startRedisServer, testPrefix } from "./helpers/redis.js";
+import { keysUnder, REDIS_URL, startRedisServer, useRedis } from "./helpers/redis.js";
 
 const MODEL = "acme/chat";
 const COOLDOWN = 3_000;
-const prefix = testPrefix();
-let redis: Redis;
+const r = useRedis();
 let primary: FakeUpstream;
 let secondary: FakeUpstream;
 let primaryAnswer: () => Reply = () => error(503);
 const gateways: TestGateway[] = [];
 
 beforeAll(async () => {
-  redis = await requireRedis();
   primary = await startFakeUpstream(() => primaryAnswer());
   secondary = await startFakeUpstream(() => completion("from secondary"));
 });
@@ -32,11 +29,6 @@ afterAll(async () => {
   for (const gw of gateways) await gw.close();
   await primary?.close();
   await secondary?.close();
-  if (redis) {
-    await dropPrefix(redis, prefix);
-    expect(await keysUnder(redis, prefix)).toEqual([]);
-    redis.disconnect();
-  }
 });
 
 async function fleet(n: number, redisUrl = REDIS_URL): Promise<TestGateway[]> {
@@ -51,7 +43,7 @@ async function fleet(n: number, redisUrl = REDIS_URL): Promise<TestGateway[]> {
     }],
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
     health: { failureThreshold: 2, cooldown: COOLDOWN },
-    redis: { url: redisUrl, prefix },
+    redis: { url: redisUrl, prefix: r.prefix },
   });
   gateways.push(...started);
   return started;
@@ -99,7 +91,7 @@ test("a circuit opened by one gateway is open in the others within 5 s, they ski
   await waitFor("B sees primary's circuit closed", async () => (await circuitOf(b!, "primary")) === "closed", 5_000);
   expect(primary.requests.length).toBe(before + 1);
   expect(await chat(b!, key)).toBe("from primary");
-  expect(await keysUnder(redis, `${prefix}circuit:`)).toEqual([]);
+  expect(await keysUnder(r.client, `${r.prefix}circuit:`)).toEqual([]);
 });
 
 test("a gateway started while Redis was down hears circuits once Redis is there", async () => {

@@ -6,7 +6,6 @@
  * kills), real gateways on loopback.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
 import { Health } from "../src/health.js";
 import { openShared, type SharedState } from "../src/redis.js";
@@ -15,34 +14,27 @@ import { type TestGateway } from "./helpers/gateway.js";
 import { healthOf, sharedKey, startFleet, waitFor } from "./helpers/fleet.js";
 import { bearer, expectError } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
-import { dropPrefix, freePort, keysUnder, REDIS_URL, requireRedis, startRedisServer, testPrefix, type RedisServer } from "./helpers/redis.js";
+import { freePort, keysUnder, REDIS_URL, startRedisServer, useRedis, type RedisServer } from "./helpers/redis.js";
 
 const MODEL = "acme/chat";
-const prefix = testPrefix();
-let redis: Redis;
+const r = useRedis();
 let fake: FakeUpstream;
 const gateways: TestGateway[] = [];
 const shared: SharedState[] = [];
 
 beforeAll(async () => {
-  redis = await requireRedis();
   fake = await startFakeUpstream(() => completion("ok"));
 });
 afterAll(async () => {
   for (const s of shared) await s.close();
   for (const gw of gateways) await gw.close();
   await fake?.close();
-  if (redis) {
-    await dropPrefix(redis, prefix);
-    expect(await keysUnder(redis, prefix)).toEqual([]);
-    redis.disconnect();
-  }
 });
 
 const config = (redisUrl: string, limits: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
   providers: { acme: { plugin: "openai", baseUrl: `${fake.url}/v1`, apiKey: "sk-acme-upstream-secret-1111" } },
   models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: "acme", model: "m" }] }],
-  redis: { url: redisUrl, prefix },
+  redis: { url: redisUrl, prefix: r.prefix },
   limits,
   ...extra,
 });
@@ -88,16 +80,16 @@ describe("the shared window", () => {
     }
     await Promise.all(ok.map((r) => r.arrayBuffer()));
     // The window is one sorted set under the prefix, expiring with the window.
-    const [bucket] = (await keysUnder(redis, prefix)).filter((k) => k.startsWith(`${prefix}rl:key:`));
-    expect(await redis.zcard(bucket!)).toBe(10);
-    expect(await redis.pttl(bucket!)).toBeGreaterThan(50_000);
-    expect(await redis.pttl(bucket!)).toBeLessThanOrEqual(60_000);
+    const [bucket] = (await keysUnder(r.client, r.prefix)).filter((k) => k.startsWith(`${r.prefix}rl:key:`));
+    expect(await r.client.zcard(bucket!)).toBe(10);
+    expect(await r.client.pttl(bucket!)).toBeGreaterThan(50_000);
+    expect(await r.client.pttl(bucket!)).toBeLessThanOrEqual(60_000);
   });
 
   test("a rolling window across processes: when the oldest take leaves, exactly one slot frees, and Reset counts to it", async () => {
     // Two limiters on their own connections, as two processes would have.
-    const [a, b] = [await openShared({ url: REDIS_URL, prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now),
-      await openShared({ url: REDIS_URL, prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now)];
+    const [a, b] = [await openShared({ url: REDIS_URL, prefix: r.prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now),
+      await openShared({ url: REDIS_URL, prefix: r.prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now)];
     shared.push(a, b);
     expect([a.limiter.shared, b.limiter.shared]).toEqual([true, true]);
     const take = (s: SharedState) => s.limiter.take("roll", 3, 2_000, Date.now());
@@ -208,7 +200,7 @@ test("without Redis the gateway is as before: per-process limits, no Redis conne
   gateways.push(gw!);
   const key = await sharedKey([gw!]);
   expect((await healthOf(gw!)).limits).toBe("per_process");
-  const before = (await keysUnder(redis, prefix)).sort();
+  const before = (await keysUnder(r.client, r.prefix)).sort();
   expect(limitOf(await chat(gw!, key))).toMatchObject({ limit: 2, remaining: 1 });
-  expect((await keysUnder(redis, prefix)).sort()).toEqual(before);
+  expect((await keysUnder(r.client, r.prefix)).sort()).toEqual(before);
 });

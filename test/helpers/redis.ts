@@ -10,6 +10,7 @@ import { once } from "node:events";
 import { createServer } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Redis } from "ioredis";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
 
 export const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
 const START = `redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no`;
@@ -32,6 +33,35 @@ export async function requireRedis(url = REDIS_URL): Promise<Redis> {
     client.disconnect();
     throw new Error(`Redis is not reachable at ${url} (${(err as Error).message}): start it with ${START}`);
   }
+}
+
+export interface RedisHarness {
+  /** Filled in by beforeAll: read it inside tests. */
+  readonly client: Redis;
+  readonly prefix: string;
+}
+
+/**
+ * Registers the hooks: connect before all; when Redis is missing every test fails (a failing
+ * beforeAll alone would only mark them skipped) with the one line; at the end, delete every
+ * key under the prefix and check none is left.
+ */
+export function useRedis(url = REDIS_URL): RedisHarness {
+  const h = { prefix: testPrefix() } as { client: Redis; prefix: string };
+  let missing: Error | undefined;
+  beforeAll(async () => {
+    h.client = await requireRedis(url).catch((err: Error) => ((missing = err), undefined as unknown as Redis));
+  });
+  beforeEach(() => {
+    if (missing) throw missing;
+  });
+  afterAll(async () => {
+    if (!h.client) return;
+    await dropPrefix(h.client, h.prefix);
+    expect(await keysUnder(h.client, h.prefix)).toEqual([]);
+    h.client.disconnect();
+  });
+  return h;
 }
 
 export const testPrefix = (): string => `gwtest:${randomBytes(6).toString("hex")}:`;
