@@ -28,7 +28,7 @@ export interface SharedState {
 export async function openShared(settings: RedisSettings, health: Health, now: () => number, log: (line: string) => void = (l) => console.error(l)): Promise<SharedState> {
   // Commands fail at once while disconnected (no offline queue): a limit falls back rather than waits.
   const client = connect(settings.url, { enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
-  // The subscriber is off the request path: it may queue its SUBSCRIBE until Redis is there.
+  // The subscriber is off the request path; it subscribes on each connection (src/circuits-redis.ts).
   const subscriber = connect(settings.url, {});
   await whenReady(client, START_WAIT_MS);
   const limiter = createRedisLimiter(client, settings.prefix, `Redis at ${redacted(settings.url)}`, log);
