@@ -80,6 +80,18 @@ const UpstreamCaps = z.strictObject({
   maxConnections: z.number().int().positive().default(10_000),
 });
 
+const REDIS_URL = /^rediss?:\/\/\S+$/;
+const REDIS_URL_EXPECTED = "expected a redis:// or rediss:// URL";
+/** Shared rate limits and circuits for several processes (contract.md §7); `prefix` namespaces every key. */
+const RedisSettings = z
+  .union([z.string(), z.strictObject({ url: z.string(), prefix: z.string().min(1).default("gw:") })])
+  .superRefine((v, ctx) => {
+    // Not echoed: the URL may carry a password.
+    if (!REDIS_URL.test(typeof v === "string" ? v : v.url)) ctx.addIssue({ code: "custom", path: typeof v === "string" ? [] : ["url"], message: REDIS_URL_EXPECTED });
+  })
+  .transform((v) => (typeof v === "string" ? { url: v, prefix: "gw:" } : v));
+export type RedisSettings = z.output<typeof RedisSettings>;
+
 export const Config = z.strictObject({
   server: z
     .strictObject({
@@ -100,6 +112,7 @@ export const Config = z.strictObject({
       maxConnections: z.number().int().min(2).max(1000).default(20),
     })
     .prefault({}),
+  redis: RedisSettings.optional(),
   providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "Provider ids are lowercase letters, digits and dashes"), Provider).default({}),
   models: z.array(ModelRoute).default([]),
   /** Short names (`gpt-4o-mini`, `claude`) resolved to a vendor/model id before routing. */
@@ -133,6 +146,14 @@ export const Config = z.strictObject({
     .prefault({}),
 });
 export type Config = z.infer<typeof Config>;
+
+/** The Redis to share limits and circuits through: GATEWAY_REDIS (a URL) over the config's `redis`. */
+export function redisOf(config: Config, env: NodeJS.ProcessEnv): RedisSettings | undefined {
+  const url = env.GATEWAY_REDIS;
+  if (!url) return config.redis;
+  if (!REDIS_URL.test(url)) throw new UsageError(`GATEWAY_REDIS: ${REDIS_URL_EXPECTED}`);
+  return { url, prefix: config.redis?.prefix ?? "gw:" };
+}
 
 export interface LoadedConfig {
   config: Config;

@@ -5,7 +5,7 @@
 import { ByokKeys, loadSecret } from "./byok.js";
 import { Catalog, configModel, mergeCatalog } from "./catalog.js";
 import { bundledCatalog } from "./bundled.js";
-import type { Config } from "./config.js";
+import { redisOf, type Config } from "./config.js";
 import { Health } from "./health.js";
 import { createAuthenticator, type Authenticator } from "./keys.js";
 import { createMemoryLimiter, type Limiter } from "./limits.js";
@@ -62,17 +62,13 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     return new Catalog(mergeCatalog(stored.length ? stored : bundled(now()), configModels), instances);
   };
   const health = new Health(config.health);
-  const limiter = createMemoryLimiter();
   const auth = createAuthenticator(store);
   const byok = new ByokKeys(store, loadSecret(config.database, env));
+  // With a Redis, limits and circuits are shared by every process (src/redis.ts); without, as before.
+  const redis = redisOf(config, env);
+  const shared = redis ? await (await import("./redis.js")).openShared(redis, health, now) : undefined;
+  const limiter = shared?.limiter ?? createMemoryLimiter();
 
-  // Another connection or process changed state (a CLI revoke, credits add, byok set): drop cached state.
-  const unwatch = store.watch(() => {
-    auth.invalidate();
-    byok.invalidate();
-    // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
-    buildCatalog().then((c) => void (gateway.catalog = c), (err: Error) => console.error(`[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`));
-  });
   const timer = setInterval(() => void auth.flush().catch(() => undefined), TOUCH_MS);
   timer.unref();
 
@@ -95,7 +91,15 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       while (pending.size) await Promise.allSettled([...pending]);
       await auth.flush();
       await upstream.close();
+      await shared?.close();
     },
   };
+  // Another connection or process changed state (a CLI revoke, credits add, byok set): drop cached state.
+  const unwatch = store.watch(() => {
+    auth.invalidate();
+    byok.invalidate();
+    // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
+    buildCatalog().then((c) => void (gateway.catalog = c), (err: Error) => console.error(`[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`));
+  });
   return gateway;
 }

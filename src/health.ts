@@ -41,11 +41,35 @@ export interface HealthOptions {
   cooldown: number;
 }
 
+/** A circuit this process opened (`until`: when it half-opens) or closed (null): shared by src/circuits-redis.ts. */
+export type CircuitListener = (change: { provider: string; model: string; until: number | null }) => void;
+
 export class Health {
   private endpoints = new Map<string, EndpointState>();
   private providers = new Map<string, ProviderState>();
+  private listener: CircuitListener | undefined;
 
   constructor(private options: HealthOptions) {}
+
+  /** Told when this process opens or closes a circuit (not when a peer's notice is applied). */
+  onCircuitChange(listener: CircuitListener | undefined): void {
+    this.listener = listener;
+  }
+
+  /**
+   * A circuit another gateway process opened (`until`: when it half-opens) or closed after a
+   * successful probe (null), contract.md §7. An open one never shortens a later local opening.
+   */
+  applyPeerCircuit(provider: string, model: string, until: number | null): void {
+    const e = this.endpoint(provider, model);
+    if (until === null) {
+      Object.assign(e, { failures: 0, infra: false, openedAt: null, heldUntil: 0 });
+      e.suspects.clear();
+      return;
+    }
+    const openedAt = until - this.options.cooldown;
+    if (e.openedAt === null || openedAt > e.openedAt) e.openedAt = openedAt;
+  }
 
   private endpoint(provider: string, model: string): EndpointState {
     const key = `${provider}\u0000${model}`;
@@ -119,6 +143,12 @@ export class Health {
    */
   record(provider: string, model: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null = null, blame?: Blame): void {
     const e = this.endpoint(provider, model);
+    const before = e.openedAt;
+    this.count(e, provider, outcome, latencyMs, now, retryAfterMs, blame);
+    if (this.listener && e.openedAt !== before) this.listener({ provider, model, until: e.openedAt === null ? null : e.openedAt + this.options.cooldown });
+  }
+
+  private count(e: EndpointState, provider: string, outcome: Outcome, latencyMs: number, now: number, retryAfterMs: number | null, blame?: Blame): void {
     const p = this.provider(provider);
     p.checkedAt = now;
     e.probing = false;

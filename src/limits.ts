@@ -1,8 +1,9 @@
 /**
  * Rolling-window rate limits (a sliding log: exact in one process). The `Limiter`
- * interface is what a shared store (Redis sorted sets) would implement for several
- * gateway processes. Reset is the number of seconds until the oldest counted request
- * leaves the window, i.e. until Remaining next goes up; 429's Retry-After equals it.
+ * interface is also implemented on Redis sorted sets for several gateway processes
+ * (src/limits-redis.ts, which times takes by Redis's clock rather than `now`). Reset is the
+ * number of seconds until the oldest counted request leaves the window, i.e. until Remaining
+ * next goes up; 429's Retry-After equals it.
  */
 export interface LimitResult {
   ok: boolean;

@@ -108,7 +108,7 @@ export function openApiDocument() {
         },
       },
       ...responses.paths,
-      "/v1/health/providers": { get: { security: [], responses: { "200": { description: "Provider health from live traffic" } } } },
+      "/v1/health/providers": { get: { security: [], responses: { "200": { description: "Provider health from live traffic; `limits` says whether rate limits are shared by every process (`shared`, Redis) or counted in this one (`per_process`)" } } } },
       "/v1/openapi.json": { get: { security: [], responses: { "200": { description: "This document" } } } },
     },
   };

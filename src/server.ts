@@ -109,7 +109,9 @@ function createApp(gw: Gateway): H3 {
   });
   app.get("/v1/health/providers", async (event) => {
     await limitByIp(gw, stateOf(event), clientIp(event));
-    return withHeaders(event, gw.health.snapshot(gw.now(), [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id)));
+    const snapshot = gw.health.snapshot(gw.now(), [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id));
+    // Whether rate limits are counted across every process (Redis) or in this one (contract.md §7).
+    return withHeaders(event, { ...snapshot, limits: gw.limiter.shared ? "shared" : "per_process" });
   });
   app.get("/v1/openapi.json", async (event) => {
     await limitByIp(gw, stateOf(event), clientIp(event));

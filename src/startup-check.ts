@@ -1,9 +1,11 @@
 /**
  * What `gateway serve` says on stderr at start about what will not work (contract.md §13),
  * one line each: a configured provider without a key, and no provider usable at all (instead
- * of starting silently with a catalog nobody can reach). BYOK secrets that cannot decrypt are
+ * of starting silently with a catalog nobody can reach), and PostgreSQL without Redis (limits
+ * per process). BYOK secrets that cannot decrypt are
  * said by byok.ts `unreadableLine`.
  */
+import { redisOf } from "./config.js";
 import type { Gateway } from "./gateway.js";
 import type { ProviderInstance } from "./plugins.js";
 
@@ -13,8 +15,12 @@ const keyless = (i: ProviderInstance) => i.plugin.describe?.keyless === true;
 const keyHint = (i: ProviderInstance) =>
   `providers.${i.settings.id}.apiKey${i.plugin.defaults.apiKeyEnv ? ` or ${i.plugin.defaults.apiKeyEnv}` : ""}`;
 
-export function startupWarnings(gw: Gateway): string[] {
+export function startupWarnings(gw: Gateway, env: NodeJS.ProcessEnv = process.env): string[] {
   const lines: string[] = [];
+  // Several processes on one PostgreSQL, no Redis: each counts its own windows (contract.md §7).
+  if (gw.store.kind === "postgres" && !redisOf(gw.config, env)) {
+    lines.push("[gateway] no Redis configured (redis, or GATEWAY_REDIS): rate limits are per process, each process admits a full window of its own");
+  }
   const configured = Object.keys(gw.config.providers);
   for (const id of configured) {
     const i = gw.instances.get(id);

@@ -1,7 +1,7 @@
 /**
- * Several `gateway serve` processes on one PostgreSQL database (contract.md §7): started at
- * once on an empty database, they migrate it without error; money spread over the three never
- * overspends; a key revoked from the CLI is refused by all three within 1 s; a process killed
+ * Several `gateway serve` processes on one PostgreSQL database and one Redis (contract.md §7):
+ * started at once on an empty database, they migrate it without error; a key's limit and money
+ * spread over the three are exact; a key revoked from the CLI is refused by all three within 1 s; a process killed
  * while holding requests strands nothing once its leases expire. Real child processes, real
  * PostgreSQL, a fake upstream on loopback.
  */
@@ -13,6 +13,7 @@ import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js
 import { bearer } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
 import { rows } from "./helpers/rows.js";
+import { REDIS_URL, useRedis } from "./helpers/redis.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/services.js";
 
 type Proc = Awaited<ReturnType<typeof serve>>;
@@ -22,6 +23,7 @@ type Proc = Awaited<ReturnType<typeof serve>>;
 const BODY = { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], max_tokens: 10 };
 const COST = 11_100n;
 
+const redis = useRedis();
 let fake: FakeUpstream;
 let db: TestDatabase;
 let dir: string;
@@ -41,6 +43,7 @@ beforeAll(async () => {
     `providers: { openai: { baseUrl: "${fake.url}/v1", apiKey: sk-upstream-fleet } }`,
     `models: [{ id: openai/gpt-4o-mini, pricing: { prompt: "0.15", completion: "0.6" }, context_length: 128000, max_output: 16384, endpoints: [{ provider: openai, model: gpt-4o-mini }] }]`,
     "fleet: { leaseSeconds: 2 }",
+    `redis: { url: "${REDIS_URL}", prefix: "${redis.prefix}" }`,
     "limits: { key: { requests: 10000, window: 60 } }",
   ].join("\n"));
   // Three processes started at once on the empty database: each migrates under the advisory lock.
@@ -71,6 +74,17 @@ test("30 concurrent requests over three processes on a balance that covers exact
   expect(account).toEqual({ balance: 0, held: 0 });
   const [sum] = await rows<{ cost: number; n: number }>(db.url, "SELECT COALESCE(SUM(cost), 0) AS cost, COUNT(*) AS n FROM ledger WHERE account = ?", "five");
   expect(BigInt(sum!.cost)).toBe(5n * COST); // the ledger's sum is the balance change
+});
+
+test("a key limited to 10 requests, hit by 30 concurrent requests spread over the three: exactly 10 answered", async () => {
+  const key = (await cli("keys", "create", "--name", "ten", "--account", "ten", "--rpm", "10")).json.key as string;
+  await cli("credits", "add", "10", "--account", "ten", "--create");
+  const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ask(procs[i % 3]!, key)));
+  expect(answers.filter((r) => r.status === 200)).toHaveLength(10);
+  expect(answers.filter((r) => r.status === 429)).toHaveLength(20);
+  const remaining = answers.filter((r) => r.status === 200).map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
+  expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  for (const p of procs) expect(((await (await fetch(`${p.url}/v1/health/providers`)).json()) as { limits: string }).limits).toBe("shared");
 });
 
 test("a key revoked from the CLI is refused by all three processes within 1 s", async () => {
