@@ -4,7 +4,7 @@ import type { BudgetPeriod } from "../budget.js";
 import { UsageError } from "../errors.js";
 import type { KeyChanges } from "../store/index.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
-import { view } from "./keys.js";
+import { keyView } from "../operations/key-view.js";
 import { output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 
@@ -18,8 +18,8 @@ export function keysUpdateCommand(keys: Command): void {
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
     .action((idOrName: string, opts: UpdateOptions, cmd: Command) =>
-      withStore(cmd, (store) => {
-        const key = store.findKey(idOrName);
+      withStore(cmd, async (store) => {
+        const key = await store.findKey(idOrName);
         if (!key) throw new Error(`no key with id or name '${idOrName}'`);
         const now = Date.now();
         const noBudget = opts.budget === false;
@@ -30,8 +30,8 @@ export function keysUpdateCommand(keys: Command): void {
         if (opts.rpm !== undefined) changes.rpm = opts.rpm;
         if (opts.expires !== undefined) changes.expiresAt = parseExpiry(opts.expires, now);
         if (Object.keys(changes).length === 0) throw new UsageError("nothing to change: give --budget, --budget-period, --no-budget, --rpm or --expires");
-        store.updateKey(key.id, changes, now);
-        output(cmd, view(store, store.findKey(key.id)!, now), `Updated key '${key.name}' (${key.id}).`);
+        await store.updateKey(key.id, changes, now);
+        output(cmd, await keyView(store, (await store.findKey(key.id))!, now), `Updated key '${key.name}' (${key.id}).`);
       }),
     );
 }
