@@ -1,0 +1,51 @@
+/**
+ * The dashboard on the gateway's h3 app (contract.md §8): its JSON API under /dashboard/api/
+ * and its built pages under /dashboard/. server.ts calls this once, before its catch-all
+ * 404, when `dashboard.enabled` is on.
+ */
+import type { H3, H3Event } from "h3";
+import { routeNotFound } from "../errors.js";
+import type { Gateway } from "../gateway.js";
+import { limitByIp, type RequestState } from "../request.js";
+import { accountRoutes } from "./api-account.js";
+import { authRoutes } from "./api-auth.js";
+import { clientIp, reply } from "./http.js";
+import { dashboardOpenApi } from "./openapi.js";
+import { loadStatic, SECURITY_HEADERS, type StaticFile } from "./static.js";
+
+const API = "/dashboard/api";
+
+export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFile> = loadStatic()): void {
+  const openapi = JSON.stringify(dashboardOpenApi());
+  // Every API request counts against the client IP's window, like requests without a key on /v1.
+  app.use(`${API}/**`, (event, next) => {
+    limitByIp(gw, event.context.gateway as RequestState, clientIp(event));
+    return next();
+  });
+  app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));
+  authRoutes(app, gw, API);
+  accountRoutes(app, gw, API);
+  app.all(`${API}/**`, (event) => {
+    throw routeNotFound(event.url.pathname);
+  });
+
+  app.get("/dashboard", (event) => redirect(event));
+  app.get("/dashboard/**", (event) => {
+    const rel = event.url.pathname.slice("/dashboard/".length);
+    const file = files.get(rel === "" ? "index.html" : rel);
+    if (!file) {
+      if (files.size === 0) throw routeNotFound(`${event.url.pathname} (the dashboard was not built: run npm run build)`);
+      throw routeNotFound(event.url.pathname);
+    }
+    return new Response(new Uint8Array(file.body), {
+      headers: {
+        ...SECURITY_HEADERS, ...(event.context.gateway as RequestState).headers, "content-type": file.type,
+        "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
+      },
+    });
+  });
+}
+
+function redirect(event: H3Event): Response {
+  return new Response(null, { status: 308, headers: { location: "/dashboard/", ...SECURITY_HEADERS, ...(event.context.gateway as RequestState).headers } });
+}
