@@ -29,8 +29,9 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
     throw routeNotFound(event.url.pathname);
   });
 
-  app.get("/dashboard", (event) => redirect(event));
-  app.get("/dashboard/**", (event) => {
+  const page = (event: H3Event) => {
+    // h3 matches /dashboard and /dashboard/ alike: relative asset paths need the slash.
+    if (event.url.pathname === "/dashboard") return redirect(event);
     const rel = event.url.pathname.slice("/dashboard/".length);
     const file = files.get(rel === "" ? "index.html" : rel);
     if (!file) {
@@ -43,7 +44,9 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
         "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
       },
     });
-  });
+  };
+  app.get("/dashboard", page);
+  app.get("/dashboard/**", page);
 }
 
 function redirect(event: H3Event): Response {
