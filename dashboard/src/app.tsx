@@ -30,11 +30,16 @@ function useRoute() {
     addEventListener("hashchange", on);
     return () => removeEventListener("hashchange", on);
   }, []);
-  return r;
+  // replaceState fires no hashchange: `go` updates the route itself.
+  const go = (hash: string) => {
+    history.replaceState(null, "", hash);
+    setR(route());
+  };
+  return { ...r, go };
 }
 
 export function App() {
-  const { page, params } = useRoute();
+  const { page, params, go } = useRoute();
   const [me, setMe] = useState<Me | null | undefined>(undefined);
   const [account, setAccount] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -43,7 +48,7 @@ export function App() {
 
   const signedIn = (u: Me) => {
     setMe(u);
-    location.hash = "#/keys";
+    go("#/keys"); // replaces the address: a spent sign-in token leaves the bar and the history
   };
   if (page === "set-password") return <Frame><SetPasswordPage token={params.get("token") ?? ""} onDone={signedIn} /></Frame>;
   if (me === undefined) return <Frame><p class="empty">Loading…</p></Frame>;
@@ -53,7 +58,7 @@ export function App() {
   const signOut = async () => {
     await api("DELETE", "/session").catch(() => undefined);
     setMe(null);
-    location.hash = "";
+    go("#/");
   };
   const shown = account ?? me.account;
   return (

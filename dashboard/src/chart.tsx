@@ -12,7 +12,7 @@ export function SpendChart({ daily }: { daily: Array<{ day: string; cost: string
     const opts = (width: number): uPlot.Options => ({
       width, height: 220,
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
-      axes: [{}, { values: (_u, vals) => vals.map((v) => `$${v}`), size: 60 }],
+      axes: [{}, { values: (_u, vals) => vals.map((v) => `$${v}`), size: 78 }],
       series: [{}, { label: "Spend (USD)", fill: "rgba(37, 99, 235, 0.5)", stroke: "#2563eb", paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false } }],
       legend: { show: false },
     });

@@ -9,9 +9,7 @@ export function SetPasswordPage({ token, onDone }: { token: string; onDone: (me:
     e.preventDefault();
     const form = new FormData(e.currentTarget as HTMLFormElement);
     try {
-      const me = await api<Me>("POST", "/password", { token, password: form.get("password") });
-      history.replaceState(null, "", "#/keys"); // the spent token leaves the address bar and history
-      onDone(me);
+      onDone(await api<Me>("POST", "/password", { token, password: form.get("password") }));
     } catch (err) {
       setError((err as Error).message);
     }
