@@ -82,7 +82,7 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   expect(fullKey).toMatch(/^sk-[A-Za-z0-9]{48}$/);
   await page.getByRole("button", { name: "Copy" }).click();
   await expect.poll(() => page.getByText("Copied").isVisible()).toBe(true);
-  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(fullKey);
+  expect(await page.evaluate("navigator.clipboard.readText()")).toBe(fullKey);
   await shot(page, "keys-new-key");
   await page.getByRole("button", { name: "Done" }).click();
   expect(await page.content()).not.toContain("globex-private-key");
@@ -103,7 +103,7 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   expect(await page.locator(".chart canvas").count()).toBeGreaterThan(0);
   await shot(page, "usage");
   await page.setViewportSize({ width: 375, height: 800 });
-  await expect.poll(() => page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await expect.poll(() => page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
   await shot(page, "usage-375");
   await page.setViewportSize({ width: 1280, height: 800 });
 

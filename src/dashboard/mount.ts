@@ -7,8 +7,11 @@ import type { H3, H3Event } from "h3";
 import { routeNotFound } from "../errors.js";
 import type { Gateway } from "../gateway.js";
 import { limitByIp, type RequestState } from "../request.js";
-import { accountRoutes } from "./api-account.js";
 import { authRoutes } from "./api-auth.js";
+import { byokRoutes } from "./api-byok.js";
+import { creditRoutes } from "./api-credits.js";
+import { infoRoutes } from "./api-info.js";
+import { keyRoutes } from "./api-keys.js";
 import { clientIp, reply } from "./http.js";
 import { dashboardOpenApi } from "./openapi.js";
 import { loadStatic, SECURITY_HEADERS, type StaticFile } from "./static.js";
@@ -24,7 +27,7 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
   });
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));
   authRoutes(app, gw, API);
-  accountRoutes(app, gw, API);
+  for (const routes of [keyRoutes, creditRoutes, byokRoutes, infoRoutes]) routes(app, gw, API);
   app.all(`${API}/**`, (event) => {
     throw routeNotFound(event.url.pathname);
   });
