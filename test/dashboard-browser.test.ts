@@ -162,3 +162,34 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
 
   for (const name of ["keys", "usage"]) copyFileSync(`${ARTIFACTS}/${name}.png`, `docs/dashboard-${name}.png`);
 }, 120_000);
+
+test("an admin looks at any account and adds credits", async () => {
+  const added = await cli("--json", "users", "add", "root@example.com", "--account", "ops", "--admin");
+  expect(added.exitCode).toBe(0);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(added.json.link);
+  await page.getByLabel("New password").fill("the admin's long password");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible()).toBe(true);
+
+  // Every account's keys, one account at a time.
+  await page.getByLabel("Viewing account").selectOption("globex");
+  await expect.poll(() => page.getByRole("cell", { name: "globex-private-key" }).isVisible()).toBe(true);
+
+  await page.getByRole("link", { name: "Credits" }).click();
+  await page.getByLabel("Account", { exact: true }).selectOption("acme");
+  await page.getByLabel("Amount").fill("2.5");
+  await page.getByRole("button", { name: "Add credits" }).click();
+  await expect.poll(() => page.getByRole("status").textContent()).toBe("Added $2.5 to acme. Balance: $7.499616");
+  const inline = page.getByLabel("Amount");
+  await inline.fill("0");
+  await page.getByRole("button", { name: "Add credits" }).click();
+  await expect.poll(() => page.getByRole("alert").textContent()).toBe("amount: must be greater than zero");
+  expect(await page.getByRole("status").count()).toBe(0);
+  expect(await page.getByLabel("Account", { exact: true }).inputValue()).toBe("acme");
+  await shot(page, "credits-admin");
+  const shown = await cli("--json", "credits", "show", "--account", "acme");
+  expect(shown.json.balance).toBe("7.499616");
+  await context.close();
+}, 60_000);

@@ -6,10 +6,11 @@ export function AccountPicker({ value, onChange }: { value: string; onChange: (a
   const { data } = useLoad(() => api<Array<{ id: string }>>("GET", "/accounts"), []);
   const ids = data?.map((a) => a.id) ?? [value];
   return (
-    <label class="inline">Viewing account
-      <select value={value} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
+    <span class="inline">
+      <label for="viewing-account">Viewing account</label>
+      <select id="viewing-account" value={value} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
         {(ids.includes(value) ? ids : [value, ...ids]).map((id) => <option value={id}>{id}</option>)}
       </select>
-    </label>
+    </span>
   );
 }

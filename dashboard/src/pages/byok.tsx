@@ -34,9 +34,10 @@ export function ByokPage({ account }: { account: string }) {
       <h2>BYOK</h2>
       <p class="hint">Your own provider keys: requests to that provider use them and are not charged to the balance. Stored encrypted; shown only as their last 4 characters.</p>
       <form class="card row" onSubmit={save}>
-        <label>Provider
-          <select name="provider" required>{data?.providers.map((p) => <option value={p}>{p}</option>)}</select>
-        </label>
+        <div class="field">
+          <label for="byok-provider">Provider</label>
+          <select id="byok-provider" name="provider" required>{data?.providers.map((p) => <option value={p}>{p}</option>)}</select>
+        </div>
         <label>Key<input name="key" type="password" autocomplete="off" required /></label>
         <button type="submit">Save</button>
         <ErrorLine error={formError} />

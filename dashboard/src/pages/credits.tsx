@@ -35,19 +35,23 @@ function AddCredits({ account, onAdded }: { account: string; onAdded: () => void
       const r = await api<{ account: string; added: string; balance: string }>("POST", "/credits", { account: f.get("account"), amount: String(f.get("amount") ?? "").trim() });
       setDone(`Added $${r.added} to ${r.account}. Balance: $${r.balance}`);
       setError(null);
-      form.reset();
+      (form.elements.namedItem("amount") as HTMLInputElement).value = "";
       onAdded();
     } catch (err) {
+      setDone(null);
       setError((err as Error).message);
     }
   };
   return (
     <form class="card row" onSubmit={submit}>
-      <label>Account
-        <select name="account" value={account}>
-          {(accounts ?? [{ id: account }]).map((a) => <option value={a.id}>{a.id}</option>)}
+      {/* Label and select side by side, not nested: the select's name is then exactly "Account". */}
+      <div class="field">
+        <label for="credit-account">Account</label>
+        {/* Uncontrolled: the admin's choice survives re-renders (a message appearing). */}
+        <select id="credit-account" name="account">
+          {(accounts ?? [{ id: account }]).map((a) => <option value={a.id} selected={a.id === account}>{a.id}</option>)}
         </select>
-      </label>
+      </div>
       <label>Amount<input name="amount" inputMode="decimal" placeholder="USD, e.g. 10 or 0.25" required pattern="\d+(\.\d{1,9})?" /></label>
       <button type="submit">Add credits</button>
       <ErrorLine error={error} />
