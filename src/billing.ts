@@ -122,12 +122,12 @@ export class Bill {
 }
 
 /** Reserves the worst case, or narrows the route to BYOK endpoints, or throws 402. */
-export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Bill {
+export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Promise<Bill> {
   return holdWorstCase(store, key, route, () => costOf(pricesOf(route), promptUpperBound(body), outputBudget(body, route) * (body.n ?? 1)), requestId, now);
 }
 
 /** openBill for any endpoint: `worstCost` (nano-USD) is asked only when the platform balance is at stake. */
-export function holdWorstCase(store: Store, key: KeyRecord, route: Route, worstCost: () => number, requestId: string, now: number): Bill {
+export async function holdWorstCase(store: Store, key: KeyRecord, route: Route, worstCost: () => number, requestId: string, now: number): Promise<Bill> {
   const prices = pricesOf(route);
   const platform = route.endpoints.some((e) => !e.byok);
   const hasByok = route.endpoints.some((e) => e.byok);
@@ -136,19 +136,19 @@ export function holdWorstCase(store: Store, key: KeyRecord, route: Route, worstC
   const worst = worstCost();
   const id = `res_${randomUUID()}`;
   const budget = budgetHold(key, now);
-  if (store.reserve(id, key.account, worst, budget)) return new Bill(store, key, route, requestId, now, id, worst, false);
+  if (await store.reserve(id, key.account, worst, budget)) return new Bill(store, key, route, requestId, now, id, worst, false);
   if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true); // BYOK never counts against a budget
-  throw refusal(store, key, worst, budget);
+  throw await refusal(store, key, worst, budget);
 }
 
 /** The 402 says which limit refused: the key's budget (what is left of it) or the balance. */
-function refusal(store: Store, key: KeyRecord, worst: number, budget: BudgetHold | undefined) {
+async function refusal(store: Store, key: KeyRecord, worst: number, budget: BudgetHold | undefined) {
   if (budget) {
-    const left = budgetLeft(store, budget);
+    const left = await budgetLeft(store, budget);
     if (left < BigInt(worst)) {
       return insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${!key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`}.`);
     }
   }
-  const balance = store.balance(key.account) ?? 0n;
+  const balance = (await store.balance(key.account)) ?? 0n;
   return insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);
 }

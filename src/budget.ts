@@ -49,8 +49,8 @@ export function budgetHold(key: KeyRecord, now: number): BudgetHold | undefined 
 }
 
 /** What the key may still reserve now: its limit minus its spend in the period and its open holds, at least 0. */
-export function budgetLeft(store: Store, hold: BudgetHold): bigint {
-  const use = store.keyBudgetUse(hold.keyId, hold.since);
+export async function budgetLeft(store: Store, hold: BudgetHold): Promise<bigint> {
+  const use = await store.keyBudgetUse(hold.keyId, hold.since);
   const left = hold.limit - use.spent - BigInt(use.held);
   return left > 0n ? left : 0n;
 }

@@ -72,12 +72,17 @@ export class ByokKeys {
 
   constructor(private store: Store, private secret: Buffer) {}
 
-  forAccount(account: string): AccountKeys {
+  /** Cached until the store changes: the hot path reads memory (the first request of an account reads the store). */
+  async forAccount(account: string): Promise<AccountKeys> {
+    return this.cache.get(account) ?? (await this.load(account));
+  }
+
+  private async load(account: string): Promise<AccountKeys> {
     let keys = this.cache.get(account);
     if (!keys) {
       const readable = new Map<string, string>();
       const unreadable = new Set<string>();
-      for (const r of this.store.listByok(account)) {
+      for (const r of await this.store.listByok(account)) {
         const key = this.open(r.account, r.provider, r.secret);
         if (key === undefined) unreadable.add(r.provider);
         else readable.set(r.provider, key);
@@ -89,8 +94,8 @@ export class ByokKeys {
   }
 
   /** Every stored key the current secret cannot open (said once at start); never key material. */
-  unreadable(): Array<{ account: string; provider: string }> {
-    return this.store.listByok().filter((r) => this.open(r.account, r.provider, r.secret) === undefined)
+  async unreadable(): Promise<Array<{ account: string; provider: string }>> {
+    return (await this.store.listByok()).filter((r) => this.open(r.account, r.provider, r.secret) === undefined)
       .map((r) => ({ account: r.account, provider: r.provider }));
   }
 

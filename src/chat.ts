@@ -57,16 +57,16 @@ export interface Renderer {
 }
 
 export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Promise<void> {
-  const key = authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
+  const key = await authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
   const read = out.read(gw, await ex.body(gw.config.server.maxBodyBytes), key);
   const body = read instanceof Promise ? await read : read;
-  const byok = gw.byok.forAccount(key.account);
+  const byok = await gw.byok.forAccount(key.account);
   const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
   if (!found) throw modelMissing(gw.catalog, body.model, (plugin) => byok.get(plugin));
   const route = narrowRoute(found, needsOf(body));
   const modelTier = gw.config.limits.models[route.model.id];
-  if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
-  const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
+  if (modelTier) await takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
+  const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: await openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
   if (out.endpoint) job.bill.endpoint = out.endpoint;
   try {
     await (body.stream ? streamed(gw, ex, job, out) : completed(gw, ex, job, out));

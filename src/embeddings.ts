@@ -41,9 +41,9 @@ interface Job {
 }
 
 export async function embeddings(gw: Gateway, ex: Exchange): Promise<void> {
-  const key = authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
+  const key = await authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
   const body = readRequest(gw, await ex.body(gw.config.server.maxBodyBytes));
-  const byok = gw.byok.forAccount(key.account);
+  const byok = await gw.byok.forAccount(key.account);
   const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
   if (!found) throw modelNotFound(body.model);
   requireEmbeddingModel(found.model);
@@ -51,9 +51,9 @@ export async function embeddings(gw: Gateway, ex: Exchange): Promise<void> {
   const call = { dimensions: body.dimensions, user: body.user };
   const route = narrowEmbeddings(found, inputs, { ...call, encoding: body.encoding_format ?? "float" });
   const modelTier = gw.config.limits.models[route.model.id];
-  if (modelTier) takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
+  if (modelTier) await takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
   const bound = inputTokenBound(inputs);
-  const bill = holdWorstCase(gw.store, key, route, () => costOf(pricesOf(route), bound, 0), ex.state.id, gw.now());
+  const bill = await holdWorstCase(gw.store, key, route, () => costOf(pricesOf(route), bound, 0), ex.state.id, gw.now());
   bill.endpoint = "embeddings";
   const job: Job = { inputs, bound, attempts: [], bill };
   try {

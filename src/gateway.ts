@@ -47,7 +47,8 @@ export interface GatewayOptions {
   now?: () => number;
 }
 
-const STORE_POLL_MS = 250;
+/** How often last-used times of keys are written (one batched statement). */
+const TOUCH_MS = 1_000;
 
 export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const env = o.env ?? process.env;
@@ -56,8 +57,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const [instances, bundled] = await Promise.all([loadProviders(config, env, o.baseDir ?? process.cwd()), bundledCatalog()]);
   const configModels = config.models.map((m) => configModel(m, Math.floor(now() / 1000)));
   // The stored catalog (after `models sync`), else the bundled one; config entries on top.
-  const buildCatalog = () => {
-    const stored = store.catalog();
+  const buildCatalog = async () => {
+    const stored = await store.catalog();
     return new Catalog(mergeCatalog(stored.length ? stored : bundled(now()), configModels), instances);
   };
   const health = new Health(config.health);
@@ -65,18 +66,14 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const auth = createAuthenticator(store);
   const byok = new ByokKeys(store, loadSecret(config.database, env));
 
-  // Another connection committed (a CLI revoke, credits add, byok set): drop cached state.
-  let version = store.dataVersion();
-  let ticks = 0;
-  const timer = setInterval(() => {
-    if (++ticks % 4 === 0) auth.flush();
-    const v = store.dataVersion();
-    if (v === version) return;
-    version = v;
+  // Another connection or process changed state (a CLI revoke, credits add, byok set): drop cached state.
+  const unwatch = store.watch(() => {
     auth.invalidate();
     byok.invalidate();
-    gateway.catalog = buildCatalog(); // a `models sync` from the CLI is live without a restart
-  }, STORE_POLL_MS);
+    // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
+    buildCatalog().then((c) => void (gateway.catalog = c), (err) => console.error("[gateway] the catalog could not be re-read:", err));
+  });
+  const timer = setInterval(() => void auth.flush().catch(() => undefined), TOUCH_MS);
   timer.unref();
 
   const upstream = new Upstream(config.server.timeouts, config.server.upstream.maxConnections);
@@ -84,7 +81,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const stopping = new AbortController();
   const journal = new InflightJournal(store);
   const gateway: Gateway = {
-    config, store, auth, byok, catalog: buildCatalog(), instances, upstream, limiter, health, pending, now,
+    config, store, auth, byok, catalog: await buildCatalog(), instances, upstream, limiter, health, pending, now,
     stopping: stopping.signal,
     stopStreams: () => stopping.abort(),
     journal,
@@ -92,10 +89,11 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     requestSchema: { strict: StrictChatRequest, openai: OpenAIChatRequest, passthrough: LooseChatRequest }[config.server.compat],
     async close() {
       clearInterval(timer);
+      unwatch();
       journal.stop();
       // A settlement may join while earlier work ends: wait until nothing is left.
       while (pending.size) await Promise.allSettled([...pending]);
-      auth.flush();
+      await auth.flush();
       await upstream.close();
     },
   };

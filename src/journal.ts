@@ -34,7 +34,7 @@ export class InflightJournal {
     this.writing = true;
     try {
       const rows = await Promise.all([...this.live.values()].map((snap) => snap().catch(() => undefined)));
-      this.store.journalInflight(rows.filter((r): r is InflightRow => r !== undefined));
+      await this.store.journalInflight(rows.filter((r): r is InflightRow => r !== undefined));
     } catch (err) {
       console.error("[gateway] the in-flight journal could not be written:", err);
     } finally {
@@ -49,7 +49,7 @@ export class InflightJournal {
 
 /** At start: streams a killed process left open are billed for what they had delivered. */
 export async function settleLeftovers(store: Store, now: number): Promise<number> {
-  const rows = store.leftInflight();
+  const rows = await store.leftInflight();
   await Promise.all(rows.map((r) => store.settle(null, leftoverEntry(r, now), [])));
   return rows.length;
 }

@@ -22,7 +22,7 @@ export const KeyInfo = z.object({
   balance: Usd,
 });
 
-export function keyInfo(gw: Gateway, key: KeyRecord): z.infer<typeof KeyInfo> {
+export async function keyInfo(gw: Gateway, key: KeyRecord): Promise<z.infer<typeof KeyInfo>> {
   const limit = key.rpm ? { requests: key.rpm, window: 60 } : gw.config.limits.key;
   return {
     name: key.name,
@@ -30,15 +30,15 @@ export function keyInfo(gw: Gateway, key: KeyRecord): z.infer<typeof KeyInfo> {
     masked: maskKey(key.last4),
     expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
     rate_limit: { requests: limit.requests, window: limit.window },
-    budget: budgetOf(gw, key),
-    balance: nanoToUsd(gw.store.balance(key.account) ?? 0n),
+    budget: await budgetOf(gw, key),
+    balance: nanoToUsd((await gw.store.balance(key.account)) ?? 0n),
   };
 }
 
-function budgetOf(gw: Gateway, key: KeyRecord) {
+async function budgetOf(gw: Gateway, key: KeyRecord) {
   const hold = budgetHold(key, gw.now());
   if (!hold) return null;
   const period = key.budgetPeriod ?? "total";
-  const spent = gw.store.keyBudgetUse(key.id, periodStart(period, gw.now())).spent;
-  return { limit: nanoToUsd(hold.limit), period, spent: nanoToUsd(spent), remaining: nanoToUsd(budgetLeft(gw.store, hold)) };
+  const { spent } = await gw.store.keyBudgetUse(key.id, periodStart(period, gw.now()));
+  return { limit: nanoToUsd(hold.limit), period, spent: nanoToUsd(spent), remaining: nanoToUsd(await budgetLeft(gw.store, hold)) };
 }

@@ -1,7 +1,8 @@
 /**
  * Gateway API keys: `sk-` + 48 base62 characters (285 bits), stored as SHA-256 only.
- * The server answers lookups from memory; the gateway drops that cache whenever another
- * connection commits (a CLI revoke), checked every 250 ms, so revocation is seen within 1 s.
+ * The server answers lookups from memory; the gateway drops that cache whenever the store
+ * says another connection or process changed something (Store.watch), so a revocation is
+ * seen within 1 s.
  */
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { invalidApiKey, missingApiKey } from "./errors.js";
@@ -37,11 +38,11 @@ export function keyState(key: Pick<KeyRecord, "revokedAt" | "expiresAt">, now: n
 
 export interface Authenticator {
   /** The active key for an Authorization header value, or a 401 GatewayError. */
-  authenticate(header: string | null | undefined, now: number): KeyRecord;
+  authenticate(header: string | null | undefined, now: number): Promise<KeyRecord>;
   /** Forget cached keys (called when another connection committed, e.g. a CLI revoke). */
   invalidate(): void;
   /** Writes last-used times to the store. */
-  flush(): void;
+  flush(): Promise<void>;
 }
 
 export function createAuthenticator(store: Store): Authenticator {
@@ -50,10 +51,10 @@ export function createAuthenticator(store: Store): Authenticator {
 
   // Keyed by the presented token (already in this process's memory as a header), so the
   // SHA-256 runs once per key and cache lifetime, not once per request.
-  const lookup = (token: string): KeyRecord | null => {
+  const lookup = async (token: string): Promise<KeyRecord | null> => {
     let key = cache.get(token);
     if (key === undefined) {
-      key = store.findKeyByHash(hashKey(token)) ?? null;
+      key = (await store.findKeyByHash(hashKey(token))) ?? null;
       // Bound the cache so a key-guessing client cannot grow memory without limit.
       if (cache.size > 10_000) cache.clear();
       cache.set(token, key);
@@ -62,21 +63,22 @@ export function createAuthenticator(store: Store): Authenticator {
   };
 
   return {
-    authenticate(header, now) {
+    async authenticate(header, now) {
       if (!header) throw missingApiKey();
       if (!header.startsWith("Bearer ")) throw invalidApiKey();
       const token = header.slice(7).trim();
       if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
-      const key = lookup(token);
+      const key = cache.get(token) ?? (await lookup(token));
       if (!key || keyState(key, now) !== "active") throw invalidApiKey();
       lastUsed.set(key.id, now);
       return key;
     },
     invalidate: () => cache.clear(),
-    flush() {
+    async flush() {
       if (lastUsed.size === 0) return;
-      store.touchKeys(lastUsed);
+      const batch = new Map(lastUsed);
       lastUsed.clear();
+      await store.touchKeys(batch);
     },
   };
 }

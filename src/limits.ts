@@ -14,9 +14,9 @@ export interface LimitResult {
 
 export interface Limiter {
   /** Counts one request when the window has room. */
-  take(bucket: string, limit: number, windowMs: number, now: number): LimitResult;
-  /** Reports without counting. */
-  peek(bucket: string, limit: number, windowMs: number, now: number): LimitResult;
+  take(bucket: string, limit: number, windowMs: number, now: number): Promise<LimitResult>;
+  /** Whether counts are shared by every process (Redis) or kept in this one (contract.md §7). */
+  readonly shared: boolean;
 }
 
 interface Log {
@@ -73,18 +73,13 @@ export function createMemoryLimiter(): Limiter {
     reset: log.count === 0 ? 0 : Math.max(1, Math.ceil((log.times[log.head]! + log.windowMs - now) / 1000)),
   });
 
-  return {
-    take(bucket, limit, windowMs, now) {
-      const log = logFor(bucket, limit, windowMs, now);
-      if (log.count >= limit) return result(log, limit, now, false);
-      if (log.count === log.times.length) grow(log);
-      log.times[(log.head + log.count) % log.times.length] = now;
-      log.count++;
-      return result(log, limit, now, true);
-    },
-    peek(bucket, limit, windowMs, now) {
-      const log = logFor(bucket, limit, windowMs, now);
-      return result(log, limit, now, log.count < limit);
-    },
+  const take = (bucket: string, limit: number, windowMs: number, now: number): LimitResult => {
+    const log = logFor(bucket, limit, windowMs, now);
+    if (log.count >= limit) return result(log, limit, now, false);
+    if (log.count === log.times.length) grow(log);
+    log.times[(log.head + log.count) % log.times.length] = now;
+    log.count++;
+    return result(log, limit, now, true);
   };
+  return { shared: false, take: (bucket, limit, windowMs, now) => Promise.resolve(take(bucket, limit, windowMs, now)) };
 }

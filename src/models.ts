@@ -21,8 +21,8 @@ export function modelEntry(m: CatalogModel) {
   };
 }
 
-export function listModels(gw: Gateway, key: KeyRecord) {
-  const byok = gw.byok.forAccount(key.account);
+export async function listModels(gw: Gateway, key: KeyRecord) {
+  const byok = await gw.byok.forAccount(key.account);
   const models = gw.catalog.list((plugin) => byok.readable(plugin));
   const byId = new Map(models.map((m) => [m.id, m]));
   // An alias is listed only when its target is usable by this account.
@@ -33,8 +33,8 @@ export function listModels(gw: Gateway, key: KeyRecord) {
   return { object: "list" as const, data: [...models.map(modelEntry), ...aliases] };
 }
 
-export function getModel(gw: Gateway, key: KeyRecord, id: string) {
-  const entry = listModels(gw, key).data.find((m) => m.id === id);
+export async function getModel(gw: Gateway, key: KeyRecord, id: string) {
+  const entry = (await listModels(gw, key)).data.find((m) => m.id === id);
   if (!entry) throw modelNotFound(id);
   return entry;
 }

@@ -27,27 +27,27 @@ function setLimitHeaders(state: RequestState, r: LimitResult): void {
 }
 
 /** Counts against a tier; the headers report the key (or IP) tier, a 429 the tier that refused. */
-export function takeLimit(gw: Gateway, state: RequestState, scope: string, bucket: string, tier: { requests: number; window: number }, report: boolean): void {
-  const r = gw.limiter.take(bucket, tier.requests, tier.window * 1000, gw.now());
+export async function takeLimit(gw: Gateway, state: RequestState, scope: string, bucket: string, tier: { requests: number; window: number }, report: boolean): Promise<void> {
+  const r = await gw.limiter.take(bucket, tier.requests, tier.window * 1000, gw.now());
   if (report || !r.ok) setLimitHeaders(state, r);
   if (!r.ok) throw rateLimited(scope, r.reset);
 }
 
 /** Limits a request that has no valid key by client IP (key guessing is throttled too). */
-export function limitByIp(gw: Gateway, state: RequestState, ip: string): void {
-  takeLimit(gw, state, "client IP", `ip:${ip}`, gw.config.limits.ip, true);
+export function limitByIp(gw: Gateway, state: RequestState, ip: string): Promise<void> {
+  return takeLimit(gw, state, "client IP", `ip:${ip}`, gw.config.limits.ip, true);
 }
 
 /** Bearer auth, then the key's window (per-key `--rpm` overrides the config default). */
-export function authenticate(gw: Gateway, state: RequestState, authorization: string | null | undefined, ip: string): KeyRecord {
+export async function authenticate(gw: Gateway, state: RequestState, authorization: string | null | undefined, ip: string): Promise<KeyRecord> {
   let key: KeyRecord;
   try {
-    key = gw.auth.authenticate(authorization, gw.now());
+    key = await gw.auth.authenticate(authorization, gw.now());
   } catch (err) {
-    if (err instanceof GatewayError) limitByIp(gw, state, ip);
+    if (err instanceof GatewayError) await limitByIp(gw, state, ip);
     throw err;
   }
   const tier = key.rpm ? { requests: key.rpm, window: 60 } : gw.config.limits.key;
-  takeLimit(gw, state, "API key", `key:${key.id}`, tier, true);
+  await takeLimit(gw, state, "API key", `key:${key.id}`, tier, true);
   return key;
 }

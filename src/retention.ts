@@ -19,10 +19,10 @@ export function retentionCutoff(now: number, days: number): number {
 }
 
 /** One transaction per hour of ledger that is older than `before`, oldest first; gaps are skipped. */
-export function* pruneSteps(store: Store, before: number): Generator<PruneResult> {
-  for (let oldest = store.oldestLedgerAt(); oldest !== undefined && oldest < before; oldest = store.oldestLedgerAt()) {
+export async function* pruneSteps(store: Store, before: number): AsyncGenerator<PruneResult> {
+  for (let oldest = await store.oldestLedgerAt(); oldest !== undefined && oldest < before; oldest = await store.oldestLedgerAt()) {
     const hourEnd = oldest - (((oldest % HOUR_MS) + HOUR_MS) % HOUR_MS) + HOUR_MS;
-    const step = store.prune(Math.min(hourEnd, before));
+    const step = await store.prune(Math.min(hourEnd, before));
     yield step;
     if (step.rows === 0) return; // the oldest row did not go: never spin on it
   }
@@ -32,17 +32,17 @@ const add = (a: PruneResult, b: PruneResult): PruneResult => ({ rows: a.rows + b
 const none = (): PruneResult => ({ rows: 0, attempts: 0, rollups: 0 });
 
 /** Everything older than `before`, at once (`gateway db prune`). */
-export function pruneAll(store: Store, before: number): PruneResult {
-  store.pruneResponses(before); // stored responses follow the ledger's retention
+export async function pruneAll(store: Store, before: number): Promise<PruneResult> {
+  await store.pruneResponses(before); // stored responses follow the ledger's retention
   let total = none();
-  for (const step of pruneSteps(store, before)) total = add(total, step);
+  for await (const step of pruneSteps(store, before)) total = add(total, step);
   return total;
 }
 
 /** The same, yielding to the event loop between steps; stops early once `stopped()` says so. */
 export async function pruneInBackground(store: Store, before: number, stopped: () => boolean): Promise<PruneResult> {
   let total = none();
-  for (const step of pruneSteps(store, before)) {
+  for await (const step of pruneSteps(store, before)) {
     total = add(total, step);
     await new Promise((resolve) => setImmediate(resolve));
     if (stopped()) break;
@@ -66,7 +66,7 @@ export function startRetention(store: Store, days: number, log: (line: string) =
       const r = await pruneInBackground(store, before, () => stopped);
       if (r.rows > 0) log(`retention: folded ${r.rows} ledger rows older than ${new Date(before).toISOString()} into daily totals (${r.rollups} rollups, ${r.attempts} attempts dropped)`);
       // Stored responses (POST /v1/responses) are kept as long as the ledger rows of their requests.
-      const responses = store.pruneResponses(before);
+      const responses = await store.pruneResponses(before);
       if (responses > 0) log(`retention: deleted ${responses} stored responses older than ${new Date(before).toISOString()}`);
     } catch (err) {
       if (!stopped) log(`retention: prune failed, retrying in a day: ${(err as Error).message}`);

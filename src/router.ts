@@ -103,7 +103,7 @@ export class Router {
     const tally = new RoundTally();
     for (const e of this.order(route, opts.byokOnly)) {
       if (opts.signal.aborted) throw new AbortError(clientClosed());
-      if (!this.admit(e, opts, tally)) continue;
+      if (!(await this.admit(e, opts, tally))) continue;
       tally.tried++;
       const started = this.deps.now();
       try {
@@ -118,7 +118,7 @@ export class Router {
   }
 
   /** May this endpoint be tried now? If not, the tally learns when it may. */
-  private admit(e: RoutedEndpoint, opts: RoundOptions, tally: RoundTally): boolean {
+  private async admit(e: RoutedEndpoint, opts: RoundOptions, tally: RoundTally): Promise<boolean> {
     const { health, now } = this.deps;
     const t = now();
     // A refused platform key is the operator's to fix: skipped (no backoff) until a probe after the cooldown.
@@ -126,7 +126,7 @@ export class Router {
     const wait = Math.max(health.availableIn(e.provider, e.model, t), (opts.notBefore.get(e) ?? 0) - t);
     if (wait > 0) return tally.later(wait), false;
     // After the circuit check, so an open circuit does not use up the provider's tier.
-    const full = this.providerFull(e.provider);
+    const full = await this.providerFull(e.provider);
     if (full) return tally.limitedBy(full), false;
     // Last, as it takes the half-open probe slot: another request may be probing.
     if (!health.admit(e.provider, e.model, t)) return tally.later(0), false;
@@ -162,10 +162,10 @@ export class Router {
   }
 
   /** A provider whose rate-limit tier is full is skipped; returns that tier, or null when it has room. */
-  private providerFull(provider: string): LimitResult | null {
+  private async providerFull(provider: string): Promise<LimitResult | null> {
     const tier = this.deps.limits.providers[provider];
     if (!tier) return null;
-    const r = this.deps.limiter.take(`provider:${provider}`, tier.requests, tier.window * 1000, this.deps.now());
+    const r = await this.deps.limiter.take(`provider:${provider}`, tier.requests, tier.window * 1000, this.deps.now());
     return r.ok ? null : r;
   }
 

@@ -36,7 +36,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
   try {
     gateway = await createGateway({ config, store, env: opts.env, baseDir: loaded.file ? dirname(loaded.file) : process.cwd() });
   } catch (err) {
-    store.close();
+    await store.close();
     lock.release();
     throw err;
   }
@@ -52,7 +52,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
     server = await listen(http, host, opts.port ?? config.server.port);
   } catch (err) {
     await gateway.close();
-    store.close();
+    await store.close();
     lock.release();
     throw err;
   }
@@ -65,7 +65,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
       (closing ??= (async () => {
         await stopAccepting(server, drain, config.server.timeouts.shutdown, () => gateway.stopStreams());
         await gateway.close();
-        store.close();
+        await store.close();
         lock.release();
       })()),
   };

@@ -60,20 +60,20 @@ function createApp(gw: Gateway): H3 {
   const app = new H3({
     silent: true,
     onRequest: (event) => void (event.context.gateway = startRequest()),
-    onError: (error, event) => {
+    onError: async (error, event) => {
       // h3's own refusals (a path it cannot decode) are limited per IP like every request without a key.
-      if (!(error.cause instanceof GatewayError) && error.status === 400) error = ipLimited(gw, stateOf(event), clientIp(event)) ?? error;
+      if (!(error.cause instanceof GatewayError) && error.status === 400) error = (await ipLimited(gw, stateOf(event), clientIp(event))) ?? error;
       const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted, gw.config.server.compat !== "strict");
       return new Response(body, { status, headers });
     },
   });
 
-  app.use((event, next) => {
+  app.use(async (event, next) => {
     const path = event.url.pathname;
     const allowed = ROUTES[path] ?? (path.startsWith(MODEL_PREFIX) ? "GET" : path.startsWith(RESPONSE_PREFIX) ? "GET, DELETE" : undefined);
     const method = event.req.method;
     if (allowed && !allowed.split(", ").includes(method) && !(allowed.startsWith("GET") && method === "HEAD")) {
-      limitByIp(gw, stateOf(event), clientIp(event));
+      await limitByIp(gw, stateOf(event), clientIp(event));
       throw methodNotAllowed(event.req.method, event.url.pathname, allowed);
     }
     return next();
@@ -87,39 +87,39 @@ function createApp(gw: Gateway): H3 {
   // POST /v1/responses runs the chat pipeline (chat.ts) on node:http like the chat route.
   app.post(RESPONSES, fromNodeHandler((req, res) => serveChat(gw, req as IncomingMessage, res as ServerResponse, createResponse)));
   app.get(`${RESPONSE_PREFIX}:id`, async (event) => {
-    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    const key = await authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, await getResponse(gw, key, decodePath(event.context.params!.id!)));
   });
   app.delete(`${RESPONSE_PREFIX}:id`, async (event) => {
-    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    const key = await authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, await deleteResponse(gw, key, decodePath(event.context.params!.id!)));
   });
   // What the calling key may still spend (contract.md §10); counts against the key's limit like every request.
-  app.get("/v1/key", (event) => {
-    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
-    return withHeaders(event, keyInfo(gw, key));
+  app.get("/v1/key", async (event) => {
+    const key = await authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    return withHeaders(event, await keyInfo(gw, key));
   });
-  app.get("/v1/models", (event) => {
-    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
-    return withHeaders(event, listModels(gw, key));
+  app.get("/v1/models", async (event) => {
+    const key = await authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    return withHeaders(event, await listModels(gw, key));
   });
   // A vendor/model id keeps its slash in the path (`/v1/models/openai/gpt-4o-mini`), as OpenRouter serves it.
-  app.get(`${MODEL_PREFIX}**`, (event) => {
-    const key = authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
-    return withHeaders(event, getModel(gw, key, decodePath(event.url.pathname.slice(MODEL_PREFIX.length))));
+  app.get(`${MODEL_PREFIX}**`, async (event) => {
+    const key = await authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
+    return withHeaders(event, await getModel(gw, key, decodePath(event.url.pathname.slice(MODEL_PREFIX.length))));
   });
-  app.get("/v1/health/providers", (event) => {
-    limitByIp(gw, stateOf(event), clientIp(event));
+  app.get("/v1/health/providers", async (event) => {
+    await limitByIp(gw, stateOf(event), clientIp(event));
     return withHeaders(event, gw.health.snapshot(gw.now(), [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id)));
   });
-  app.get("/v1/openapi.json", (event) => {
-    limitByIp(gw, stateOf(event), clientIp(event));
+  app.get("/v1/openapi.json", async (event) => {
+    await limitByIp(gw, stateOf(event), clientIp(event));
     return withHeaders(event, new Response(openapi, { headers: { "content-type": "application/json" } }));
   });
   // The web dashboard (contract.md §8): its pages and /dashboard/api/, in src/dashboard/.
   if (gw.config.dashboard.enabled) mountDashboard(app, gw);
-  app.all("/**", (event) => {
-    limitByIp(gw, stateOf(event), clientIp(event));
+  app.all("/**", async (event) => {
+    await limitByIp(gw, stateOf(event), clientIp(event));
     throw routeNotFound(event.url.pathname);
   });
   return app;
@@ -135,9 +135,9 @@ function decodePath(raw: string): string {
 }
 
 /** The IP tier's verdict without throwing: a 429 to answer with, or undefined (and its headers staged). */
-function ipLimited(gw: Gateway, state: RequestState, ip: string): H3Error | undefined {
+async function ipLimited(gw: Gateway, state: RequestState, ip: string): Promise<H3Error | undefined> {
   try {
-    limitByIp(gw, state, ip);
+    await limitByIp(gw, state, ip);
     return undefined;
   } catch (err) {
     return new H3Error(err as Error);
@@ -149,14 +149,15 @@ function ipLimited(gw: Gateway, state: RequestState, ip: string): H3Error | unde
  * block: 431; a garbage request line: 400) and would answer in plain text. They get the
  * error shape and the usual headers, and count against the client's IP tier.
  */
-export function clientErrorHandler(gw: Gateway): (err: NodeJS.ErrnoException, socket: Duplex) => void {
-  return (err, socket) => {
+export function clientErrorHandler(gw: Gateway): (err: NodeJS.ErrnoException, socket: Duplex) => Promise<void> {
+  return async (err, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
     const state = startRequest();
     const ip = (socket as { remoteAddress?: string }).remoteAddress ?? "unknown";
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
     let error: unknown = tooLarge ? requestHeadersTooLarge() : invalidRequest("Malformed HTTP request.", "bad_request");
-    error = ipLimited(gw, state, ip)?.cause ?? error;
+    error = (await ipLimited(gw, state, ip))?.cause ?? error;
+    if (!socket.writable) return void socket.destroy();
     const reply = errorReply(error, state, false, gw.config.server.compat !== "strict");
     const head = Object.entries({ ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)), connection: "close" }).map(([k, v]) => `${k}: ${v}`).join("\r\n");
     socket.end(`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ""}\r\n${head}\r\n\r\n${reply.body}`);

@@ -94,7 +94,7 @@ export async function syncModels(config: Config, store: Store, instances: Map<st
   });
   // Config entries are not stored: they apply at every start, so removing one takes effect.
   const stored = mergeCatalog(bundled, [...live.values()]);
-  store.replaceCatalog(stored);
+  await store.replaceCatalog(stored);
   const served = mergeCatalog(stored, config.models.map((m) => configModel(m, created)));
   return { models: served.length, providers };
 }

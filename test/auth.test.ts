@@ -20,13 +20,13 @@ describe("401 invalid_api_key", () => {
   });
 
   test("a revoked key is refused from the next request on (revoked by the CLI's connection)", async () => {
-    const key = h.gw.createKey({ name: "to-revoke" });
+    const key = await h.gw.createKey({ name: "to-revoke" });
     expect((await models(bearer(key))).status).toBe(200);
     // Another connection (as `gateway keys revoke` would be) commits the revocation.
     const { openSqliteStore } = await import("../src/store/sqlite.js");
     const cli = openSqliteStore(h.gw.db);
-    cli.revokeKey(cli.findKey("to-revoke")!.id, Date.now());
-    cli.close();
+    await cli.revokeKey((await cli.findKey("to-revoke"))!.id, Date.now());
+    await cli.close();
     const started = Date.now();
     let status = 200;
     while (status === 200 && Date.now() - started < 2000) {
@@ -38,7 +38,7 @@ describe("401 invalid_api_key", () => {
   });
 
   test("an expired key is refused", async () => {
-    const key = h.gw.createKey({ expiresAt: Date.now() + 300 });
+    const key = await h.gw.createKey({ expiresAt: Date.now() + 300 });
     expect((await models(bearer(key))).status).toBe(200);
     await new Promise((r) => setTimeout(r, 350));
     await expectError(await models(bearer(key)), 401, "authentication_error", "invalid_api_key");
@@ -74,7 +74,7 @@ describe("public endpoints and keyless throttling", () => {
   });
 
   test("the key tier counts /v1/models too and reports the key's limit", async () => {
-    const key = h.gw.createKey({ rpm: 5 });
+    const key = await h.gw.createKey({ rpm: 5 });
     const res = await models(bearer(key));
     expect(res.headers.get("x-ratelimit-limit")).toBe("5");
     expect(res.headers.get("x-ratelimit-remaining")).toBe("4");

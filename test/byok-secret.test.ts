@@ -46,16 +46,16 @@ test("restart with another GATEWAY_SECRET on the same database: 400 byok_key_unr
     models: [{ id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
   };
   const first = await startGateway(raw, { GATEWAY_SECRET: "the-first-secret" });
-  const key = first.createKey({ account: "acme" });
+  const key = await first.createKey({ account: "acme" });
   const secret = loadSecret(first.db, { GATEWAY_SECRET: "the-first-secret" });
-  first.store.setByok({ account: "acme", provider: "openai", secret: encrypt(secret, "acme", "openai", BYOK_KEY), last4: "7788", updatedAt: Date.now() });
+  await first.store.setByok({ account: "acme", provider: "openai", secret: encrypt(secret, "acme", "openai", BYOK_KEY), last4: "7788", updatedAt: Date.now() });
   expect((await chat(first.url, key)).status).toBe(200);
   expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${BYOK_KEY}`);
   await first.server.close();
 
   const second = await startServer({ config: parseConfig({ ...raw, database: first.db }) }, { port: 0, env: { GATEWAY_SECRET: "another-secret" } });
   try {
-    expect(second.gateway.byok.unreadable()).toEqual([{ account: "acme", provider: "openai" }]);
+    expect(await second.gateway.byok.unreadable()).toEqual([{ account: "acme", provider: "openai" }]);
     const before = fake.requests.length;
     await expectUnreadable(await chat(second.url, key));
     expect(fake.requests.length).toBe(before);

@@ -237,7 +237,7 @@ describe("GET /v1/models with no `models:` in the config", () => {
   test("lists the bundled models of the configured provider, with pricing and release dates", async () => {
     const gw = await startGateway({ providers: { openai: { apiKey: "sk-upstream-0000", baseUrl: `${fake.url}/v1` } } });
     try {
-      const client = gw.client(gw.createKey());
+      const client = gw.client((await gw.createKey()));
       const models: Array<{ id: string; created: number; owned_by: string; pricing?: unknown; context_length?: number }> = [];
       for await (const m of client.models.list()) models.push(m as (typeof models)[number]);
       expect(models.length).toBeGreaterThan(10);

@@ -45,7 +45,7 @@ async function openaiError(res: Response, status: number, code: string | null, p
   return body.error as { message: string; type: string };
 }
 
-const ledgerRequests = () => h.gw.store.usage({}).reduce((n, r) => n + r.requests, 0);
+const ledgerRequests = async () => (await h.gw.store.usage({})).reduce((n, r) => n + r.requests, 0);
 
 describe("validation under openai", () => {
   test("the superset's fields are accepted and forwarded to an OpenAI-format provider", async () => {
@@ -98,14 +98,14 @@ describe("validation under openai", () => {
 
 describe("capabilities, before any hold", () => {
   test("images to a model the catalog marks text-only: 400 unsupported_parameter naming the part; nothing upstream, no ledger row", async () => {
-    const before = ledgerRequests();
-    const balance = h.gw.store.balance("default");
+    const before = await ledgerRequests();
+    const balance = (await h.gw.store.balance("default"));
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
     const e = await openaiError(await h.post({ model: "openai/text-only", messages: [{ role: "user", content: [{ type: "text", text: "x" }, image] }] }), 400, "unsupported_parameter", "messages.0.content.1");
     expect(e.message).toContain("does not support image input");
     expect(h.fake.requests).toHaveLength(0);
-    expect(ledgerRequests()).toBe(before);
-    expect(h.gw.store.balance("default")).toBe(balance);
+    expect(await ledgerRequests()).toBe(before);
+    expect((await h.gw.store.balance("default"))).toBe(balance);
   });
 
   test("tools to a model without tool calling: 400 param tools", async () => {
@@ -114,11 +114,11 @@ describe("capabilities, before any hold", () => {
   });
 
   test("a field no endpoint's provider translates (logit_bias on Anthropic): 400 param logit_bias, nothing upstream", async () => {
-    const before = ledgerRequests();
+    const before = await ledgerRequests();
     const e = await openaiError(await h.post({ model: "anthropic/claude", logit_bias: { "1": 5 } }), 400, "unsupported_parameter", "logit_bias");
     expect(e.message).toContain("anthropic");
     expect(h.fake.requests).toHaveLength(0);
-    expect(ledgerRequests()).toBe(before);
+    expect(await ledgerRequests()).toBe(before);
   });
 
   test("failover only picks endpoints that serve every field: logit_bias skips the Anthropic endpoint listed first", async () => {

@@ -24,7 +24,7 @@ beforeAll(async () => {
   alice = (await signUp(gw, "alice@example.com", "acme")).cookie;
   bob = (await signUp(gw, "bob@example.com", "globex")).cookie;
   admin = (await signUp(gw, "root@example.com", "ops", true)).cookie;
-  gw.addCredits("5", "acme");
+  await gw.addCredits("5", "acme");
 });
 afterAll(async () => {
   await gw.close();

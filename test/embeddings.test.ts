@@ -50,7 +50,7 @@ async function errorOf(res: Response, status: number, code: string | null, param
 
 describe("POST /v1/embeddings, OpenAI format", () => {
   test("the openai client (base64 by default) gets each input's vector at its index; base64 goes upstream; the cost is exact", async () => {
-    const before = h.gw.store.balance("default")!;
+    const before = (await h.gw.store.balance("default"))!;
     const inputs = ["a".repeat(600), "bc".repeat(300), "gamma delta".repeat(3), "z"]; // 1,234 tokens by the fake's count
     const { data, response } = await h.gw.client(h.key).embeddings.create({ model: EMBED, input: inputs }).withResponse();
     const res = data;
@@ -64,7 +64,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
     // $0.02 per 1M is 20 nano-USD per token: 1,234 tokens cost 24,680 nano-USD exactly.
     const row = ledger(response.headers.get("x-request-id")!);
     expect(row).toMatchObject({ endpoint: "embeddings", prompt_tokens: 1234, completion_tokens: 0, cost: 24_680, list_cost: 24_680, usage_source: "provider", status: "ok" });
-    expect(before - h.gw.store.balance("default")!).toBe(24_680n);
+    expect(before - (await h.gw.store.balance("default"))!).toBe(24_680n);
   });
 
   test("encoding_format float: the numbers as the provider sent them; a single string is a batch of one", async () => {
@@ -84,11 +84,11 @@ describe("POST /v1/embeddings, OpenAI format", () => {
   });
 
   test("a provider without dimensions or token input: 400 unsupported_parameter naming the field, nothing upstream, nothing charged", async () => {
-    const before = h.gw.store.balance("default")!;
+    const before = (await h.gw.store.balance("default"))!;
     await errorOf(await embed({ model: "together/m2-bert", input: ["a"], dimensions: 256 }), 400, "unsupported_parameter", "dimensions");
     await errorOf(await embed({ model: "together/m2-bert", input: [1, 2, 3] }), 400, "unsupported_parameter", "input");
     expect(h.fake.requests).toHaveLength(0);
-    expect(h.gw.store.balance("default")).toBe(before);
+    expect((await h.gw.store.balance("default"))).toBe(before);
   });
 
   test("Together: model and input only, usage as reported", async () => {
@@ -115,7 +115,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
   });
 
   test("402 when the balance cannot hold the worst case, nothing sent upstream", async () => {
-    const key = h.gw.createKey({ account: "broke" });
+    const key = await h.gw.createKey({ account: "broke" });
     const res = await embed({ model: EMBED, input: "x" }, key);
     expect(res.status).toBe(402);
     expect(((await res.json()) as any).error.type).toBe("insufficient_credits");
@@ -123,7 +123,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
   });
 
   test("429 from the key's tier with Retry-After equal to the reset", async () => {
-    const key = h.gw.createKey({ rpm: 1 });
+    const key = await h.gw.createKey({ rpm: 1 });
     expect((await embed({ model: EMBED, input: "x" }, key)).status).toBe(200);
     const res = await embed({ model: EMBED, input: "x" }, key);
     await errorOf(res, 429, "rate_limited", null);
@@ -141,12 +141,12 @@ describe("POST /v1/embeddings, OpenAI format", () => {
   });
 
   test("an answer with fewer vectors than inputs is unusable: 502, the hold released, nothing charged", async () => {
-    const before = h.gw.store.balance("default")!;
+    const before = (await h.gw.store.balance("default"))!;
     const short = { json: { object: "list", data: [{ object: "embedding", index: 0, embedding: [0.1] }], model: "m", usage: { prompt_tokens: 2, total_tokens: 2 } } };
     h.fake.queue(short, short, short, short, short, short, short, short);
     const res = await embed({ model: EMBED, input: ["a", "b"] });
     await errorOf(res, 502, "upstream_invalid_response", null);
-    expect(h.gw.store.balance("default")).toBe(before);
+    expect((await h.gw.store.balance("default"))).toBe(before);
   });
 
   test("a reported count past what the input can hold is bounded by it", async () => {
@@ -158,7 +158,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
   });
 
   test("usage by endpoint; /v1/models lists embedding models as such; openapi describes the route", async () => {
-    const usage = summarize(h.gw.store.usage({}));
+    const usage = summarize((await h.gw.store.usage({})));
     expect(usage.by_endpoint.find((e) => e.endpoint === "embeddings")?.requests).toBeGreaterThan(0);
     const models = (await (await fetch(`${h.gw.url}/v1/models`, { headers: bearer(h.key) })).json()) as any;
     expect(models.data.find((m: any) => m.id === EMBED).capabilities).toEqual({ chat: false, completions: false, embeddings: true });

@@ -36,7 +36,7 @@ describe("api.md error table", () => {
   });
 
   test("402 insufficient_credits, code null, with x-should-retry: false and the remedy", async () => {
-    const poor = h.gw.createKey({ account: "poor" });
+    const poor = await h.gw.createKey({ account: "poor" });
     const res = await h.post(hi, bearer(poor));
     expect(res.headers.get("x-should-retry")).toBe("false");
     const e = await expectError(res, 402, "insufficient_credits", null);
@@ -64,7 +64,7 @@ describe("api.md error table", () => {
   });
 
   test("429 rate_limit_error rate_limited with Retry-After equal to X-RateLimit-Reset", async () => {
-    const limited = h.gw.createKey({ rpm: 2 });
+    const limited = await h.gw.createKey({ rpm: 2 });
     h.fake.queue(completion("a"), completion("b"));
     for (let i = 0; i < 2; i++) expect((await h.post(hi, bearer(limited))).status).toBe(200);
     const res = await h.post(hi, bearer(limited));

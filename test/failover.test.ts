@@ -51,8 +51,8 @@ async function setup(extra: Record<string, unknown> = {}, model: Record<string, 
     ...extra,
   });
   cleanups.push(() => gw.close());
-  const key = gw.createKey();
-  gw.addCredits("10");
+  const key = await gw.createKey();
+  await gw.addCredits("10");
   return { gw, primary, secondary, key };
 }
 
@@ -408,10 +408,10 @@ describe.each([401, 403])("upstream %i on the platform key", (status) => {
 test("a BYOK key the provider refuses fails over without marking the provider down for everyone", async () => {
   const s = await setup({ health: { failureThreshold: 1 } }, { order: "fixed" });
   const own = "sk-account-own-key-rejected-9999";
-  s.gw.store.ensureAccount("byok", Date.now());
+  await s.gw.store.ensureAccount("byok", Date.now());
   const secret = loadSecret(s.gw.db, { GATEWAY_SECRET: "test-secret" });
-  s.gw.store.setByok({ account: "byok", provider: "openai", secret: encrypt(secret, "byok", "openai", own), last4: "9999", updatedAt: Date.now() });
-  const byokKey = s.gw.createKey({ account: "byok" });
+  await s.gw.store.setByok({ account: "byok", provider: "openai", secret: encrypt(secret, "byok", "openai", own), last4: "9999", updatedAt: Date.now() });
+  const byokKey = await s.gw.createKey({ account: "byok" });
   s.primary.fallback = (req) => (req.headers.authorization === `Bearer ${own}` ? error(401) : answer("from primary")(req));
   expect(await content(await ask(s, {}, byokKey))).toBe("from secondary");
   expect(s.secondary.requests.at(-1)!.headers.authorization).toBe(`Bearer ${own}`);

@@ -43,17 +43,17 @@ describe("the CLI and serve (child processes)", () => {
     expect(modeOf(db).toString(8)).toBe("600");
   });
 
-  test("journals left wider than a private database are narrowed on open", () => {
+  test("journals left wider than a private database are narrowed on open", async () => {
     const dir = tempDir();
     const db = join(dir, "g.db");
-    openSqliteStore(db).close();
+    await openSqliteStore(db).close();
     // Another connection keeps the WAL files alive, as a crash would leave them.
     const other = new Database(db);
     try {
       other.prepare("CREATE TABLE IF NOT EXISTS t (x)").run();
       chmodSync(`${db}-wal`, 0o644);
       chmodSync(`${db}-shm`, 0o644);
-      openSqliteStore(db).close();
+      await openSqliteStore(db).close();
       expect([modeOf(`${db}-wal`), modeOf(`${db}-shm`)].map((m) => m.toString(8))).toEqual(["600", "600"]);
     } finally {
       other.close();

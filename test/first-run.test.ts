@@ -198,8 +198,8 @@ describe("request-side messages", () => {
   beforeAll(async () => {
     fake = await startFakeUpstream(() => completion("hi there"));
     gw = await startGateway(openaiConfig(fake.url, { aliases: { mini: "openai/gpt-4o-mini" } }));
-    key = gw.createKey();
-    gw.addCredits("5");
+    key = await gw.createKey();
+    await gw.addCredits("5");
   });
   afterAll(async () => {
     await gw.close();

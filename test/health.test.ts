@@ -47,8 +47,8 @@ async function setup(extra: Record<string, unknown> = {}): Promise<{ gw: TestGat
     ...extra,
   });
   cleanups.push(() => gw.close());
-  const key = gw.createKey();
-  gw.addCredits("10");
+  const key = await gw.createKey();
+  await gw.addCredits("10");
   return { gw, primary, secondary, key };
 }
 
@@ -138,8 +138,8 @@ test("down when every provider is down", async () => {
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 500 },
   });
   cleanups.push(() => gw.close());
-  const key = gw.createKey();
-  gw.addCredits("10");
+  const key = await gw.createKey();
+  await gw.addCredits("10");
   expect((await chat(gw, key)).status).toBe(502); // upstream_auth_failed (contract.md §13)
   const body = (await health(gw)).body;
   expect(body.providers).toEqual([expect.objectContaining({ id: "primary", status: "misconfigured", circuit: "open" })]);

@@ -32,8 +32,8 @@ let key: string;
 beforeAll(async () => {
   fake = await startFakeUpstream();
   gw = await startGateway(config(fake.url));
-  key = gw.createKey();
-  gw.addCredits("10");
+  key = await gw.createKey();
+  await gw.addCredits("10");
 });
 afterAll(async () => {
   await gw?.close();
@@ -66,9 +66,9 @@ async function lastRow(): Promise<Row> {
   return rows.at(-1)!;
 }
 
-function expectMoneyAddsUp(): void {
-  const charged = gw.store.usage({}).reduce((sum, r) => sum + r.cost, 0n);
-  expect((gw.store.balance("default") ?? 0n) + charged).toBe(CREDITED);
+async function expectMoneyAddsUp(): Promise<void> {
+  const charged = (await gw.store.usage({})).reduce((sum, r) => sum + r.cost, 0n);
+  expect(((await gw.store.balance("default")) ?? 0n) + charged).toBe(CREDITED);
 }
 
 /** SSE bytes with no newline at all: one event that never ends. */
@@ -90,7 +90,7 @@ describe("1. answers over a cap", () => {
     expect(await lastRow()).toMatchObject({ status: "error", cost: 0, http_status: 502 });
     const health = (await (await fetch(`${gw.url}/v1/health/providers`)).json()) as { providers: Array<{ id: string; success_rate: number }> };
     expect(health.providers.find((p) => p.id === "acme")!.success_rate).toBeLessThan(1);
-    expectMoneyAddsUp();
+    await expectMoneyAddsUp();
   });
 
   test("a 100 MB JSON answer: 502, the gateway reads at most the 1 MiB cap", async () => {
@@ -98,7 +98,7 @@ describe("1. answers over a cap", () => {
     fake.queue({ status: 200, headers: { "content-type": "application/json" }, raw: "", chunks: [Buffer.from('{"choices":["'), ...new Array<Buffer>(100).fill(A1M)] });
     await expectError(await ask(), 502, "upstream_error", "upstream_invalid_response");
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * MiB);
-    expectMoneyAddsUp();
+    await expectMoneyAddsUp();
   });
 
   test("an endless line after the stream started: the in-stream error event, no [DONE], and what was delivered is billed", async () => {
@@ -113,7 +113,7 @@ describe("1. answers over a cap", () => {
     expect(row).toMatchObject({ status: "error", usage_source: "estimated" });
     expect(row.completion_tokens).toBeGreaterThan(0);
     expect(row.cost).toBeGreaterThan(0);
-    expectMoneyAddsUp();
+    await expectMoneyAddsUp();
   });
 
   test("a stream past server.timeouts.stream ends with the error event and is billed for what it delivered", async () => {
@@ -125,7 +125,7 @@ describe("1. answers over a cap", () => {
     const row = await lastRow();
     expect(row).toMatchObject({ status: "error", usage_source: "estimated" });
     expect(row.cost).toBeGreaterThan(0);
-    expectMoneyAddsUp();
+    await expectMoneyAddsUp();
   });
 });
 
@@ -141,7 +141,7 @@ describe("2. usage that is not a count", () => {
     fake.queue(reply);
     await expectError(await ask(), 502, "upstream_error", "upstream_invalid_response");
     expect(await lastRow()).toMatchObject({ status: "error", cost: 0 });
-    expectMoneyAddsUp();
+    await expectMoneyAddsUp();
     // The hold was released: a request whose worst case is nearly the whole balance is admitted.
     fake.queue(completion("ok", { prompt_tokens: 1, completion_tokens: 1 }));
     expect((await ask()).status).toBe(200);
@@ -157,7 +157,7 @@ describe("2. usage that is not a count", () => {
     const row = await lastRow();
     expect(row).toMatchObject({ prompt_tokens: 1000, completion_tokens: 1000, list_cost: 3_000_000 });
     expect(row.cost).toBeGreaterThan(0);
-    expectMoneyAddsUp();
+    await expectMoneyAddsUp();
   });
 
   test("negative usage in a stream's last chunk: the error event; the text delivered is billed on an estimate; no negative count reaches the client", async () => {
@@ -167,7 +167,7 @@ describe("2. usage that is not a count", () => {
     expect(events.join("")).not.toMatch(/-5/);
     expect(await lastRow()).toMatchObject({ status: "error", usage_source: "estimated" });
     expect((await lastRow()).prompt_tokens).toBeGreaterThan(0);
-    expectMoneyAddsUp();
+    await expectMoneyAddsUp();
   });
 });
 
@@ -185,7 +185,7 @@ describe("4. one tenant cannot open a circuit for everyone", () => {
       retry: FAST_RETRY,
       health: { failureThreshold: 2, cooldown: 60_000 },
     });
-    g.addCredits("10");
+    await g.addCredits("10");
   });
   afterAll(async () => {
     await g?.close();
@@ -196,8 +196,8 @@ describe("4. one tenant cannot open a circuit for everyone", () => {
   const send = (k: string, content: string) => post(g.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content }] }, bearer(k));
 
   test("ten failing requests from one key leave the circuit closed; another key still reaches the primary; two keys do open it", async () => {
-    const mallory = g.createKey();
-    const alice = g.createKey();
+    const mallory = await g.createKey();
+    const alice = await g.createKey();
     for (let i = 0; i < 10; i++) expect((await send(mallory, "poison")).status).toBe(200); // each fails over
     primary.requests.length = 0;
     const res = await send(alice, "hello");
@@ -219,8 +219,8 @@ describe("5. the retry budget", () => {
       models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: "acme", model: "m" }] }],
     });
     try {
-      const k = g.createKey();
-      g.addCredits("1");
+      const k = await g.createKey();
+      await g.addCredits("1");
       const t = Date.now();
       const res = await post(g.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }] }, bearer(k));
       await expectError(res, 503, "upstream_error", "upstream_unavailable");

@@ -44,7 +44,7 @@ async function gateway(limits: Record<string, unknown>, extra: Record<string, un
     ...extra,
   });
   gateways.push(gw);
-  gw.addCredits("100");
+  await gw.addCredits("100");
   return gw;
 }
 
@@ -77,7 +77,7 @@ describe("key tier (rolling window)", () => {
   });
 
   test("N allowed, N+1 refused; when the oldest request leaves the window exactly one slot frees", async () => {
-    const key = gw.createKey();
+    const key = await gw.createKey();
     const a = await models(gw, key);
     const afterA = Date.now();
     expect(a.status).toBe(200);
@@ -97,7 +97,7 @@ describe("key tier (rolling window)", () => {
   });
 
   test("headers on 200 (JSON and stream), 400 and 429; the refused request does not count", async () => {
-    const key = gw.createKey();
+    const key = await gw.createKey();
     const ok = await chat(gw, key);
     expect(ok.status).toBe(200);
     expectLimitHeaders(ok);
@@ -114,7 +114,7 @@ describe("key tier (rolling window)", () => {
   });
 
   test("a key's own rpm overrides the configured tier (N per 60 s)", async () => {
-    const key = gw.createKey({ rpm: 2 });
+    const key = await gw.createKey({ rpm: 2 });
     expect(limitOf(await models(gw, key))).toEqual({ limit: 2, remaining: 1, reset: 60 });
     expect(limitOf(await models(gw, key))).toMatchObject({ limit: 2, remaining: 0 });
     const refused = await expect429(await models(gw, key));
@@ -124,7 +124,7 @@ describe("key tier (rolling window)", () => {
   });
 
   test("keys are limited separately", async () => {
-    const [one, two] = [gw.createKey(), gw.createKey()];
+    const [one, two] = [(await gw.createKey()), (await gw.createKey())];
     for (let i = 0; i < 3; i++) expect((await models(gw, one)).status).toBe(200);
     await expect429(await models(gw, one));
     expect(limitOf(await models(gw, two))).toMatchObject({ limit: 3, remaining: 2 });
@@ -133,7 +133,7 @@ describe("key tier (rolling window)", () => {
 
 test("concurrency: 50 parallel requests against a key limit of 10, exactly 10 succeed", async () => {
   const gw = await gateway({ key: { requests: 10, window: 60 } });
-  const key = gw.createKey();
+  const key = await gw.createKey();
   const before = primary.requests.length;
   const statuses = await Promise.all(Array.from({ length: 50 }, () => chat(gw, key).then(async (r) => (await r.arrayBuffer(), r.status))));
   expect(statuses.filter((s) => s === 200)).toHaveLength(10);
@@ -151,12 +151,12 @@ test("without a valid key the client IP is limited: headers on 401, then 429 ins
   expect(await expect429(await chat(gw, "sk-still-not-a-key"))).toMatchObject({ limit: 3, remaining: 0 });
   expect(await expect429(await fetch(`${gw.url}/v1/health/providers`))).toMatchObject({ limit: 3 });
   // A valid key is not held back by the IP tier.
-  expect((await models(gw, gw.createKey())).status).toBe(200);
+  expect((await models(gw, (await gw.createKey()))).status).toBe(200);
 });
 
 test("model tier: refuses with 429 reporting that tier while the key tier still has room", async () => {
   const gw = await gateway({ key: { requests: 100, window: 60 }, models: { [MODEL]: { requests: 2, window: 30 } } });
-  const key = gw.createKey();
+  const key = await gw.createKey();
   for (const remaining of [99, 98]) expect(limitOf(await chat(gw, key))).toMatchObject({ limit: 100, remaining });
   const refused = await expect429(await chat(gw, key));
   expect(refused).toMatchObject({ limit: 2, remaining: 0 });
@@ -169,7 +169,7 @@ test("model tier: refuses with 429 reporting that tier while the key tier still 
 describe("provider tier", () => {
   test("a full provider is skipped: the other endpoint serves", async () => {
     const gw = await gateway({ providers: { primary: { requests: 1, window: 60 } } });
-    const key = gw.createKey();
+    const key = await gw.createKey();
     const [p, s] = [primary.requests.length, secondary.requests.length];
     const first = await chat(gw, key);
     expect(((await first.json()) as any).choices[0].message.content).toBe("from primary");
@@ -181,7 +181,7 @@ describe("provider tier", () => {
 
   test("an open circuit does not use up its provider's tier", async () => {
     const gw = await gateway({ providers: { primary: { requests: 2, window: 60 } } }, { health: { failureThreshold: 1, cooldown: 600 } });
-    const key = gw.createKey();
+    const key = await gw.createKey();
     const p = primary.requests.length;
     primary.queue(error(503)); // an outage (a 500 from one key alone would not open it)
     for (let i = 0; i < 3; i++) expect((await chat(gw, key)).status).toBe(200); // 1 failure, then skipped while open
@@ -193,7 +193,7 @@ describe("provider tier", () => {
 
   test("every endpoint's provider full: 429 reporting the provider tier that frees first", async () => {
     const gw = await gateway({ providers: { primary: { requests: 1, window: 60 }, secondary: { requests: 2, window: 20 } } });
-    const key = gw.createKey();
+    const key = await gw.createKey();
     const [p, s] = [primary.requests.length, secondary.requests.length];
     for (let i = 0; i < 3; i++) expect((await chat(gw, key)).status).toBe(200);
     const refused = await expect429(await chat(gw, key, { stream: true }));
@@ -204,26 +204,26 @@ describe("provider tier", () => {
 });
 
 describe("the sliding log itself (a given clock)", () => {
-  test("exact at the boundary: a request leaves the window exactly `window` ms after it was counted", () => {
+  test("exact at the boundary: a request leaves the window exactly `window` ms after it was counted", async () => {
     const limiter = createMemoryLimiter();
     const take = (now: number) => limiter.take("k", 2, 1000, now);
-    expect(take(0)).toEqual({ ok: true, limit: 2, remaining: 1, reset: 1 });
-    expect(take(400)).toEqual({ ok: true, limit: 2, remaining: 0, reset: 1 });
-    expect(take(999)).toMatchObject({ ok: false, remaining: 0, reset: 1 });
-    expect(take(1000)).toMatchObject({ ok: true, remaining: 0 }); // the one from t=0 left
-    expect(take(1399)).toMatchObject({ ok: false });
-    expect(take(1400)).toMatchObject({ ok: true });
-    expect(limiter.peek("k", 2, 1000, 5000)).toEqual({ ok: true, limit: 2, remaining: 2, reset: 0 });
+    expect(await take(0)).toEqual({ ok: true, limit: 2, remaining: 1, reset: 1 });
+    expect(await take(400)).toEqual({ ok: true, limit: 2, remaining: 0, reset: 1 });
+    expect(await take(999)).toMatchObject({ ok: false, remaining: 0, reset: 1 });
+    expect(await take(1000)).toMatchObject({ ok: true, remaining: 0 }); // the one from t=0 left
+    expect(await take(1399)).toMatchObject({ ok: false });
+    expect(await take(1400)).toMatchObject({ ok: true });
+    expect(await take(5000)).toEqual({ ok: true, limit: 2, remaining: 1, reset: 1 }); // the window had emptied
   });
 
-  test("large limits: every slot counts, in order, as the log grows and wraps", () => {
+  test("large limits: every slot counts, in order, as the log grows and wraps", async () => {
     const limiter = createMemoryLimiter();
     const take = (now: number) => limiter.take("big", 100, 10_000, now);
-    for (let i = 0; i < 30; i++) expect(take(i).ok).toBe(true); // t = 0..29
-    for (let i = 0; i < 70; i++) expect(take(5000 + i).ok).toBe(true); // t = 5000..5069
-    expect(take(9999)).toMatchObject({ ok: false, remaining: 0 });
-    for (let i = 0; i < 30; i++) expect(take(10_000 + i).ok).toBe(true); // each frees as t = i leaves
-    expect(take(10_030)).toMatchObject({ ok: false, reset: 5 }); // next to leave: t = 5000, at 15 000
-    expect(take(15_000)).toMatchObject({ ok: true, remaining: 0 });
+    for (let i = 0; i < 30; i++) expect((await take(i)).ok).toBe(true); // t = 0..29
+    for (let i = 0; i < 70; i++) expect((await take(5000 + i)).ok).toBe(true); // t = 5000..5069
+    expect(await take(9999)).toMatchObject({ ok: false, remaining: 0 });
+    for (let i = 0; i < 30; i++) expect((await take(10_000 + i)).ok).toBe(true); // each frees as t = i leaves
+    expect(await take(10_030)).toMatchObject({ ok: false, reset: 5 }); // next to leave: t = 5000, at 15 000
+    expect(await take(15_000)).toMatchObject({ ok: true, remaining: 0 });
   });
 });

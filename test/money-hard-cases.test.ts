@@ -32,7 +32,7 @@ const ledger = (account: string): Row[] => {
     db.close();
   }
 };
-const balance = (account: string) => h.gw.store.balance(account);
+const balance = async (account: string) => (await h.gw.store.balance(account));
 // Worst case of this body: 34 prompt tokens (the byte bound) × 150 + 10 × 600 = 11,100 nano-USD.
 const HOLD = 11_100;
 const ask = (key: string) => h.post({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10 }, bearer(key));
@@ -40,36 +40,36 @@ const ask = (key: string) => h.post({ model: MODEL, messages: [{ role: "user", c
 const big = () => completion("ok", { prompt_tokens: 2001, completion_tokens: 5 });
 const BIG = 303_150;
 
-function keyWithBudget(account: string, budget: bigint, period: "day" | "week" | "month" | "total" = "total") {
-  const key = h.gw.createKey({ account });
-  const id = h.gw.store.listKeys(account).at(-1)!.id;
-  h.gw.store.updateKey(id, { budget, budgetPeriod: period }, Date.now());
+async function keyWithBudget(account: string, budget: bigint, period: "day" | "week" | "month" | "total" = "total") {
+  const key = await h.gw.createKey({ account });
+  const id = (await h.gw.store.listKeys(account)).at(-1)!.id;
+  await h.gw.store.updateKey(id, { budget, budgetPeriod: period }, Date.now());
   return { key, id };
 }
 
 describe("the hold decides admission only", () => {
   test("a short prompt for which the provider reports 2,001 prompt tokens is charged in full", async () => {
-    const key = h.gw.createKey({ account: "full" });
-    h.gw.addCredits("1", "full");
+    const key = await h.gw.createKey({ account: "full" });
+    await h.gw.addCredits("1", "full");
     h.fake.queue(big());
     expect((await ask(key)).status).toBe(200);
-    expect(balance("full")).toBe(1_000_000_000n - BigInt(BIG));
+    expect(await balance("full")).toBe(1_000_000_000n - BigInt(BIG));
     expect(ledger("full")).toEqual([expect.objectContaining({ cost: BIG, list_cost: BIG, uncollected: 0, prompt_tokens: 2001 })]);
   });
 
   test("a balance smaller than the reported cost ends at exactly zero, the difference recorded as uncollected", async () => {
-    const key = h.gw.createKey({ account: "short" });
-    h.gw.addCredits("0.0001", "short"); // 100,000 nano-USD: admits the 11,100 hold, not the 303,150 reported
+    const key = await h.gw.createKey({ account: "short" });
+    await h.gw.addCredits("0.0001", "short"); // 100,000 nano-USD: admits the 11,100 hold, not the 303,150 reported
     h.fake.queue(big());
     expect((await ask(key)).status).toBe(200);
-    expect(balance("short")).toBe(0n);
+    expect(await balance("short")).toBe(0n);
     expect(ledger("short")).toEqual([expect.objectContaining({ cost: 100_000, list_cost: BIG, uncollected: BIG - 100_000 })]);
     await expectError(await ask(key), 402, "insufficient_credits", null);
   });
 
   test("the excess never takes what another request in flight holds", async () => {
-    const key = h.gw.createKey({ account: "shared" });
-    h.gw.store.addCredits("shared", BigInt(2 * HOLD), Date.now());
+    const key = await h.gw.createKey({ account: "shared" });
+    await h.gw.store.addCredits("shared", BigInt(2 * HOLD), Date.now());
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     h.fake.queue({ ...(ok() as { json: unknown }), waitFor: gate }, big());
@@ -78,10 +78,10 @@ describe("the hold decides admission only", () => {
     expect((await ask(key)).status).toBe(200);
     // The second took its own hold and nothing of the first's: 11,100 collected, the rest recorded.
     expect(ledger("shared")).toEqual([expect.objectContaining({ cost: HOLD, list_cost: BIG, uncollected: BIG - HOLD })]);
-    expect(balance("shared")).toBe(BigInt(HOLD));
+    expect(await balance("shared")).toBe(BigInt(HOLD));
     release();
     expect((await first).status).toBe(200);
-    expect(balance("shared")).toBe(BigInt(HOLD - 4_800));
+    expect(await balance("shared")).toBe(BigInt(HOLD - 4_800));
     const rows = ledger("shared");
     expect(rows.reduce((s, r) => s + r.cost, 0)).toBe(2 * HOLD - (HOLD - 4_800)); // the ledger's sum is the balance change
   });
@@ -89,8 +89,8 @@ describe("the hold decides admission only", () => {
 
 describe("key budgets", () => {
   test("50 concurrent requests against a budget that covers exactly 5: 5 answered, spend never above the budget", async () => {
-    h.gw.addCredits("1", "budgeted");
-    const { key, id } = keyWithBudget("budgeted", BigInt(5 * HOLD));
+    await h.gw.addCredits("1", "budgeted");
+    const { key, id } = await keyWithBudget("budgeted", BigInt(5 * HOLD));
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
     h.fake.fallback = () => ({ ...(ok() as { json: unknown }), waitFor: gate });
@@ -104,12 +104,12 @@ describe("key budgets", () => {
       }));
       await expect.poll(() => refusals.length, { timeout: 10_000 }).toBe(45);
       expect(refusals[0]).toMatch(/this API key's budget has \$0 left of \$0\.0000555 in total/);
-      expect(h.gw.store.keyBudgetUse(id, 0)).toEqual({ spent: 0n, held: 5 * HOLD });
+      expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 0n, held: 5 * HOLD });
       release();
       expect((await Promise.all(pending)).filter((s) => s === 200)).toHaveLength(5);
-      expect(h.gw.store.keyBudgetUse(id, 0)).toEqual({ spent: 5n * 4_800n, held: 0 });
+      expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 5n * 4_800n, held: 0 });
       expect(ledger("budgeted").reduce((s, r) => s + r.cost, 0)).toBe(5 * 4_800);
-      expect(balance("budgeted")).toBe(1_000_000_000n - 5n * 4_800n); // the balance was never the limit
+      expect(await balance("budgeted")).toBe(1_000_000_000n - 5n * 4_800n); // the balance was never the limit
     } finally {
       release();
       h.fake.fallback = ok;
@@ -117,35 +117,35 @@ describe("key budgets", () => {
   });
 
   test("a charge above the hold stops at the budget: spend equals the budget, the rest uncollected", async () => {
-    h.gw.addCredits("1", "capped");
-    const { key, id } = keyWithBudget("capped", BigInt(HOLD));
+    await h.gw.addCredits("1", "capped");
+    const { key, id } = await keyWithBudget("capped", BigInt(HOLD));
     h.fake.queue(big());
     expect((await ask(key)).status).toBe(200);
     expect(ledger("capped")).toEqual([expect.objectContaining({ cost: HOLD, uncollected: BIG - HOLD })]);
-    expect(h.gw.store.keyBudgetUse(id, 0).spent).toBe(BigInt(HOLD));
+    expect((await h.gw.store.keyBudgetUse(id, 0)).spent).toBe(BigInt(HOLD));
     const refused = await expectError(await ask(key), 402, "insufficient_credits", null);
     expect(refused.message).toContain("budget");
   });
 
   test("a BYOK request leaves the budget untouched, even an exhausted one", async () => {
-    h.gw.store.ensureAccount("byok-budget", Date.now());
+    await h.gw.store.ensureAccount("byok-budget", Date.now());
     const secret = loadSecret(h.gw.db, { GATEWAY_SECRET: "test-secret" });
-    h.gw.store.setByok({ account: "byok-budget", provider: "openai", secret: encrypt(secret, "byok-budget", "openai", "sk-own-key-4242"), last4: "4242", updatedAt: Date.now() });
-    const { key, id } = keyWithBudget("byok-budget", 1n);
+    await h.gw.store.setByok({ account: "byok-budget", provider: "openai", secret: encrypt(secret, "byok-budget", "openai", "sk-own-key-4242"), last4: "4242", updatedAt: Date.now() });
+    const { key, id } = await keyWithBudget("byok-budget", 1n);
     await expect.poll(async () => (await ask(key)).status, { timeout: 2000 }).toBe(200);
     expect(h.fake.requests.at(-1)!.headers.authorization).toBe("Bearer sk-own-key-4242");
-    expect(h.gw.store.keyBudgetUse(id, 0)).toEqual({ spent: 0n, held: 0 });
+    expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 0n, held: 0 });
     expect(ledger("byok-budget").at(-1)).toMatchObject({ cost: 0, list_cost: 4_800 });
   });
 });
 
 describe("GET /v1/key", () => {
   test("name, account, masked, expiry, rate limit, budget and balance; money as decimal strings", async () => {
-    h.gw.addCredits("2.5", "info");
+    await h.gw.addCredits("2.5", "info");
     const expires = Date.parse("2099-01-01T00:00:00Z");
-    const key = h.gw.createKey({ account: "info", name: "info-key", rpm: 7, expiresAt: expires });
-    const id = h.gw.store.findKey("info-key")!.id;
-    h.gw.store.updateKey(id, { budget: 1_000_000_000n, budgetPeriod: "month" }, Date.now());
+    const key = await h.gw.createKey({ account: "info", name: "info-key", rpm: 7, expiresAt: expires });
+    const id = (await h.gw.store.findKey("info-key"))!.id;
+    await h.gw.store.updateKey(id, { budget: 1_000_000_000n, budgetPeriod: "month" }, Date.now());
     expect((await ask(key)).status).toBe(200);
     const res = await h.gw.fetch(`${h.gw.url}/v1/key`, { headers: bearer(key) });
     expect(res.status).toBe(200);
@@ -160,7 +160,7 @@ describe("GET /v1/key", () => {
   });
 
   test("a key without a budget: budget null, the config's key limit; no key: 401", async () => {
-    const key = h.gw.createKey({ account: "plain" });
+    const key = await h.gw.createKey({ account: "plain" });
     const body = await (await h.gw.fetch(`${h.gw.url}/v1/key`, { headers: bearer(key) })).json();
     expect(body).toMatchObject({ account: "plain", expires_at: null, rate_limit: { requests: 1000, window: 60 }, budget: null, balance: "0" });
     await expectError(await h.gw.fetch(`${h.gw.url}/v1/key`), 401, "authentication_error", "invalid_api_key");
@@ -189,30 +189,30 @@ describe("budget periods (the store, with explicit times)", () => {
     const store = openSqliteStore(join(tempDir(), "periods.db"));
     const day1 = Date.parse("2026-03-05T10:00:00Z");
     const day2 = day1 + DAY;
-    store.addCredits("p", 1_000_000n, day1);
-    store.createKey({ id: "key_p", name: "p", account: "p", hash: "h", last4: "abcd", createdAt: day1, expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: null, budget: 10_000n, budgetPeriod: "day" });
+    await store.addCredits("p", 1_000_000n, day1);
+    await store.createKey({ id: "key_p", name: "p", account: "p", hash: "h", last4: "abcd", createdAt: day1, expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: null, budget: 10_000n, budgetPeriod: "day" });
     const entry = (requestId: string, createdAt: number, cost: number): LedgerEntry => ({
       requestId, createdAt, account: "p", keyId: "key_p", model: "m", provider: "x", promptTokens: 1, completionTokens: 1, cost, listCost: cost,
       byok: false, usageSource: "provider", status: "ok", httpStatus: 200, latencyMs: 1, attempts: 1,
     });
     const hold = (at: number) => ({ keyId: "key_p", limit: 10_000n, since: periodStart("day", at) });
-    expect(store.reserve("r1", "p", 8_000, hold(day1))).toBe(true);
-    expect(store.reserve("late", "p", 1_000, hold(day1))).toBe(true);
-    expect(store.reserve("r2", "p", 1_001, hold(day1))).toBe(false); // 8,000 + 1,000 + 1,001 > 10,000
+    expect((await store.reserve("r1", "p", 8_000, hold(day1)))).toBe(true);
+    expect((await store.reserve("late", "p", 1_000, hold(day1)))).toBe(true);
+    expect((await store.reserve("r2", "p", 1_001, hold(day1)))).toBe(false); // 8,000 + 1,000 + 1,001 > 10,000
     await store.settle("r1", entry("r1", day1, 8_000), []);
-    expect(store.keyBudgetUse("key_p", periodStart("day", day1))).toEqual({ spent: 8_000n, held: 1_000 });
+    expect((await store.keyBudgetUse("key_p", periodStart("day", day1)))).toEqual({ spent: 8_000n, held: 1_000 });
     // The next day: spend starts again from zero; only the open hold still counts.
-    expect(store.keyBudgetUse("key_p", periodStart("day", day2))).toEqual({ spent: 0n, held: 1_000 });
-    expect(store.reserve("r3", "p", 9_000, hold(day2))).toBe(true);
+    expect((await store.keyBudgetUse("key_p", periodStart("day", day2)))).toEqual({ spent: 0n, held: 1_000 });
+    expect((await store.reserve("r3", "p", 9_000, hold(day2)))).toBe(true);
     await store.settle("r3", entry("r3", day2, 9_000), []);
     // A request of day one settling late is day one's: day two's spend is unchanged.
     await store.settle("late", entry("late", day1, 1_000), []);
-    expect(store.keyBudgetUse("key_p", periodStart("day", day2))).toEqual({ spent: 9_000n, held: 0 });
+    expect((await store.keyBudgetUse("key_p", periodStart("day", day2)))).toEqual({ spent: 9_000n, held: 0 });
     // Changing the period recounts from the ledger: all of it this month.
-    store.updateKey("key_p", { budgetPeriod: "month" }, day2);
-    expect(store.keyBudgetUse("key_p", periodStart("month", day2)).spent).toBe(18_000n);
-    expect(store.balance("p")).toBe(1_000_000n - 18_000n);
-    store.close();
+    await store.updateKey("key_p", { budgetPeriod: "month" }, day2);
+    expect((await store.keyBudgetUse("key_p", periodStart("month", day2))).spent).toBe(18_000n);
+    expect((await store.balance("p"))).toBe(1_000_000n - 18_000n);
+    await store.close();
   });
 });
 
@@ -245,13 +245,13 @@ describe("the CLI (child process)", () => {
   test("gateway usage --json shows what could not be collected", async () => {
     const file = join(tempDir(), "usage.db");
     const store = openSqliteStore(file);
-    store.addCredits("u", 100_000n, Date.now());
-    store.createKey({ id: "key_u", name: "u", account: "u", hash: "hu", last4: "wxyz", createdAt: Date.now(), expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: null });
+    await store.addCredits("u", 100_000n, Date.now());
+    await store.createKey({ id: "key_u", name: "u", account: "u", hash: "hu", last4: "wxyz", createdAt: Date.now(), expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: null });
     await store.settle(null, {
       requestId: "req_u", createdAt: Date.now(), account: "u", keyId: "key_u", model: "m", provider: "x", promptTokens: 2001, completionTokens: 5,
       cost: 303_150, listCost: 303_150, byok: false, usageSource: "provider", status: "ok", httpStatus: 200, latencyMs: 1, attempts: 1,
     }, []);
-    store.close();
+    await store.close();
     const usage = await gateway(["--db", file, "usage", "--json"], { cwd: tempDir() });
     expect(usage.json).toMatchObject({ cost: "0.0001", list_cost: "0.00030315", uncollected: "0.00020315", by_key: [expect.objectContaining({ key_id: "key_u", uncollected: "0.00020315" })] });
     const text = await gateway(["--db", file, "usage"], { cwd: tempDir() });

@@ -59,11 +59,11 @@ async function events(res: Response): Promise<any[]> {
   });
 }
 
-const balance = () => h.gw.store.balance("alice")!;
+const balance = async () => (await h.gw.store.balance("alice"))!;
 
 /** The ledger's totals for endpoint `responses` (rows of earlier tests included: compare deltas). */
-function totals() {
-  const rows = h.gw.store.usage({ account: "alice" }).filter((r) => r.endpoint === "responses");
+async function totals() {
+  const rows = (await h.gw.store.usage({ account: "alice" })).filter((r) => r.endpoint === "responses");
   return rows.reduce((t, r) => ({ requests: t.requests + r.requests, prompt: t.prompt + r.promptTokens, completion: t.completion + r.completionTokens, cost: t.cost + r.cost }), { requests: 0, prompt: 0, completion: 0, cost: 0n });
 }
 
@@ -82,8 +82,8 @@ describe("stored responses belong to their account", () => {
     expect(got.status).toBe(200);
     expect(await json(got)).toEqual(made);
 
-    const mallory = h.gw.createKey({ account: "mallory" });
-    h.gw.addCredits("10", "mallory");
+    const mallory = await h.gw.createKey({ account: "mallory" });
+    await h.gw.addCredits("10", "mallory");
     await expectErr(await call("GET", `/v1/responses/${made.id}`, mallory), 404, "response_not_found");
     await expectErr(await call("DELETE", `/v1/responses/${made.id}`, mallory), 404, "response_not_found");
     await expectErr(await create({ previous_response_id: made.id, input: "What is my name?" }, mallory), 404, "response_not_found", "previous_response_id");
@@ -129,14 +129,14 @@ describe("stored responses belong to their account", () => {
 
 describe("refusals before any charge", () => {
   test("fields the model or its provider cannot honour: 400 unsupported_parameter naming the Responses field", async () => {
-    const before = { balance: balance(), ...totals() };
+    const before = { balance: await balance(), ...(await totals()) };
     await expectErr(await create({ model: "test/claude", input: "x", top_logprobs: 3 }), 400, "unsupported_parameter", "top_logprobs");
     const format = { format: { type: "json_schema", name: "r", schema: { type: "object" } } };
     const msg = await expectErr(await create({ model: "test/plain", input: "x", text: format }), 400, "unsupported_parameter", "text.format");
     expect(msg).toMatch(/^text\.format: /);
     await expectErr(await create({ input: [{ role: "user", content: [{ type: "input_file", file_id: "file_1" }] }] }), 400, "unsupported_parameter", "input.0.content.0");
     expect(h.fake.requests).toHaveLength(0);
-    expect({ balance: balance(), ...totals() }).toEqual(before);
+    expect({ balance: await balance(), ...(await totals()) }).toEqual(before);
   });
 
   test("strict at the top level, strict inside tools and text; hosted tools are refused by name", async () => {
@@ -189,16 +189,16 @@ describe("input items", () => {
 describe("usage, cost and ledger", () => {
   for (const streamed of [false, true]) {
     test(`usage is the provider's, the cost exact, the ledger row marked responses (${streamed ? "streamed" : "create"})`, async () => {
-      const before = { balance: balance(), ...totals() };
+      const before = { balance: await balance(), ...(await totals()) };
       h.fake.queue(streamed ? stream(["Hi ", "there"], wireUsage) : completion("Hi there", wireUsage));
       const res = await create({ input: "Hi", stream: streamed });
       const r = streamed ? (await events(res)).at(-1).response : await res.json();
       expect(r.usage).toEqual({ input_tokens: 40, input_tokens_details: { cached_tokens: 0 }, output_tokens: 9, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 49 });
       // A stream is settled right after its last event: wait for the row.
-      await expect.poll(() => totals().requests).toBe(before.requests + 1);
-      const after = totals();
+      await expect.poll(async () => (await totals()).requests).toBe(before.requests + 1);
+      const after = await totals();
       expect({ prompt: after.prompt - before.prompt, completion: after.completion - before.completion, cost: after.cost - before.cost }).toEqual({ prompt: 40, completion: 9, cost: BigInt(COST) });
-      expect(before.balance - balance()).toBe(BigInt(COST));
+      expect(before.balance - await balance()).toBe(BigInt(COST));
       expect(h.fake.requests[0]!.body.model).toBe("gpt-up");
       expect(h.fake.requests[0]!.body.stream ?? false).toBe(streamed);
     });
@@ -218,14 +218,14 @@ describe("terminal states", () => {
   });
 
   test("an upstream that fails after the first byte: response.failed carrying error server_error, no further events", async () => {
-    const before = totals().requests;
+    const before = (await totals()).requests;
     h.fake.queue(stream(["Hel", "lo"], wireUsage, { cut: true, delayMs: 20 }));
     const evs = await events(await create({ input: "x", stream: true }));
     const last = evs.at(-1);
     expect(last.type).toBe("response.failed");
     expect(last.response).toMatchObject({ status: "failed", error: { code: "server_error" }, usage: null });
     expect(evs.map((e) => e.sequence_number)).toEqual(evs.map((_, i) => i));
-    await expect.poll(() => totals().requests).toBe(before + 1); // billed for what was delivered
+    await expect.poll(async () => (await totals()).requests).toBe(before + 1); // billed for what was delivered
   });
 });
 

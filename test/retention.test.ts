@@ -49,15 +49,15 @@ async function seedOld(store: Store, account: string, keyId: string, cutoff: num
 }
 
 /** Everything retention must not change. Money straight from SQLite as BigInt. */
-function snapshot(store: Store, file: string, accounts: string[]) {
+async function snapshot(store: Store, file: string, accounts: string[]) {
   const db = new Database(file, { readonly: true });
   db.defaultSafeIntegers(true);
   try {
     const one = (sql: string) => db.prepare(sql).pluck().get() as bigint;
     return {
-      usage: summarize(store.usage({})),
-      perAccount: accounts.map((a) => summarize(store.usage({ account: a }))),
-      balances: accounts.map((a) => store.balance(a)),
+      usage: summarize((await store.usage({}))),
+      perAccount: await Promise.all(accounts.map(async (a) => summarize(await store.usage({ account: a })))),
+      balances: await Promise.all(accounts.map((a) => store.balance(a))),
       credited: one("SELECT COALESCE(SUM(amount), 0) FROM credit_grants"),
       charged: one("SELECT COALESCE(SUM(cost), 0) FROM ledger") + one("SELECT COALESCE(SUM(cost), 0) FROM usage_daily"),
       balanceSum: one("SELECT COALESCE(SUM(balance), 0) FROM accounts"),
@@ -89,10 +89,10 @@ describe("prune through the store, next to real requests", () => {
       expect(res.status).toBe(200);
     }
     // A second account whose charges sum past 2^53 nano-USD: only BigInt sums stay exact.
-    h.gw.createKey({ account: "whale" });
-    h.gw.store.addCredits("whale", 2n ** 60n, Date.now());
-    const [whaleKey] = h.gw.store.listKeys("whale");
-    const [key] = h.gw.store.listKeys("default");
+    await h.gw.createKey({ account: "whale" });
+    await h.gw.store.addCredits("whale", 2n ** 60n, Date.now());
+    const [whaleKey] = (await h.gw.store.listKeys("whale"));
+    const [key] = (await h.gw.store.listKeys("default"));
     const now = Date.now();
     const cutoff = retentionCutoff(now, 90);
     const old = await seedOld(h.gw.store, "default", key!.id, cutoff);
@@ -100,13 +100,13 @@ describe("prune through the store, next to real requests", () => {
     await h.gw.store.settle(null, entry(cutoff - 20 * DAY_MS + 1, "whale", whaleKey!.id, { cost: MAX_SAFE, listCost: MAX_SAFE }), []);
 
     const accounts = ["default", "whale"];
-    const before = snapshot(h.gw.store, h.gw.db, accounts);
+    const before = await snapshot(h.gw.store, h.gw.db, accounts);
     expect(before.credited).toBe(before.balanceSum + before.charged);
     expect(before.perAccount[1]!.cost).toBe("18014398.509481982"); // 2 × (2^53 − 1) nano-USD
 
-    const result = pruneAll(h.gw.store, cutoff);
+    const result = await pruneAll(h.gw.store, cutoff);
     expect(result).toEqual({ rows: old + 2, attempts: 2, rollups: 5 });
-    expect(snapshot(h.gw.store, h.gw.db, accounts)).toEqual(before);
+    expect(await snapshot(h.gw.store, h.gw.db, accounts)).toEqual(before);
 
     // Left: the three real requests and the boundary row; nothing older than the cutoff.
     const left = query<{ created_at: number }>(h.gw.db, "SELECT created_at FROM ledger");
@@ -121,17 +121,17 @@ describe("prune through the store, next to real requests", () => {
     ]);
 
     // Again: nothing left to do, nothing changes.
-    expect(pruneAll(h.gw.store, cutoff)).toEqual({ rows: 0, attempts: 0, rollups: 0 });
-    expect(snapshot(h.gw.store, h.gw.db, accounts)).toEqual(before);
+    expect(await pruneAll(h.gw.store, cutoff)).toEqual({ rows: 0, attempts: 0, rollups: 0 });
+    expect(await snapshot(h.gw.store, h.gw.db, accounts)).toEqual(before);
   });
 
-  test("usage --since counts a rolled-up day when the day starts at or after it", () => {
+  test("usage --since counts a rolled-up day when the day starts at or after it", async () => {
     const cutoff = retentionCutoff(Date.now(), 90);
-    const total = (since: number) => summarize(h.gw.store.usage({ account: "default", since })).requests;
+    const total = async (since: number) => summarize((await h.gw.store.usage({ account: "default", since }))).requests;
     // Day two (five days past the retention) holds one request; day one (ten days) four.
-    expect(total(cutoff - 5 * DAY_MS)).toBe(total(cutoff) + 2); // day two and the row just before the cutoff
-    expect(total(cutoff - 5 * DAY_MS + 1)).toBe(total(cutoff) + 1);
-    expect(total(cutoff - 10 * DAY_MS)).toBe(total(cutoff) + 6);
+    expect(await total(cutoff - 5 * DAY_MS)).toBe(await total(cutoff) + 2); // day two and the row just before the cutoff
+    expect(await total(cutoff - 5 * DAY_MS + 1)).toBe(await total(cutoff) + 1);
+    expect(await total(cutoff - 10 * DAY_MS)).toBe(await total(cutoff) + 6);
   });
 });
 
@@ -155,7 +155,7 @@ describe("gateway db prune and serve (child processes)", () => {
       await store.settle(null, entry(Date.now(), "default", created.json.id as string, { cost: 5 }), []);
       return { dir, db, old: old + 1 };
     } finally {
-      store.close();
+      await store.close();
     }
   }
 

@@ -15,7 +15,7 @@ function events(text: string): string[] {
   });
 }
 
-const ledger = () => h.gw.store.usage({});
+const ledger = async () => (await h.gw.store.usage({}));
 
 test("framing: data: <chunk> events, usage on the finish chunk, then data: [DONE]", async () => {
   h.fake.queue(stream(["Hel", "lo"], { prompt_tokens: 9, completion_tokens: 2 }));
@@ -43,7 +43,7 @@ test("framing: data: <chunk> events, usage on the finish chunk, then data: [DONE
 });
 
 test("a failure after the first byte: one error event, no [DONE], received tokens billed as estimated", async () => {
-  const before = ledger()[0]?.requests ?? 0;
+  const before = (await ledger())[0]?.requests ?? 0;
   h.fake.queue(stream(["partial ", "answer"], undefined, { cut: true, delayMs: 30 }));
   const res = await h.post(body);
   expect(res.status).toBe(200);
@@ -53,7 +53,7 @@ test("a failure after the first byte: one error event, no [DONE], received token
   expect(Object.keys(last)).toEqual(["error"]);
   expect(last.error).toMatchObject({ type: "upstream_error", request_id: res.headers.get("x-request-id") });
   expect(Object.keys(last.error).sort()).toEqual(["code", "message", "request_id", "type"]);
-  await expect.poll(() => ledger()[0]?.requests).toBe(before + 1);
+  await expect.poll(async () => (await ledger())[0]?.requests).toBe(before + 1);
 });
 
 test("an upstream that ends without a finish reason is a failure too (no silent truncation)", async () => {

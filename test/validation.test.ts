@@ -53,8 +53,8 @@ test("a valid request with every field is accepted, stream_options included", as
 test("server.compat passthrough takes the OpenAI superset and drops unknown top-level fields", async () => {
   const loose = await startGateway(openaiConfig(h.fake.url, { server: { compat: "passthrough" } }));
   try {
-    const k = loose.createKey();
-    loose.addCredits("1");
+    const k = await loose.createKey();
+    await loose.addCredits("1");
     h.fake.queue(completion("ok"));
     const res = await post(loose.url, "/v1/chat/completions", { ...base, logprobs: true, user: "u1", some_vendor_field: 1 }, bearer(k));
     expect(res.status).toBe(200);

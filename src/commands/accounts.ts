@@ -8,8 +8,8 @@ export function accountsCommand(program: Command): void {
   accounts.command("list")
     .description("every account: balance, active keys, spend (USD)")
     .action((_opts: unknown, cmd: Command) =>
-      withStore(cmd, (store) => {
-        const rows = store.accounts().map((a) => ({
+      withStore(cmd, async (store) => {
+        const rows = (await store.accounts()).map((a) => ({
           id: a.id, balance: nanoToUsd(a.balance), keys: a.keys, spend: nanoToUsd(a.spend), created_at: new Date(a.createdAt).toISOString(),
         }));
         output(cmd, rows, rows.length === 0 ? "No accounts (gateway keys create makes the first one)." : table([

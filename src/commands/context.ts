@@ -29,7 +29,7 @@ export async function withStore<T>(cmd: Command, fn: (store: Store, loaded: Load
   try {
     return await fn(store, loaded);
   } finally {
-    store.close();
+    await store.close();
   }
 }
 

@@ -11,10 +11,10 @@ export function dbCommand(program: Command): void {
     .description("fold ledger rows older than the retention into daily totals and delete them (totals and balances unchanged)")
     .option("--days <n>", "keep this many days of per-request rows (default: config retention.days, 90)", positiveInt)
     .action((opts: { days?: number }, cmd: Command) =>
-      withStore(cmd, (store, { config }) => {
+      withStore(cmd, async (store, { config }) => {
         const days = opts.days ?? config.retention.days;
         const before = retentionCutoff(Date.now(), days);
-        const r = pruneAll(store, before);
+        const r = await pruneAll(store, before);
         const when = new Date(before).toISOString();
         output(cmd, { days, before: when, ...r },
           `Folded ${r.rows} ledger rows from before ${when} into daily totals (${r.rollups} rollups written, ${r.attempts} attempts deleted).`);

@@ -71,7 +71,7 @@ export function modelsCommand(program: Command): void {
         const { createGateway } = await import("../gateway.js");
         const gw = await createGateway({ config: loaded.config, store, baseDir: loaded.file ? dirname(loaded.file) : process.cwd() });
         try {
-          const byok = gw.byok.forAccount(account);
+          const byok = await gw.byok.forAccount(account);
           // --all: pretend every plugin has a key, so each endpoint with a loaded instance counts.
           const keyFor = opts.all ? () => "listing" : (plugin: string) => byok.readable(plugin);
           const rows = rowsOf(gw.catalog, keyFor);

@@ -32,7 +32,7 @@ export function serveCommand(program: Command): void {
       if (modes) say(modes);
       // After listen, in hour-sized steps between requests: never on a request's path.
       const stopRetention = startRetention(server.gateway.store, loaded.config.retention.days, say);
-      const unreadable = unreadableLine(server.gateway.byok.unreadable());
+      const unreadable = unreadableLine(await server.gateway.byok.unreadable());
       if (unreadable) process.stderr.write(`${unreadable}\n`);
       for (const line of startupWarnings(server.gateway)) say(line);
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);

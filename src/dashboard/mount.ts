@@ -21,8 +21,8 @@ const API = "/dashboard/api";
 export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFile> = loadStatic()): void {
   const openapi = JSON.stringify(dashboardOpenApi());
   // Every API request counts against the client IP's window, like requests without a key on /v1.
-  app.use(`${API}/**`, (event, next) => {
-    limitByIp(gw, event.context.gateway as RequestState, clientIp(event));
+  app.use(`${API}/**`, async (event, next) => {
+    await limitByIp(gw, event.context.gateway as RequestState, clientIp(event));
     return next();
   });
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));

@@ -199,38 +199,51 @@ export interface CreditEntry {
   createdAt: number;
 }
 
+/**
+ * Every method answers with a promise, so the SQLite store (synchronous underneath) and the
+ * PostgreSQL store (networked) are interchangeable; the rest of the code never knows which
+ * one it has (docs/architecture.md, "Processes and state").
+ */
 export interface Store {
+  /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
+  readonly kind: "sqlite" | "postgres";
   // keys
-  createKey(key: KeyRecord): void;
-  findKeyByHash(hash: string): KeyRecord | undefined;
-  findKey(idOrName: string): KeyRecord | undefined;
-  listKeys(account?: string): KeyRecord[];
-  revokeKey(id: string, at: number): void;
+  createKey(key: KeyRecord): Promise<void>;
+  findKeyByHash(hash: string): Promise<KeyRecord | undefined>;
+  findKey(idOrName: string): Promise<KeyRecord | undefined>;
+  listKeys(account?: string): Promise<KeyRecord[]>;
+  revokeKey(id: string, at: number): Promise<void>;
   /** Changes a key; a new budget period recounts its spend in the current period from the ledger. */
-  updateKey(id: string, changes: KeyChanges, at: number): void;
+  updateKey(id: string, changes: KeyChanges, at: number): Promise<void>;
   /** A key's spend in the period that starts at `since` (ms; 0 = ever) and the nano-USD its open requests hold. */
-  keyBudgetUse(keyId: string, since: number): { spent: bigint; held: number };
-  touchKeys(lastUsed: Map<string, number>): void;
-  /** Changes whenever another connection commits (a CLI revoke, credits add, ...). */
-  dataVersion(): number;
+  keyBudgetUse(keyId: string, since: number): Promise<{ spent: bigint; held: number }>;
+  touchKeys(lastUsed: Map<string, number>): Promise<void>;
+  /**
+   * Calls `listener` when another connection or process changed keys, credits, BYOK keys or
+   * the catalog (a CLI revoke, `credits add`, `models sync`), so caches can be dropped:
+   * SQLite polls its data_version, PostgreSQL listens for a notification. Returns the unsubscribe.
+   */
+  watch(listener: () => void): () => void;
   // accounts and money
-  ensureAccount(id: string, at: number): void;
+  ensureAccount(id: string, at: number): Promise<void>;
   /** Exact at any size (BigInt nano-USD); undefined for an account that does not exist. */
-  balance(account: string): bigint | undefined;
+  balance(account: string): Promise<bigint | undefined>;
   /** Adds `amount` nano-USD and returns the new balance; throws BalanceOverflowError past MAX_NANO. */
-  addCredits(account: string, amount: bigint | number, at: number): bigint;
+  addCredits(account: string, amount: bigint | number, at: number): Promise<bigint>;
   /** Every account, by id. */
-  accounts(): AccountSummary[];
+  accounts(): Promise<AccountSummary[]>;
   /**
    * Corrects a balance by a signed amount with a reason (a credit_grants row of kind
    * 'adjustment'); throws for an unknown account, a result below zero or past MAX_NANO.
    */
-  adjustCredits(account: string, delta: bigint, reason: string, at: number): bigint;
+  adjustCredits(account: string, delta: bigint, reason: string, at: number): Promise<bigint>;
   /**
-   * Holds `amount` of the balance for a request, and of the key's budget when given; false
-   * when the balance minus holds is short, or the budget minus the key's spend and holds.
+   * Holds `amount` of the balance for a request, and of the key's budget when given, in one
+   * atomic step; false when the balance minus holds is short, or the budget minus the key's
+   * spend and holds. A hold lives until its settlement; a networked store leases it to this
+   * process, which renews it, so a killed process's holds expire (contract.md §7).
    */
-  reserve(id: string, account: string, amount: number, budget?: BudgetHold): boolean;
+  reserve(id: string, account: string, amount: number, budget?: BudgetHold): Promise<boolean>;
   /**
    * Charges `entry.cost` in full where it can, records the request and drops its hold; resolves
    * once committed (settlements arriving together may share one transaction). Beyond its own
@@ -239,31 +252,28 @@ export interface Store {
    */
   settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void>;
   /** Ledger rows and daily rollups together; a rollup day counts when it starts at or after `since`. */
-  usage(filter: { account?: string; since?: number }): UsageRow[];
+  usage(filter: { account?: string; since?: number }): Promise<UsageRow[]>;
   /**
    * Folds ledger rows created before `before` (ms) into daily rollups per UTC day, account,
    * key, model and BYOK flag, and deletes them and their attempts, in one transaction.
    */
-  prune(before: number): PruneResult;
+  prune(before: number): Promise<PruneResult>;
   /** created_at of the oldest ledger row, so retention can prune an hour at a time. */
-  oldestLedgerAt(): number | undefined;
+  oldestLedgerAt(): Promise<number | undefined>;
   // BYOK
-  setByok(record: ByokRecord): void;
-  getByok(account: string, provider: string): ByokRecord | undefined;
+  setByok(record: ByokRecord): Promise<void>;
   /** One account's BYOK keys; without an account, every account's (the start-up check). */
-  listByok(account?: string): ByokRecord[];
-  removeByok(account: string, provider: string): boolean;
-  /** Accounts' BYOK providers, for /v1/models and routing. */
-  byokProviders(account: string): string[];
+  listByok(account?: string): Promise<ByokRecord[]>;
+  removeByok(account: string, provider: string): Promise<boolean>;
   // catalog
-  replaceCatalog(models: CatalogModel[]): void;
-  catalog(): CatalogModel[];
+  replaceCatalog(models: CatalogModel[]): Promise<void>;
+  catalog(): Promise<CatalogModel[]>;
   // the journal of streams in flight (src/journal.ts)
-  /** Replaces the journal with these rows; a settlement drops its own row in its transaction. */
-  journalInflight(rows: InflightRow[]): void;
+  /** Replaces this process's journal rows with these; a settlement drops its own row in its transaction. */
+  journalInflight(rows: InflightRow[]): Promise<void>;
   /** Rows a stopped process left: settled at start (each settlement drops its row). */
-  leftInflight(): InflightRow[];
-  // stored responses (POST /v1/responses); promises, as a networked store answers later
+  leftInflight(): Promise<InflightRow[]>;
+  // stored responses (POST /v1/responses)
   saveResponse(r: StoredResponse): Promise<void>;
   /** Only the owner's: another account's id reads as unknown. */
   findResponse(id: string, account: string): Promise<StoredResponse | undefined>;
@@ -298,4 +308,7 @@ export interface Store {
   recentRequests(account: string, limit: number): Promise<RecentRequest[]>;
   creditHistory(account: string, limit: number): Promise<CreditEntry[]>;
   close(): void;
+  pruneResponses(before: number): Promise<number>;
+  /** Writes what is pending (settlements, leases) and closes the connection(s). */
+  close(): Promise<void>;
 }

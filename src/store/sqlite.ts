@@ -18,6 +18,8 @@ import type { BudgetHold } from "../budget.js";
 import { Holds } from "./holds.js";
 import { KEY_COLUMNS, Released, sqliteBudget, toKey } from "./sqlite-budget.js";
 import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store } from "./index.js";
+import { promised } from "./promised.js";
+import { watchDataVersion } from "./sqlite-watch.js";
 
 function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
@@ -69,11 +71,9 @@ export function openSqliteStore(file: string): Store {
     upsertByok: db.prepare(`INSERT INTO byok_keys (account, provider, secret, last4, updated_at)
       VALUES (@account, @provider, @secret, @last4, @updatedAt)
       ON CONFLICT (account, provider) DO UPDATE SET secret = excluded.secret, last4 = excluded.last4, updated_at = excluded.updated_at`),
-    getByok: db.prepare("SELECT account, provider, secret, last4, updated_at AS updatedAt FROM byok_keys WHERE account = ? AND provider = ?"),
     listByok: db.prepare("SELECT account, provider, secret, last4, updated_at AS updatedAt FROM byok_keys WHERE account = ? ORDER BY provider"),
     allByok: db.prepare("SELECT account, provider, secret, last4, updated_at AS updatedAt FROM byok_keys ORDER BY account, provider"),
     removeByok: db.prepare("DELETE FROM byok_keys WHERE account = ? AND provider = ?"),
-    byokProviders: db.prepare("SELECT provider FROM byok_keys WHERE account = ?").pluck(),
     catalog: db.prepare("SELECT * FROM catalog ORDER BY id"),
     insertCatalog: db.prepare(`INSERT INTO catalog (id, owned_by, prompt_price, completion_price, context_length, max_output, endpoints, source, created)
       VALUES (@id, @ownedBy, @promptPrice, @completionPrice, @contextLength, @maxOutput, @endpoints, @source, @created)`),
@@ -150,7 +150,9 @@ export function openSqliteStore(file: string): Store {
       if (batch.push({ reservationId, entry, attempts, done, fail }) === 1) setImmediate(flush);
     });
 
-  return {
+  const watch = watchDataVersion(() => db.pragma("data_version", { simple: true }) as number);
+  return promised({
+    kind: "sqlite",
     createKey: (key) => void s.insertKey.run({ budget: null, budgetPeriod: "total", ...key }),
     findKeyByHash: (hash) => toKey(s.keyByHash.get(hash)),
     findKey: (idOrName) => toKey(s.keyByIdOrName.get(idOrName, idOrName)),
@@ -164,7 +166,7 @@ export function openSqliteStore(file: string): Store {
     touchKeys: db.transaction((lastUsed: Map<string, number>) => {
       for (const [id, at] of lastUsed) s.touch.run(at, id);
     }),
-    dataVersion: () => db.pragma("data_version", { simple: true }) as number,
+    watch: watch.add,
     ensureAccount: (id, at) => void s.ensureAccount.run(id, at),
     balance: (account) => s.balance.get(account) as bigint | undefined,
     addCredits: db.transaction((account: string, amount: bigint | number, at: number): bigint => {
@@ -184,10 +186,8 @@ export function openSqliteStore(file: string): Store {
     prune: retention.prune,
     oldestLedgerAt: retention.oldestLedgerAt,
     setByok: (r) => void s.upsertByok.run(r),
-    getByok: (account, provider) => s.getByok.get(account, provider) as ByokRecord | undefined,
     listByok: (account) => (account === undefined ? s.allByok.all() : s.listByok.all(account)) as ByokRecord[],
     removeByok: (account, provider) => s.removeByok.run(account, provider).changes > 0,
-    byokProviders: (account) => s.byokProviders.all(account) as string[],
     replaceCatalog: db.transaction((models: CatalogModel[]) => {
       db.exec("DELETE FROM catalog");
       for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities, cacheReadPrice: m.cacheReadPrice, cacheWritePrice: m.cacheWritePrice }) });
@@ -199,10 +199,11 @@ export function openSqliteStore(file: string): Store {
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,
     close: () => {
+      watch.stop();
       flush();
       db.close();
     },
-  };
+  });
 }
 
 interface CatalogRow {

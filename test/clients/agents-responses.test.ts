@@ -34,8 +34,8 @@ beforeAll(async () => {
     models.push({ ...one.models[0], id: modelOf(u.name) });
   }
   gw = await startGateway({ server: { compat: "openai" }, providers, models });
-  const key = gw.createKey();
-  gw.addCredits("100");
+  const key = await gw.createKey();
+  await gw.addCredits("100");
   rec = recordingFetch(gw.fetch);
   // Set once, as an application does; the SDK's default provider keeps it.
   setDefaultOpenAIClient(new OpenAI({ baseURL: `${gw.url}/v1`, apiKey: key, maxRetries: 0, fetch: rec.fetch }));

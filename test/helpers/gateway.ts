@@ -21,8 +21,8 @@ export interface TestGateway {
   db: string;
   server: RunningServer;
   store: Store;
-  createKey(opts?: { account?: string; rpm?: number; expiresAt?: number; name?: string }): string;
-  addCredits(usd: string, account?: string): void;
+  createKey(opts?: { account?: string; rpm?: number; expiresAt?: number; name?: string }): Promise<string>;
+  addCredits(usd: string, account?: string): Promise<void>;
   client(key: string, opts?: { maxRetries?: number }): OpenAI;
   /**
    * `fetch` for talking to this gateway. Under `server.compat: openai` it checks every
@@ -48,17 +48,17 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
   const gwFetch = watch?.fetch ?? globalThis.fetch;
   return {
     url: server.url, dir, db, server, store,
-    createKey({ account = "default", rpm, expiresAt, name } = {}) {
+    async createKey({ account = "default", rpm, expiresAt, name } = {}) {
       const key = generateKey();
-      store.ensureAccount(account, Date.now());
-      store.createKey({
+      await store.ensureAccount(account, Date.now());
+      await store.createKey({
         id: newKeyId(), name: name ?? `test-${++counter}-${Math.random().toString(36).slice(2, 8)}`, account, hash: hashKey(key),
         last4: key.slice(-4), createdAt: Date.now(), expiresAt: expiresAt ?? null, revokedAt: null, lastUsedAt: null, rpm: rpm ?? null,
       });
       return key;
     },
-    addCredits(usd, account = "default") {
-      store.addCredits(account, usdToNano(usd), Date.now());
+    async addCredits(usd, account = "default") {
+      await store.addCredits(account, usdToNano(usd), Date.now());
     },
     client: (key, opts = {}) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: key, maxRetries: opts.maxRetries ?? 0, ...(watch && { fetch: watch.fetch }) }),
     fetch: gwFetch,
@@ -122,8 +122,8 @@ export function useGateway(config: (fakeUrl: string) => Record<string, unknown>,
   beforeAll(async () => {
     h.fake = await startFakeUpstream(opts.fallback);
     h.gw = await startGateway(config(h.fake.url));
-    h.key = h.gw.createKey({ account });
-    h.gw.addCredits(credits, account);
+    h.key = await h.gw.createKey({ account });
+    await h.gw.addCredits(credits, account);
   });
   afterAll(async () => {
     await h.gw?.close();

@@ -227,12 +227,12 @@ describe("messages and content", () => {
   });
 
   test("logprobs: true is a 400 naming logprobs, before any upstream call or charge", async () => {
-    const before = { balance: h.gw.store.balance("default"), rows: h.gw.store.usage({ account: "default" }).length };
+    const before = { balance: (await h.gw.store.balance("default")), rows: (await h.gw.store.usage({ account: "default" })).length };
     const res = await h.post({ logprobs: true });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error).toMatchObject({ type: "invalid_request_error", code: "unsupported_parameter", param: "logprobs" });
     expect(h.fake.requests).toHaveLength(0);
-    expect({ balance: h.gw.store.balance("default"), rows: h.gw.store.usage({ account: "default" }).length }).toEqual(before);
+    expect({ balance: (await h.gw.store.balance("default")), rows: (await h.gw.store.usage({ account: "default" })).length }).toEqual(before);
   });
 });
 

@@ -233,7 +233,7 @@ describe("anthropic key rejection fails over to the next instance", () => {
       models: [{ id: "anthropic/sonnet", pricing: { prompt: "3", completion: "15" }, order: "fixed", endpoints: [{ provider: "primary", model: MODEL }, { provider: "backup", model: MODEL }] }],
       retry: FAST_RETRY,
     });
-    gw.addCredits("10");
+    await gw.addCredits("10");
   });
   afterEach(async () => {
     await gw.close();
@@ -243,7 +243,7 @@ describe("anthropic key rejection fails over to the next instance", () => {
   const run = async (reply: Reply) => {
     primary.queue(reply);
     backup.queue(message([textBlock("from backup")], usage));
-    const res = await post(gw.url, "/v1/chat/completions", { model: "anthropic/sonnet", messages: hi }, bearer(gw.createKey()));
+    const res = await post(gw.url, "/v1/chat/completions", { model: "anthropic/sonnet", messages: hi }, bearer((await gw.createKey())));
     const health = (await (await fetch(`${gw.url}/v1/health/providers`)).json()) as { providers: Array<{ id: string; status: string }> };
     return { res, primaryStatus: health.providers.find((p) => p.id === "primary")!.status };
   };
@@ -283,7 +283,7 @@ describe("anthropic model listing", () => {
       const report = await syncModels(gw.server.gateway.config, gw.store, gw.server.gateway.instances);
       expect(report.providers).toEqual([{ id: "anthropic", ok: true, models: 2 }]);
       expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/v1/models?limit=1000", headers: { "x-api-key": KEY, "anthropic-version": "2023-06-01" } });
-      expect(gw.store.catalog().find((m) => m.id === "anthropic/claude-new-model-1")).toMatchObject({ contextLength: 200_000 });
+      expect((await gw.store.catalog()).find((m) => m.id === "anthropic/claude-new-model-1")).toMatchObject({ contextLength: 200_000 });
       expect(plugin.models!.response(list)).toEqual([
         { id: "claude-new-model-1", contextLength: 200_000, maxOutput: 64_000 },
         { id: "claude-haiku-4-5-20251001", contextLength: undefined, maxOutput: undefined },
