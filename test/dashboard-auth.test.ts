@@ -75,10 +75,21 @@ describe("sessions", () => {
   });
 });
 
+describe("removing a user", () => {
+  it("ends their sessions at once", async () => {
+    gw = await startGateway({});
+    const { cookie } = await signUp(gw, "a@example.com", "a");
+    const { removeUser } = await import("../src/operations/dashboard-users.js");
+    await removeUser(gw.store, "a@example.com");
+    expect((await call(gw, "GET", "/dashboard/api/keys", { cookie })).status).toBe(401);
+    expect((await call(gw, "POST", "/dashboard/api/session", { body: { email: "a@example.com", password: PASSWORD } })).status).toBe(401);
+  });
+});
+
 describe("sign-in links", () => {
   it("work once, expire, and are replaced by a reset", async () => {
     gw = await startGateway({});
-    const { link } = await signUp(gw, "a@example.com", "a");
+    const { link, cookie } = await signUp(gw, "a@example.com", "a");
     const again = await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(link), password: "another password 1" } });
     expect(again.status).toBe(400);
     expect(again.json.error.code).toBe("invalid_link");
@@ -93,6 +104,8 @@ describe("sign-in links", () => {
     expect((await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(first.link), password: "another password 1" } })).status).toBe(400);
     const ok = await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(second.link), password: "another password 2" } });
     expect(ok.status).toBe(200);
+    expect((await call(gw, "GET", "/dashboard/api/me", { cookie })).status).toBe(401); // a new password ends the other sessions
+    expect((await call(gw, "GET", "/dashboard/api/me", { cookie: cookieOf(ok) })).status).toBe(200);
     expect((await call(gw, "POST", "/dashboard/api/session", { body: { email: "a@example.com", password: "another password 2" } })).status).toBe(200);
     expect((await call(gw, "POST", "/dashboard/api/session", { body: { email: "a@example.com", password: PASSWORD } })).status).toBe(401);
   });

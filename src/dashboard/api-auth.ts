@@ -18,25 +18,28 @@ export const me = (u: DashboardUser) => ({ email: u.email, account: u.account, a
 
 const wrongPassword = () => new GatewayError(401, "authentication_error", "invalid_credentials", "Wrong email or password.");
 
+/** Email and password, checked only while neither the user nor the IP is over its failure budget. */
+async function signIn(gw: Gateway, throttle: SignInThrottle, event: H3Event): Promise<Response> {
+  checkOrigin(event, gw.config.server.trustProxy);
+  const body = await readBody(event, SignInBody);
+  const email = body.email.trim().toLowerCase();
+  const ip = clientIp(event);
+  throttle.check(email, ip);
+  const user = await gw.store.findUser(email);
+  const ok = user?.passwordHash ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
+  if (!ok || !user) {
+    throttle.fail(email, ip);
+    throw wrongPassword();
+  }
+  throttle.succeed(email);
+  return reply(event, 200, me(user), { "set-cookie": await startSession(gw, event, user.email) });
+}
+
 export function authRoutes(app: H3, gw: Gateway, base: string): void {
   const throttle = new SignInThrottle(gw.now);
   const trust = gw.config.server.trustProxy;
 
-  app.post(`${base}/session`, async (event) => {
-    checkOrigin(event, trust);
-    const body = await readBody(event, SignInBody);
-    const email = body.email.trim().toLowerCase();
-    const ip = clientIp(event);
-    throttle.check(email, ip);
-    const user = await gw.store.findUser(email);
-    const ok = user?.passwordHash ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
-    if (!ok || !user) {
-      throttle.fail(email, ip);
-      throw wrongPassword();
-    }
-    throttle.succeed(email);
-    return reply(event, 200, me(user), { "set-cookie": await startSession(gw, event, user.email) });
-  });
+  app.post(`${base}/session`, (event) => signIn(gw, throttle, event));
 
   app.delete(`${base}/session`, async (event: H3Event) => {
     checkOrigin(event, trust);

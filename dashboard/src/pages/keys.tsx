@@ -8,56 +8,65 @@ import { date, Empty, ErrorLine, useLoad } from "../ui.js";
 
 export function KeysPage({ account }: { account: string }) {
   const { data, error, reload } = useLoad(() => api<KeyView[]>("GET", withAccount("/keys", account)), [account]);
-  const [created, setCreated] = useState<(KeyView & { key: string }) | null>(null);
-  const [formError, setFormError] = useState<string | null>(null);
+  const [created, setCreated] = useState<NewKeyView | null>(null);
   const [revoking, setRevoking] = useState<KeyView | null>(null);
+  return (
+    <section>
+      <h2>Keys</h2>
+      <CreateKeyForm account={account} onCreated={(k) => (setCreated(k), reload())} />
+      {created && <NewKey created={created} onDone={() => setCreated(null)} />}
+      <ErrorLine error={error} />
+      {data && data.length === 0 && <Empty>No keys yet. Create one above; it is shown in full only once.</Empty>}
+      {data && data.length > 0 && <KeyTable keys={data} onRevoke={setRevoking} />}
+      {revoking && <RevokeDialog k={revoking} onClose={() => setRevoking(null)} onRevoked={reload} />}
+    </section>
+  );
+}
 
+type NewKeyView = KeyView & { key: string };
+
+function CreateKeyForm({ account, onCreated }: { account: string; onCreated: (k: NewKeyView) => void }) {
+  const [error, setError] = useState<string | null>(null);
   const create = async (e: Event) => {
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const f = new FormData(form);
     const num = (name: string) => (f.get(name) ? Number(f.get(name)) : undefined);
     try {
-      setCreated(await api("POST", "/keys", { name: f.get("name"), expires_in_days: num("days"), rpm: num("rpm"), account }));
-      setFormError(null);
+      onCreated(await api<NewKeyView>("POST", "/keys", { name: f.get("name"), expires_in_days: num("days"), rpm: num("rpm"), account }));
+      setError(null);
       form.reset();
-      reload();
     } catch (err) {
-      setFormError((err as Error).message);
+      setError((err as Error).message);
     }
   };
-
   return (
-    <section>
-      <h2>Keys</h2>
-      <form class="card row" onSubmit={create}>
-        <label>Name<input name="name" required maxLength={100} /></label>
-        <label>Expires in days<input name="days" type="number" min={1} max={3650} inputMode="numeric" /></label>
-        <label>Requests per minute<input name="rpm" type="number" min={1} inputMode="numeric" /></label>
-        <button type="submit">Create key</button>
-        <ErrorLine error={formError} />
-      </form>
-      {created && <NewKey created={created} onDone={() => setCreated(null)} />}
+    <form class="card row" onSubmit={create}>
+      <label>Name<input name="name" required maxLength={100} /></label>
+      <label>Expires in days<input name="days" type="number" min={1} max={3650} inputMode="numeric" /></label>
+      <label>Requests per minute<input name="rpm" type="number" min={1} inputMode="numeric" /></label>
+      <button type="submit">Create key</button>
       <ErrorLine error={error} />
-      {data && data.length === 0 && <Empty>No keys yet. Create one above; it is shown in full only once.</Empty>}
-      {data && data.length > 0 && (
-        <div class="scroll">
-          <table>
-            <thead><tr><th>Name</th><th>Key</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th><span class="sr">Actions</span></th></tr></thead>
-            <tbody>
-              {data.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td><td><code>{k.masked}</code></td><td><span class={`state ${k.state}`}>{k.state}</span></td>
-                  <td>{date(k.created_at)}</td><td>{date(k.last_used_at)}</td><td>{date(k.expires_at)}</td>
-                  <td>{k.state === "active" && <button type="button" class="danger" onClick={() => setRevoking(k)}>Revoke</button>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {revoking && <RevokeDialog k={revoking} onClose={() => setRevoking(null)} onRevoked={reload} />}
-    </section>
+    </form>
+  );
+}
+
+function KeyTable({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (k: KeyView) => void }) {
+  return (
+    <div class="scroll">
+      <table>
+        <thead><tr><th>Name</th><th>Key</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th><span class="sr">Actions</span></th></tr></thead>
+        <tbody>
+          {keys.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td><td><code>{k.masked}</code></td><td><span class={`state ${k.state}`}>{k.state}</span></td>
+              <td>{date(k.created_at)}</td><td>{date(k.last_used_at)}</td><td>{date(k.expires_at)}</td>
+              <td>{k.state === "active" && <button type="button" class="danger" onClick={() => onRevoke(k)}>Revoke</button>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
