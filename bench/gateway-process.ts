@@ -41,11 +41,11 @@ function cli(args: string[]): string {
   return r.stdout;
 }
 
-/** Temp dir with the config and a database holding one funded key. */
-export function prepare(fakePort: number): BenchSetup {
+/** Temp dir with the config and a database (a SQLite file there, or the PostgreSQL URL given) holding one funded key. */
+export function prepare(fakePort: number, database?: string): BenchSetup {
   const dir = mkdtempSync(join(tmpdir(), "gw-bench-"));
   const config = join(dir, "gateway.config.json");
-  const db = join(dir, "gateway.db");
+  const db = database ?? join(dir, "gateway.db");
   writeFileSync(config, JSON.stringify(benchConfig(fakePort), null, 2));
   const common = ["--config", config, "--db", db, "--json"];
   const created = JSON.parse(cli(["keys", "create", "--name", "bench", ...common])) as { key: string };

@@ -2,6 +2,7 @@
  * Results: the per-case comparison, the targets (PASS/MISS) from issue 6, the terminal
  * table and the JSON file.
  */
+import type { FleetResult } from "./fleet.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TtfbResult } from "./check.js";
@@ -46,6 +47,8 @@ export interface BenchResults {
   rss: { idleMb: number; peakUnderLoadMb: number; hwmMb: number | null; afterRunsMb: number[]; growthMb: number };
   /** 1,000 concurrent streams of 20 chunks 100 ms apart: time to the last byte. */
   longStreams: { concurrency: number; ownMs: number; gateway: StreamsResult & { peakRssMb: number }; direct: StreamsResult };
+  /** The same load on the PostgreSQL (+ Redis) store, one process (bench/fleet.ts). */
+  fleet: FleetResult;
   /** `[gateway] ... internal error` lines the gateway logged (e.g. on client disconnects). */
   gatewayLog: { internalErrors: number; tail: string };
   targets: TargetResult[];

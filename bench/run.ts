@@ -14,6 +14,7 @@ import { meterForeignCpu } from "./cpu.js";
 import { measureReady, prepare, ROOT, startGateway, type BenchSetup } from "./gateway-process.js";
 import { measure, type Case, type Measurement, type Target } from "./load.js";
 import { LONG_STREAMS, measureLongStreams } from "./long-streams.js";
+import { measureFleet, renderFleet } from "./fleet.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
 
@@ -147,8 +148,11 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
     // otherwise show as growth across the repeated runs.
     log(`${LONG_STREAMS.concurrency} long streams at once (${LONG_STREAMS.chunks} chunks ${LONG_STREAMS.gapMs} ms apart), gateway then direct...`);
     const longStreams = await measureLongStreams(gw, direct, fake.port, gateway.pid);
+    await gateway.close(); // one gateway at a time on the gateway's core
+    log("the PostgreSQL + Redis store (a gateway of its own on a fresh database)...");
+    const fleet = await measureFleet(fake.port, (ms) => setLatency(fake.port, ms), timing, (id) => cases.find((c) => c.case.id === id)?.gateway.rps ?? null);
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
-    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, longStreams };
+    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, longStreams, fleet };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
     return { ...base, targets: evaluate(base), valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
   } finally {
@@ -172,7 +176,7 @@ async function main(): Promise<void> {
     const results = await bench({ port, pid: fake.pid! }, { port: bare.port, pid: bareProxy.pid! }, setup);
     results.totalS = elapsedS();
     writeJson(OUT, results);
-    process.stdout.write(`\n${render(results)}\nJSON: ${OUT}\n`);
+    process.stdout.write(`\n${render(results)}\n\n${renderFleet(results.fleet)}\nJSON: ${OUT}\n`);
     if (!results.valid) process.exitCode = 1;
   } finally {
     await stop(fake);

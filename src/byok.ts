@@ -5,11 +5,22 @@
  */
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
-import { invalidRequest } from "./errors.js";
+import { invalidRequest, UsageError } from "./errors.js";
+import { isPostgresUrl } from "./store/pg/url.js";
 import type { Store } from "./store/index.js";
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
+
+/**
+ * With PostgreSQL every process must open every BYOK key, so the secret cannot be a file beside
+ * the database: GATEWAY_SECRET, the same everywhere (contract.md §7). Refused in one line.
+ */
+export function requireFleetSecret(database: string, env: NodeJS.ProcessEnv): void {
+  if (isPostgresUrl(database) && !env.GATEWAY_SECRET) {
+    throw new UsageError("GATEWAY_SECRET must be set (64 hex characters, the same on every process) when the database is PostgreSQL");
+  }
+}
 
 export function loadSecret(dbFile: string, env: NodeJS.ProcessEnv): Buffer {
   if (env.GATEWAY_SECRET) return createHash("sha256").update(env.GATEWAY_SECRET).digest();

@@ -2,6 +2,7 @@
  * gateway.config.yaml: discovery (cosmiconfig), `${VAR}` interpolation and validation (zod).
  * An invalid config fails at start with the path of the bad key and why.
  */
+import { isPostgresUrl } from "./store/pg/url.js";
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
@@ -92,7 +93,15 @@ export const Config = z.strictObject({
       upstream: UpstreamCaps.prefault({}),
     })
     .prefault({}),
+  /** A SQLite file, or a postgres:// URL shared by several processes (contract.md §7, docs/fleet.md). */
   database: z.string().default("./gateway.db"),
+  /** PostgreSQL only: how long a hold lives without its process renewing it, and this process's pool size. */
+  fleet: z
+    .strictObject({
+      leaseSeconds: z.number().int().min(1).max(600).default(30),
+      maxConnections: z.number().int().min(2).max(1000).default(20),
+    })
+    .prefault({}),
   providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "Provider ids are lowercase letters, digits and dashes"), Provider).default({}),
   models: z.array(ModelRoute).default([]),
   /** Short names (`gpt-4o-mini`, `claude`) resolved to a vendor/model id before routing. */
@@ -238,7 +247,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   const lines = async (problems: Problem[]) => formatProblems(problems, found.filepath, await linesOf(found.filepath));
   if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
   // A relative database path is relative to the config file, not to wherever the CLI runs.
-  if (found.config?.database) config.database = resolve(dirname(found.filepath), config.database);
+  if (found.config?.database && !isPostgresUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
   return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
 }
 

@@ -72,6 +72,24 @@ export function databaseFindings(db: string): Finding[] {
   return findings;
 }
 
+/** PostgreSQL: reachable, and at which schema version (a newer gateway migrates at `serve` or `gateway db migrate`). */
+export async function postgresFindings(url: string): Promise<Finding[]> {
+  const check = "database";
+  const { createPool } = await import("./store/pg/db.js");
+  const { pgMigrations } = await import("./store/pg/schema.js");
+  const pool = createPool(url, 1);
+  try {
+    const { rows } = await pool.query<{ v: number | null }>("SELECT (SELECT MAX(version) FROM gateway_migrations) AS v").catch(async () => ({ rows: [{ v: null }] }));
+    await pool.query("SELECT 1");
+    const v = rows[0]?.v ?? 0;
+    return [{ check, status: "ok", message: `PostgreSQL is reachable; schema version ${v} of ${pgMigrations.length}${v < pgMigrations.length ? " (gateway serve or gateway db migrate applies the rest)" : ""}` }];
+  } catch (err) {
+    return [{ check, status: "fail", message: `PostgreSQL cannot be reached: ${(err as Error).message}` }];
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}
+
 export async function portFinding(host: string, port: number, db: string): Promise<Finding> {
   const check = "port";
   const error = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {

@@ -87,6 +87,13 @@ export const upstreamAuthFailed = (providers: string[]) =>
     : `The gateway's keys for providers ${providers.join(", ")} were rejected by the providers. The gateway operator must fix them (gateway doctor).`);
 
 /** Every endpoint answered, and no answer was usable (over a cap, not the provider's format, bad usage). */
+/**
+ * The shared store (PostgreSQL) cannot be reached: requests that need money or keys stop here
+ * with a 503 the client may retry, never a 500 (contract.md §7). The cause stays in the log.
+ */
+export const storeUnavailable = (cause?: unknown) =>
+  new GatewayError(503, "upstream_error", "store_unavailable", "The gateway's database is temporarily unavailable. Retry later.", { cause, headers: { "retry-after": "1" } });
+
 export const upstreamInvalid = () =>
   new GatewayError(502, "upstream_error", "upstream_invalid_response", "The provider sent an answer the gateway cannot use. Retry later.");
 

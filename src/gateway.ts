@@ -71,7 +71,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     auth.invalidate();
     byok.invalidate();
     // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
-    buildCatalog().then((c) => void (gateway.catalog = c), (err) => console.error("[gateway] the catalog could not be re-read:", err));
+    buildCatalog().then((c) => void (gateway.catalog = c), (err: Error) => console.error(`[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`));
   });
   const timer = setInterval(() => void auth.flush().catch(() => undefined), TOUCH_MS);
   timer.unref();

@@ -13,8 +13,10 @@ import { createGateway, type Gateway } from "./gateway.js";
 import { settleLeftovers } from "./journal.js";
 import { clientErrorHandler, createHandler } from "./server.js";
 import type { Store } from "./store/index.js";
-import { lockDatabase } from "./store/lock.js";
-import { openSqliteStore } from "./store/sqlite.js";
+import { lockDatabase, type DatabaseLock } from "./store/lock.js";
+import { openStore, storeOptions } from "./store/open.js";
+import { isPostgresUrl } from "./store/pg/url.js";
+import { requireFleetSecret } from "./byok.js";
 
 export interface RunningServer {
   url: string;
@@ -24,11 +26,13 @@ export interface RunningServer {
 
 export async function startServer(loaded: LoadedConfig, opts: { host?: string; port?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
   const { config } = loaded;
-  const lock = lockDatabase(config.database);
+  requireFleetSecret(config.database, opts.env ?? process.env);
+  // One process per SQLite file; PostgreSQL is shared by design (contract.md §7).
+  const lock: DatabaseLock = isPostgresUrl(config.database) ? { release: () => undefined } : lockDatabase(config.database);
   let store: Store;
   let gateway: Gateway;
   try {
-    store = openSqliteStore(config.database);
+    store = await openStore(config.database, storeOptions(config));
   } catch (err) {
     lock.release();
     throw err;

@@ -23,8 +23,8 @@ describe("401 invalid_api_key", () => {
     const key = await h.gw.createKey({ name: "to-revoke" });
     expect((await models(bearer(key))).status).toBe(200);
     // Another connection (as `gateway keys revoke` would be) commits the revocation.
-    const { openSqliteStore } = await import("../src/store/sqlite.js");
-    const cli = openSqliteStore(h.gw.db);
+    const { openStore } = await import("../src/store/open.js");
+    const cli = await openStore(h.gw.db);
     await cli.revokeKey((await cli.findKey("to-revoke"))!.id, Date.now());
     await cli.close();
     const started = Date.now();

@@ -1,6 +1,8 @@
 /** Money: exact debits, reservations under concurrency, disconnect billing, BYOK (contract.md §5). */
+import { execFileSync } from "node:child_process";
+import { onPostgres } from "./helpers/services.js";
+import { rows } from "./helpers/rows.js";
 import { readFileSync } from "node:fs";
-import Database from "better-sqlite3";
 import { describe, expect, test } from "vitest";
 import { encrypt, loadSecret } from "../src/byok.js";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
@@ -19,14 +21,7 @@ const h = useGateway((fakeUrl) => ({
 }), { fallback: () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) });
 
 interface LedgerRow { account: string; cost: number; list_cost: number; byok: number; usage_source: string; status: string; prompt_tokens: number; completion_tokens: number }
-const ledger = (account: string): LedgerRow[] => {
-  const db = new Database(h.gw.db, { readonly: true });
-  try {
-    return db.prepare("SELECT * FROM ledger WHERE account = ? ORDER BY id").all(account) as LedgerRow[];
-  } finally {
-    db.close();
-  }
-};
+const ledger = (account: string) => rows<LedgerRow>(h.gw.db, "SELECT * FROM ledger WHERE account = ? ORDER BY id", account);
 const balance = async (account: string) => Number((await h.gw.store.balance(account)) ?? 0n);
 const ask = (key: string, extra: Record<string, unknown> = {}) =>
   h.post({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10, ...extra }, bearer(key));
@@ -38,7 +33,7 @@ describe("exact debits", () => {
     expect((await ask(key)).status).toBe(200);
     // 12 × 150_000_000 + 5 × 600_000_000 nano-USD per 1M tokens = 4_800 nano-USD.
     expect(await balance("exact")).toBe(1_000_000_000 - 4_800);
-    expect(ledger("exact")).toEqual([expect.objectContaining({ cost: 4_800, list_cost: 4_800, prompt_tokens: 12, completion_tokens: 5, usage_source: "provider", status: "ok", byok: 0 })]);
+    expect(await ledger("exact")).toEqual([expect.objectContaining({ cost: 4_800, list_cost: 4_800, prompt_tokens: 12, completion_tokens: 5, usage_source: "provider", status: "ok", byok: 0 })]);
     // 12 × 1_500 / 1e6 = 0.018 nano -> rounded up to 1.
     expect((await ask(key, { model: "openai/tiny-price" })).status).toBe(200);
     expect(await balance("exact")).toBe(1_000_000_000 - 4_801);
@@ -69,7 +64,7 @@ describe("exact debits", () => {
     h.fake.queue({ status: 400, json: { error: { message: "bad", type: "invalid_request_error" } } });
     expect((await ask(key)).status).toBe(400);
     expect(await balance("failed")).toBe(1_000_000_000);
-    expect(ledger("failed")).toEqual([expect.objectContaining({ cost: 0, status: "error" })]);
+    expect(await ledger("failed")).toEqual([expect.objectContaining({ cost: 0, status: "error" })]);
   });
 });
 
@@ -92,7 +87,7 @@ describe("concurrency", () => {
       const all = await Promise.all(pending);
       expect(all.filter((s) => s === 200)).toHaveLength(5);
       const final = await balance("race");
-      const charged = ledger("race").reduce((sum, r) => sum + r.cost, 0);
+      const charged = (await ledger("race")).reduce((sum, r) => sum + r.cost, 0);
       expect(final).toBe(55_500 - 5 * 4_800);
       expect(charged).toBe(55_500 - final);
     } finally {
@@ -112,8 +107,8 @@ describe("streams and disconnects", () => {
     let received = "";
     while (!received.includes("word5 ")) received += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
-    await expect.poll(() => ledger("leaver").length, { timeout: 5000 }).toBe(1);
-    const row = ledger("leaver")[0]!;
+    await expect.poll(async () => (await ledger("leaver")).length, { timeout: 5000 }).toBe(1);
+    const row = (await ledger("leaver"))[0]!;
     expect(row).toMatchObject({ status: "cancelled", usage_source: "estimated" });
     expect(row.completion_tokens).toBeGreaterThan(0);
     expect(row.completion_tokens).toBeLessThan(300);
@@ -126,8 +121,8 @@ describe("streams and disconnects", () => {
     await h.gw.addCredits("1", "streamer");
     h.fake.queue(stream(["a", "b"], { prompt_tokens: 12, completion_tokens: 5 }));
     await (await ask(key, { stream: true })).text();
-    await expect.poll(() => ledger("streamer").length).toBe(1);
-    expect(ledger("streamer")[0]).toMatchObject({ cost: 4_800, usage_source: "provider", status: "ok" });
+    await expect.poll(async () => (await ledger("streamer")).length).toBe(1);
+    expect((await ledger("streamer"))[0]).toMatchObject({ cost: 4_800, usage_source: "provider", status: "ok" });
     expect(await balance("streamer")).toBe(1_000_000_000 - 4_800);
   });
 });
@@ -142,15 +137,16 @@ describe("BYOK", () => {
     await expect.poll(async () => (await ask(key)).status, { timeout: 2000 }).toBe(200);
     expect(h.fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${byokKey}`);
     expect(await balance("byok")).toBe(0);
-    expect(ledger("byok").at(-1)).toMatchObject({ byok: 1, cost: 0, list_cost: 4_800 });
+    expect((await ledger("byok")).at(-1)).toMatchObject({ byok: 1, cost: 0, list_cost: 4_800 });
   });
 
-  test("the database file and its WAL never hold a gateway key or a BYOK key in clear text", async () => {
+  test("the database (file and WAL, or a full PostgreSQL dump) never holds a gateway key or a BYOK key in clear text", async () => {
     const key = await h.gw.createKey({ account: "secrets" });
     await h.gw.addCredits("1", "secrets");
     expect((await ask(key)).status).toBe(200);
-    for (const file of [h.gw.db, `${h.gw.db}-wal`]) {
-      const bytes = readFileSync(file);
+    const dumps = onPostgres() ? [execFileSync("pg_dump", ["--data-only", h.gw.db], { maxBuffer: 64 << 20 })] : [h.gw.db, `${h.gw.db}-wal`].map((f) => readFileSync(f));
+    expect(dumps.every((d) => d.length > 0)).toBe(true);
+    for (const bytes of dumps) {
       expect(bytes.includes(Buffer.from(key))).toBe(false);
       expect(bytes.includes(Buffer.from(key.slice(3, 40)))).toBe(false);
       expect(bytes.includes(Buffer.from("sk-account-own-openai-key"))).toBe(false);

@@ -3,7 +3,7 @@
  * client (base64 by default), order, exact cost, dimensions, the model kind on both routes,
  * 402, 429, failover, unusable answers, the ledger by endpoint, /v1/models and openapi.
  */
-import Database from "better-sqlite3";
+import { rows } from "./helpers/rows.js";
 import { describe, expect, test } from "vitest";
 import { summarize } from "../src/operations/usage-summary.js";
 import { float32, openaiEmbeddingReply, vectorOf } from "./helpers/embeddings-wire.js";
@@ -31,13 +31,8 @@ const h = useGateway((fakeUrl) => ({
 const embed = (body: unknown, key = h.key) =>
   fetch(`${h.gw.url}/v1/embeddings`, { method: "POST", headers: { ...bearer(key), "content-type": "application/json" }, body: JSON.stringify(body) });
 
-function ledger(requestId: string): Record<string, unknown> {
-  const db = new Database(h.gw.db, { readonly: true });
-  try {
-    return db.prepare("SELECT * FROM ledger WHERE request_id = ?").get(requestId) as Record<string, unknown>;
-  } finally {
-    db.close();
-  }
+async function ledger(requestId: string): Promise<Record<string, unknown>> {
+  return (await rows<Record<string, unknown>>(h.gw.db, "SELECT * FROM ledger WHERE request_id = ?", requestId))[0]!;
 }
 
 async function errorOf(res: Response, status: number, code: string | null, param: string | null) {
@@ -62,7 +57,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
     res.data.forEach((d, i) => expect(d.embedding).toEqual(float32(vectorOf(inputs[i]!))));
     expect(res).toMatchObject({ object: "list", model: EMBED, usage: { prompt_tokens: 1234, total_tokens: 1234 } });
     // $0.02 per 1M is 20 nano-USD per token: 1,234 tokens cost 24,680 nano-USD exactly.
-    const row = ledger(response.headers.get("x-request-id")!);
+    const row = await ledger(response.headers.get("x-request-id")!);
     expect(row).toMatchObject({ endpoint: "embeddings", prompt_tokens: 1234, completion_tokens: 0, cost: 24_680, list_cost: 24_680, usage_source: "provider", status: "ok" });
     expect(before - (await h.gw.store.balance("default"))!).toBe(24_680n);
   });
@@ -135,7 +130,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
     const res = await embed({ model: "acme/embed", input: ["a", "b"], encoding_format: "float" });
     expect(res.status).toBe(200);
     expect(h.fake.requests.map((r) => r.path)).toEqual(["/first/v1/embeddings", "/second/v1/embeddings"]);
-    const row = ledger(res.headers.get("x-request-id")!);
+    const row = await ledger(res.headers.get("x-request-id")!);
     // 2 tokens at $1 per 1M: 2,000 nano-USD exactly, charged for the endpoint that answered.
     expect(row).toMatchObject({ provider: "second", prompt_tokens: 2, cost: 2000, attempts: 2, endpoint: "embeddings" });
   });

@@ -3,10 +3,10 @@
  * backoff and its deadline, client disconnects, and what is never retried. Two fake
  * upstreams play two provider instances of plugin `openai` serving one model.
  */
+import { rows } from "./helpers/rows.js";
 import { connect, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Worker } from "node:worker_threads";
-import Database from "better-sqlite3";
 import { afterEach, describe, expect, test } from "vitest";
 import { encrypt, loadSecret } from "../src/byok.js";
 import { retryAfterMs } from "../src/upstream.js";
@@ -73,19 +73,12 @@ async function content(res: Response): Promise<string> {
   return events.slice(0, -1).map((e) => JSON.parse(e).choices[0]?.delta?.content ?? "").join("");
 }
 
-function query<T>(s: Setup, sql: string, ...params: unknown[]): T[] {
-  const db = new Database(s.gw.db, { readonly: true });
-  try {
-    return db.prepare(sql).all(...params) as T[];
-  } finally {
-    db.close();
-  }
-}
+const query = <T>(s: Setup, sql: string, ...params: unknown[]): Promise<T[]> => rows<T>(s.gw.db, sql, ...params);
 
 const attempts = (s: Setup, requestId: string) =>
   query<{ provider: string; outcome: string; status: number | null }>(s, "SELECT provider, outcome, http_status AS status FROM attempts WHERE request_id = ? ORDER BY id", requestId);
-const ledger = (s: Setup, requestId: string) =>
-  query<{ provider: string | null; attempts: number; status: string; http_status: number }>(s, "SELECT provider, attempts, status, http_status FROM ledger WHERE request_id = ?", requestId)[0];
+const ledger = async (s: Setup, requestId: string) =>
+  (await query<{ provider: string | null; attempts: number; status: string; http_status: number }>(s, "SELECT provider, attempts, status, http_status FROM ledger WHERE request_id = ?", requestId))[0];
 
 interface ProviderHealth { id: string; status: string; circuit: string; success_rate: number | null }
 async function health(s: Setup, id: string): Promise<ProviderHealth> {
@@ -119,8 +112,8 @@ describe.each(FAILURES)("the primary fails with $name", ({ name, reply, outcome,
       const expected = rateLimited && streamed ? [] : [failed];
       // A request that succeeded at its first attempt is its ledger row alone; failovers are logged attempt by attempt.
       const logged = expected.length ? [...expected, { provider: "secondary", outcome: "success", status: 200 }] : [];
-      await expect.poll(() => ledger(s, id)).toMatchObject({ provider: "secondary", attempts: expected.length + 1, status: "ok", http_status: 200 });
-      expect(attempts(s, id)).toEqual(logged);
+      await expect.poll(async () => await ledger(s, id)).toMatchObject({ provider: "secondary", attempts: expected.length + 1, status: "ok", http_status: 200 });
+      expect(await attempts(s, id)).toEqual(logged);
     }
     expect(s.primary.requests).toHaveLength(rateLimited ? 1 : 2);
     expect(s.secondary.requests).toHaveLength(2);
@@ -173,7 +166,7 @@ test("a connect timeout (an upstream that never completes the handshake) fails o
   const res = await ask(s);
   expect(await content(res)).toBe("from secondary");
   expect(Date.now() - started).toBeLessThan(5000);
-  expect(attempts(s, res.headers.get("x-request-id")!)).toEqual([
+  expect(await attempts(s, res.headers.get("x-request-id")!)).toEqual([
     { provider: "primary", outcome: "failure", status: null },
     { provider: "secondary", outcome: "success", status: 200 },
   ]);

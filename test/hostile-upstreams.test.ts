@@ -4,7 +4,7 @@
  * make a provider fail, and a Retry-After longer than the retry budget. After each, the
  * gateway answers in the error shape and credited == balance + charged, to the nano-USD.
  */
-import Database from "better-sqlite3";
+import { rows } from "./helpers/rows.js";
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { startFakeUpstream, type FakeUpstream, type Reply } from "./helpers/fake-upstream.js";
 import { FAST_RETRY, startGateway, type TestGateway } from "./helpers/gateway.js";
@@ -46,24 +46,19 @@ const ask = (body: Record<string, unknown> = {}, k = key) =>
 
 interface Row { status: string; usage_source: string; cost: number; list_cost: number; prompt_tokens: number; completion_tokens: number; http_status: number }
 
-function ledger(): Row[] {
-  const db = new Database(gw.db, { readonly: true });
-  try {
-    return db.prepare("SELECT * FROM ledger ORDER BY id").all() as Row[];
-  } finally {
-    db.close();
-  }
+function ledger(): Promise<Row[]> {
+  return rows<Row>(gw.db, "SELECT * FROM ledger ORDER BY id");
 }
 
 let seen = 0;
-beforeEach(() => void (seen = ledger().length));
+beforeEach(async () => void (seen = (await ledger()).length));
 
 /** This test's ledger row, read from the database file itself; a stream's is written just after it ends. */
 async function lastRow(): Promise<Row> {
-  for (let i = 0; i < 100 && ledger().length <= seen; i++) await new Promise((r) => setTimeout(r, 20));
-  const rows = ledger();
-  expect(rows.length).toBe(seen + 1);
-  return rows.at(-1)!;
+  for (let i = 0; i < 100 && (await ledger()).length <= seen; i++) await new Promise((r) => setTimeout(r, 20));
+  const all = await ledger();
+  expect(all.length).toBe(seen + 1);
+  return all.at(-1)!;
 }
 
 async function expectMoneyAddsUp(): Promise<void> {

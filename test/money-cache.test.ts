@@ -9,7 +9,7 @@
  * (beside candidates); Bedrock Converse `cacheReadInputTokens` / `cacheWriteInputTokens` beside
  * `inputTokens`; DeepSeek `prompt_cache_hit_tokens`; xAI reasoning outside completion_tokens.
  */
-import Database from "better-sqlite3";
+import { rows } from "./helpers/rows.js";
 import { describe, expect, test } from "vitest";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
 import { completion } from "./helpers/openai-wire.js";
@@ -51,15 +51,12 @@ const h = useGateway((url) => ({
 interface Row { list_cost: number; cost: number; uncollected: number; prompt_tokens: number; completion_tokens: number }
 
 async function billed(action: () => Promise<unknown>): Promise<Row> {
-  const db = new Database(h.gw.db, { readonly: true });
-  try {
-    const rows = () => db.prepare("SELECT list_cost, cost, uncollected, prompt_tokens, completion_tokens FROM ledger ORDER BY id").all() as Row[];
-    const before = rows().length;
+  const all = () => rows<Row>(h.gw.db, "SELECT list_cost, cost, uncollected, prompt_tokens, completion_tokens FROM ledger ORDER BY id");
+  {
+    const before = (await all()).length;
     await action();
-    await expect.poll(() => rows().length).toBe(before + 1);
-    return rows().at(-1)!;
-  } finally {
-    db.close();
+    await expect.poll(async () => (await all()).length).toBe(before + 1);
+    return (await all()).at(-1)!;
   }
 }
 

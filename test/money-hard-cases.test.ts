@@ -2,8 +2,8 @@
  * Money, the hard cases (contract.md §10): charges are never capped by the hold, what cannot
  * be collected is recorded, key budgets hold under concurrency, GET /v1/key.
  */
+import { rows } from "./helpers/rows.js";
 import { join } from "node:path";
-import Database from "better-sqlite3";
 import { beforeAll, describe, expect, test } from "vitest";
 import { periodStart } from "../src/budget.js";
 import { encrypt, loadSecret } from "../src/byok.js";
@@ -24,14 +24,7 @@ const h = useGateway((fakeUrl) => ({
 }), { fallback: ok });
 
 interface Row { cost: number; list_cost: number; uncollected: number; prompt_tokens: number; key_id: string }
-const ledger = (account: string): Row[] => {
-  const db = new Database(h.gw.db, { readonly: true });
-  try {
-    return db.prepare("SELECT * FROM ledger WHERE account = ? ORDER BY id").all(account) as Row[];
-  } finally {
-    db.close();
-  }
-};
+const ledger = (account: string) => rows<Row>(h.gw.db, "SELECT * FROM ledger WHERE account = ? ORDER BY id", account);
 const balance = async (account: string) => (await h.gw.store.balance(account));
 // Worst case of this body: 34 prompt tokens (the byte bound) × 150 + 10 × 600 = 11,100 nano-USD.
 const HOLD = 11_100;
@@ -54,7 +47,7 @@ describe("the hold decides admission only", () => {
     h.fake.queue(big());
     expect((await ask(key)).status).toBe(200);
     expect(await balance("full")).toBe(1_000_000_000n - BigInt(BIG));
-    expect(ledger("full")).toEqual([expect.objectContaining({ cost: BIG, list_cost: BIG, uncollected: 0, prompt_tokens: 2001 })]);
+    expect(await ledger("full")).toEqual([expect.objectContaining({ cost: BIG, list_cost: BIG, uncollected: 0, prompt_tokens: 2001 })]);
   });
 
   test("a balance smaller than the reported cost ends at exactly zero, the difference recorded as uncollected", async () => {
@@ -63,7 +56,7 @@ describe("the hold decides admission only", () => {
     h.fake.queue(big());
     expect((await ask(key)).status).toBe(200);
     expect(await balance("short")).toBe(0n);
-    expect(ledger("short")).toEqual([expect.objectContaining({ cost: 100_000, list_cost: BIG, uncollected: BIG - 100_000 })]);
+    expect(await ledger("short")).toEqual([expect.objectContaining({ cost: 100_000, list_cost: BIG, uncollected: BIG - 100_000 })]);
     await expectError(await ask(key), 402, "insufficient_credits", null);
   });
 
@@ -77,12 +70,12 @@ describe("the hold decides admission only", () => {
     await expect.poll(() => h.fake.requests.length).toBe(1);
     expect((await ask(key)).status).toBe(200);
     // The second took its own hold and nothing of the first's: 11,100 collected, the rest recorded.
-    expect(ledger("shared")).toEqual([expect.objectContaining({ cost: HOLD, list_cost: BIG, uncollected: BIG - HOLD })]);
+    expect(await ledger("shared")).toEqual([expect.objectContaining({ cost: HOLD, list_cost: BIG, uncollected: BIG - HOLD })]);
     expect(await balance("shared")).toBe(BigInt(HOLD));
     release();
     expect((await first).status).toBe(200);
     expect(await balance("shared")).toBe(BigInt(HOLD - 4_800));
-    const rows = ledger("shared");
+    const rows = await ledger("shared");
     expect(rows.reduce((s, r) => s + r.cost, 0)).toBe(2 * HOLD - (HOLD - 4_800)); // the ledger's sum is the balance change
   });
 });
@@ -108,7 +101,7 @@ describe("key budgets", () => {
       release();
       expect((await Promise.all(pending)).filter((s) => s === 200)).toHaveLength(5);
       expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 5n * 4_800n, held: 0 });
-      expect(ledger("budgeted").reduce((s, r) => s + r.cost, 0)).toBe(5 * 4_800);
+      expect((await ledger("budgeted")).reduce((s, r) => s + r.cost, 0)).toBe(5 * 4_800);
       expect(await balance("budgeted")).toBe(1_000_000_000n - 5n * 4_800n); // the balance was never the limit
     } finally {
       release();
@@ -121,7 +114,7 @@ describe("key budgets", () => {
     const { key, id } = await keyWithBudget("capped", BigInt(HOLD));
     h.fake.queue(big());
     expect((await ask(key)).status).toBe(200);
-    expect(ledger("capped")).toEqual([expect.objectContaining({ cost: HOLD, uncollected: BIG - HOLD })]);
+    expect(await ledger("capped")).toEqual([expect.objectContaining({ cost: HOLD, uncollected: BIG - HOLD })]);
     expect((await h.gw.store.keyBudgetUse(id, 0)).spent).toBe(BigInt(HOLD));
     const refused = await expectError(await ask(key), 402, "insufficient_credits", null);
     expect(refused.message).toContain("budget");
@@ -135,7 +128,7 @@ describe("key budgets", () => {
     await expect.poll(async () => (await ask(key)).status, { timeout: 2000 }).toBe(200);
     expect(h.fake.requests.at(-1)!.headers.authorization).toBe("Bearer sk-own-key-4242");
     expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 0n, held: 0 });
-    expect(ledger("byok-budget").at(-1)).toMatchObject({ cost: 0, list_cost: 4_800 });
+    expect((await ledger("byok-budget")).at(-1)).toMatchObject({ cost: 0, list_cost: 4_800 });
   });
 });
 

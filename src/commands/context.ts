@@ -4,7 +4,9 @@ import type { Command } from "commander";
 import { loadConfig, type LoadedConfig } from "../config.js";
 import { UsageError } from "../errors.js";
 import type { Store } from "../store/index.js";
-import { openSqliteStore } from "../store/sqlite.js";
+import { requireFleetSecret } from "../byok.js";
+import { openStore, storeOptions } from "../store/open.js";
+import { isPostgresUrl } from "../store/pg/url.js";
 
 export interface GlobalOptions {
   config?: string;
@@ -19,13 +21,14 @@ export async function configFor(cmd: Command): Promise<LoadedConfig> {
   const g = globals(cmd);
   const loaded = await loadConfig(g.config);
   const db = g.db ?? process.env.GATEWAY_DB;
-  if (db) loaded.config.database = resolve(db);
+  if (db) loaded.config.database = isPostgresUrl(db) ? db : resolve(db);
   return loaded;
 }
 
 export async function withStore<T>(cmd: Command, fn: (store: Store, loaded: LoadedConfig) => T | Promise<T>): Promise<T> {
   const loaded = await configFor(cmd);
-  const store = openSqliteStore(loaded.config.database);
+  requireFleetSecret(loaded.config.database, process.env);
+  const store = await openStore(loaded.config.database, storeOptions(loaded.config));
   try {
     return await fn(store, loaded);
   } finally {

@@ -1,4 +1,5 @@
 /** `gateway doctor [--json] [--offline]`: everything an operator can get wrong, one line per finding; exit 1 when anything is. */
+import { isPostgresUrl } from "../store/pg/url.js";
 import { dirname } from "node:path";
 import type { Command } from "commander";
 import type { LoadedConfig } from "../config.js";
@@ -31,7 +32,7 @@ async function run(cmd: Command, offline: boolean): Promise<Finding[]> {
   } catch (err) {
     findings.push({ check: "providers", status: "fail", message: (err as Error).message });
   }
-  findings.push(...checks.databaseFindings(config.database));
+  findings.push(...(isPostgresUrl(config.database) ? await checks.postgresFindings(config.database) : checks.databaseFindings(config.database)));
   findings.push(await checks.portFinding(config.server.host, config.server.port, config.database));
   return findings;
 }

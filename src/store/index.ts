@@ -283,8 +283,6 @@ export interface Store {
    */
   responseChain(id: string, account: string, limit: { depth: number; bytes: number }): Promise<StoredResponse[]>;
   deleteResponse(id: string, account: string): Promise<boolean>;
-  /** Deletes responses created before `before` (ms); returns how many. */
-  pruneResponses(before: number): number;
   // the dashboard (contract.md §8); promises from the start, as a networked store answers later
   /** Refuses an email that exists (a unique constraint error). */
   createUser(user: DashboardUser): Promise<void>;
@@ -307,7 +305,7 @@ export interface Store {
   /** The account's latest ledger rows, newest first. */
   recentRequests(account: string, limit: number): Promise<RecentRequest[]>;
   creditHistory(account: string, limit: number): Promise<CreditEntry[]>;
-  close(): void;
+  /** Deletes responses created before `before` (ms); returns how many. */
   pruneResponses(before: number): Promise<number>;
   /** Writes what is pending (settlements, leases) and closes the connection(s). */
   close(): Promise<void>;

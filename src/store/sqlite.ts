@@ -19,6 +19,7 @@ import { Holds } from "./holds.js";
 import { KEY_COLUMNS, Released, sqliteBudget, toKey } from "./sqlite-budget.js";
 import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store } from "./index.js";
 import { promised } from "./promised.js";
+import { fromCatalogRow, toCatalogColumns, type CatalogRow } from "./catalog-row.js";
 import { watchDataVersion } from "./sqlite-watch.js";
 
 function migrate(db: Database.Database): void {
@@ -76,7 +77,7 @@ export function openSqliteStore(file: string): Store {
     removeByok: db.prepare("DELETE FROM byok_keys WHERE account = ? AND provider = ?"),
     catalog: db.prepare("SELECT * FROM catalog ORDER BY id"),
     insertCatalog: db.prepare(`INSERT INTO catalog (id, owned_by, prompt_price, completion_price, context_length, max_output, endpoints, source, created)
-      VALUES (@id, @ownedBy, @promptPrice, @completionPrice, @contextLength, @maxOutput, @endpoints, @source, @created)`),
+      VALUES (@id, @owned_by, @prompt_price, @completion_price, @context_length, @max_output, @endpoints, @source, @created)`),
   };
 
   // In-flight reservations live in memory: exact within the one gateway process that owns
@@ -190,7 +191,7 @@ export function openSqliteStore(file: string): Store {
     removeByok: (account, provider) => s.removeByok.run(account, provider).changes > 0,
     replaceCatalog: db.transaction((models: CatalogModel[]) => {
       db.exec("DELETE FROM catalog");
-      for (const m of models) s.insertCatalog.run({ ...m, endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities, cacheReadPrice: m.cacheReadPrice, cacheWritePrice: m.cacheWritePrice }) });
+      for (const m of models) s.insertCatalog.run(toCatalogColumns(m));
     }),
     catalog: () => (s.catalog.all() as CatalogRow[]).map(fromCatalogRow),
     ...responses,
@@ -204,21 +205,4 @@ export function openSqliteStore(file: string): Store {
       db.close();
     },
   });
-}
-
-interface CatalogRow {
-  id: string; owned_by: string; prompt_price: number | null; completion_price: number | null;
-  context_length: number | null; max_output: number | null; endpoints: string; source: CatalogModel["source"]; created: number;
-}
-
-function fromCatalogRow(r: CatalogRow): CatalogModel {
-  // The endpoints column is a JSON blob of the routing facts: new facts need no migration.
-  const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order" | "capabilities" | "cacheReadPrice" | "cacheWritePrice">;
-  return {
-    id: r.id, ownedBy: r.owned_by, promptPrice: r.prompt_price, completionPrice: r.completion_price,
-    contextLength: r.context_length, maxOutput: r.max_output, endpoints: routes.endpoints, order: routes.order,
-    ...(routes.capabilities ? { capabilities: routes.capabilities } : {}), source: r.source, created: r.created,
-    ...(typeof routes.cacheReadPrice === "number" ? { cacheReadPrice: routes.cacheReadPrice } : {}),
-    ...(typeof routes.cacheWritePrice === "number" ? { cacheWritePrice: routes.cacheWritePrice } : {}),
-  };
 }

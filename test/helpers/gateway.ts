@@ -13,6 +13,7 @@ import { generateKey, hashKey, newKeyId } from "../../src/keys.js";
 import { usdToNano } from "../../src/money.js";
 import { startServer, type RunningServer } from "../../src/serve.js";
 import type { Store } from "../../src/store/index.js";
+import { createTestDatabase, onPostgres } from "./services.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./fake-upstream.js";
 
 export interface TestGateway {
@@ -39,9 +40,15 @@ let counter = 0;
 
 export async function startGateway(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<TestGateway> {
   const dir = mkdtempSync(join(tmpdir(), "gw-test-"));
-  const db = join(dir, "gateway.db");
+  // Under the `postgres` project every gateway gets a database of its own (helpers/services.ts).
+  const given = typeof raw.database === "string" ? raw.database : undefined;
+  const pgDb = !given && onPostgres() ? await createTestDatabase() : undefined;
+  const db = given ?? pgDb?.url ?? join(dir, "gateway.db");
   const config = parseConfig({ ...raw, database: db }, env);
-  const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env } });
+  const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env } }).catch(async (err) => {
+    await pgDb?.drop();
+    throw err;
+  });
   const store = server.gateway.store;
   // Loaded only under compat openai, so strict-mode suites pay nothing for ajv.
   const watch = config.server.compat === "openai" ? new (await import("./openai-schema.js")).SchemaWatch() : undefined;
@@ -65,6 +72,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
     schemaErrors: async () => (watch ? watch.take() : []),
     async close() {
       await server.close();
+      await pgDb?.drop();
       rmSync(dir, { recursive: true, force: true });
     },
   };

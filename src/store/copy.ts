@@ -1,0 +1,110 @@
+/**
+ * `gateway db copy --from <sqlite file> --to <postgres url>` (contract.md §7): every row of a
+ * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
+ * balances, grants, the ledger and its rollups and attempts, BYOK keys still encrypted with the
+ * same secret, the catalog, stored responses, the in-flight journal, dashboard users, sessions and links), then counts and balance
+ * totals read back from both sides for the caller to compare.
+ */
+import Database from "better-sqlite3";
+import type pg from "pg";
+import { createPool } from "./pg/db.js";
+import { migratePg } from "./pg/migrate.js";
+import { openSqliteStore } from "./sqlite.js";
+
+/** Tables in foreign-key order; `bool` columns are 0/1 integers on SQLite. */
+const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?: boolean }> = [
+  { name: "accounts", columns: ["id", "balance", "created_at"] },
+  { name: "keys", columns: ["id", "name", "account", "hash", "last4", "created_at", "expires_at", "revoked_at", "last_used_at", "rpm", "budget", "budget_period", "spent", "spent_since"] },
+  { name: "credit_grants", columns: ["id", "account", "amount", "created_at", "kind", "reason"], serial: true },
+  { name: "ledger", columns: ["id", "request_id", "created_at", "account", "key_id", "model", "provider", "prompt_tokens", "completion_tokens", "cost", "list_cost", "byok", "usage_source", "status", "http_status", "latency_ms", "attempts", "endpoint", "uncollected"], bool: ["byok"], serial: true },
+  { name: "attempts", columns: ["id", "request_id", "created_at", "provider", "model", "outcome", "http_status", "latency_ms"], serial: true },
+  { name: "usage_daily", columns: ["day", "account", "key_id", "model", "byok", "endpoint", "requests", "prompt_tokens", "completion_tokens", "cost", "list_cost", "uncollected"], bool: ["byok"] },
+  { name: "byok_keys", columns: ["account", "provider", "secret", "last4", "updated_at"] },
+  { name: "catalog", columns: ["id", "owned_by", "prompt_price", "completion_price", "context_length", "max_output", "endpoints", "source", "created"] },
+  { name: "responses", columns: ["id", "account", "created_at", "model", "previous_id", "items", "response"] },
+  { name: "dashboard_users", columns: ["email", "account", "admin", "password_hash", "created_at"], bool: ["admin"] },
+  { name: "dashboard_sessions", columns: ["hash", "email", "created_at", "expires_at"] },
+  { name: "dashboard_links", columns: ["hash", "email", "expires_at"] },
+];
+
+const BATCH = 500;
+
+export interface CopySide {
+  counts: Record<string, number>;
+  /** Sum of balances, nano-USD, exact. */
+  balance: bigint;
+  /** Sum of ledger and rollup charges, nano-USD. */
+  charged: bigint;
+}
+
+export class TargetNotEmptyError extends Error {}
+
+export async function copySqliteToPostgres(file: string, url: string, force: boolean): Promise<{ from: CopySide; to: CopySide }> {
+  await openSqliteStore(file).close(); // brings an older file to the current schema first
+  const src = new Database(file, { readonly: true, fileMustExist: true });
+  src.defaultSafeIntegers(true); // balances above 2^53 stay exact
+  const pool = createPool(url, 2);
+  try {
+    await migratePg(pool);
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const existing = await client.query<{ n: string }>("SELECT (SELECT COUNT(*) FROM accounts) + (SELECT COUNT(*) FROM keys) + (SELECT COUNT(*) FROM ledger) AS n");
+      if (Number(existing.rows[0]!.n) > 0) {
+        if (!force) throw new TargetNotEmptyError("the target database is not empty; add --force to replace what it holds");
+        await client.query(`TRUNCATE ${[...TABLES].reverse().map((t) => t.name).join(", ")}, holds, inflight CASCADE`);
+      }
+      for (const t of TABLES) await copyTable(src, client, t);
+      await client.query("COMMIT");
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+    return { from: sqliteSide(src), to: await pgSide(pool) };
+  } finally {
+    src.close();
+    await pool.end();
+  }
+}
+
+async function copyTable(src: Database.Database, client: pg.PoolClient, t: (typeof TABLES)[number]): Promise<void> {
+  const rows = src.prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name}`).raw().iterate() as Iterable<unknown[]>;
+  const bools = new Set((t.bool ?? []).map((c) => t.columns.indexOf(c)));
+  let batch: unknown[][] = [];
+  const flush = async () => {
+    if (!batch.length) return;
+    const values: unknown[] = [];
+    const tuples = batch.map((r) => `(${r.map((v) => `$${values.push(v)}`).join(", ")})`);
+    await client.query(`INSERT INTO ${t.name} (${t.columns.join(", ")}) VALUES ${tuples.join(", ")}`, values);
+    batch = [];
+  };
+  for (const row of rows) {
+    batch.push(row.map((v, i) => (bools.has(i) ? v === 1n || v === 1 : typeof v === "bigint" ? v.toString() : v)));
+    if (batch.length === BATCH) await flush();
+  }
+  await flush();
+  // Copied ids keep their values: the sequence continues after the largest.
+  if (t.serial) await client.query(`SELECT setval(pg_get_serial_sequence('${t.name}', 'id'), COALESCE((SELECT MAX(id) FROM ${t.name}), 0) + 1, false)`);
+}
+
+function sqliteSide(db: Database.Database): CopySide {
+  const one = (sql: string) => db.prepare(sql).pluck().get() as bigint;
+  return {
+    counts: Object.fromEntries(TABLES.map((t) => [t.name, Number(one(`SELECT COUNT(*) FROM ${t.name}`))])),
+    balance: one("SELECT COALESCE(SUM(balance), 0) FROM accounts"),
+    charged: one("SELECT COALESCE(SUM(cost), 0) FROM ledger") + one("SELECT COALESCE(SUM(cost), 0) FROM usage_daily"),
+  };
+}
+
+async function pgSide(pool: pg.Pool): Promise<CopySide> {
+  const one = async (sql: string) => BigInt((await pool.query<{ v: string }>(sql)).rows[0]!.v);
+  const counts: Record<string, number> = {};
+  for (const t of TABLES) counts[t.name] = Number(await one(`SELECT COUNT(*) AS v FROM ${t.name}`));
+  return {
+    counts,
+    balance: await one("SELECT COALESCE(SUM(balance), 0) AS v FROM accounts"),
+    charged: (await one("SELECT COALESCE(SUM(cost), 0) AS v FROM ledger")) + (await one("SELECT COALESCE(SUM(cost), 0) AS v FROM usage_daily")),
+  };
+}

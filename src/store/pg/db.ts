@@ -1,0 +1,71 @@
+/**
+ * The PostgreSQL connection pool and the one way the store talks to it: every wait is bounded
+ * (connect, statement), and a database that cannot be reached becomes a 503 GatewayError
+ * (`store_unavailable`), never a crash or a 500 (contract.md §7, docs/fleet.md).
+ */
+import pg from "pg";
+import { storeUnavailable } from "../../errors.js";
+
+const CONNECT_TIMEOUT_MS = 3_000;
+const STATEMENT_TIMEOUT_MS = 10_000;
+
+export type Queryable = pg.Pool | pg.PoolClient;
+
+export function createPool(url: string, max = 20): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: STATEMENT_TIMEOUT_MS + 1_000,
+    idleTimeoutMillis: 30_000,
+  });
+  // An idle connection dropped by the server (restart, failover) must not crash the process;
+  // the next query gets a new connection or a 503.
+  pool.on("error", () => undefined);
+  return pool;
+}
+
+/** Errors that say the database is out of reach rather than that a statement was wrong. */
+export function unreachable(err: unknown): boolean {
+  const e = err as { code?: string; message?: string };
+  if (typeof e?.code === "string" && (/^(08|57P0|53)/.test(e.code) || ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "EHOSTUNREACH"].includes(e.code))) return true;
+  return /timeout|Connection terminated|connect ECONN|Client has encountered a connection error/i.test(e?.message ?? "");
+}
+
+export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(db: Queryable, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
+  try {
+    return await db.query<R>(text, values);
+  } catch (err) {
+    throw unreachable(err) ? storeUnavailable(err) : err;
+  }
+}
+
+/** One transaction on one connection; rolled back when `fn` throws. Deadlocks and serialization failures are retried. */
+export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    let client: pg.PoolClient;
+    try {
+      client = await pool.connect();
+    } catch (err) {
+      throw storeUnavailable(err);
+    }
+    try {
+      await client.query("BEGIN");
+      const out = await fn(client);
+      await client.query("COMMIT");
+      return out;
+    } catch (err) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      const code = (err as { code?: string }).code;
+      if ((code === "40P01" || code === "40001") && attempt < 5) continue;
+      throw unreachable(err) ? storeUnavailable(err) : err;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+/** bigint columns arrive as strings (pg's default, exact): numbers where the interface has numbers. */
+export const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
+export const big = (v: string | number | bigint | null): bigint => (v === null ? 0n : BigInt(v));

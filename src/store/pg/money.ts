@@ -1,0 +1,125 @@
+/**
+ * Money on PostgreSQL (contract.md §5, §7, §10): holds are committed rows leased to this
+ * process, admission and settlement are one function call each (schema.ts), and a timer
+ * renews this process's leases and releases everyone's expired ones. So requests spread over
+ * any number of processes never overspend, and a killed process's holds are released within
+ * two lease periods by whichever process sweeps first (docs/fleet.md).
+ */
+import type pg from "pg";
+import { periodStart, spentIn, BUDGET_PERIODS, type BudgetHold, type BudgetPeriod } from "../../budget.js";
+import { BalanceOverflowError, MAX_NANO } from "../../money.js";
+import { AccountMissingError, NegativeBalanceError } from "../sqlite-accounts.js";
+import type { Attempt, KeyChanges, LedgerEntry } from "../index.js";
+import { big, query, transaction } from "./db.js";
+import { CHANGES_CHANNEL } from "./watch.js";
+
+/** A hold not renewed for this long expires (contract.md §7: 30 s). */
+export const DEFAULT_LEASE_MS = 30_000;
+
+export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () => number = Date.now) {
+  /** Holds this process took and has not settled: their leases are renewed. */
+  const open = new Set<string>();
+
+  const renew = async () => {
+    const t = now();
+    await query(pool, "INSERT INTO instances (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at", [owner, t]);
+    if (open.size) await query(pool, "UPDATE holds SET expires_at = $1 WHERE owner = $2", [t + leaseMs, owner]);
+    await query(pool, "SELECT gw_release_expired($1)", [t]);
+  };
+  // Renewing at a third of the lease leaves two chances before a live process's holds expire.
+  const timer = setInterval(() => void renew().catch(() => undefined), Math.max(250, Math.floor(leaseMs / 3)));
+  timer.unref();
+
+  const spent = async (keyId: string, since: number): Promise<bigint> => {
+    const { rows } = await query<{ budget: string | null; spent: string; since: string }>(pool, "SELECT budget, spent, spent_since AS since FROM keys WHERE id = $1", [keyId]);
+    const c = rows[0];
+    if (!c) return 0n;
+    if (c.budget !== null) return spentIn({ spent: big(c.spent), since: Number(c.since) }, since);
+    return sumSince(pool, keyId, since);
+  };
+
+  return {
+    start: renew,
+    async stop(): Promise<void> {
+      clearInterval(timer);
+    },
+    async reserve(id: string, account: string, amount: number, budget?: BudgetHold): Promise<boolean> {
+      const { rows } = await query<{ ok: boolean }>(pool, "SELECT gw_reserve($1, $2, $3, $4, $5, $6, $7, $8) AS ok",
+        [id, account, amount, budget?.keyId ?? null, budget?.limit ?? null, budget?.since ?? null, owner, now() + leaseMs]);
+      const ok = rows[0]?.ok === true;
+      if (ok) open.add(id);
+      return ok;
+    },
+    async settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void> {
+      const starts = Object.fromEntries(BUDGET_PERIODS.map((p) => [p, periodStart(p, entry.createdAt)]));
+      // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
+      const logged = attempts.length > 1 || attempts[0]?.outcome !== "success" ? attempts : [];
+      try {
+        const { rows } = await query<{ charged: string }>(pool, "SELECT gw_settle($1, $2, $3, $4) AS charged",
+          [reservationId, JSON.stringify({ ...entry, endpoint: entry.endpoint ?? "chat" }), JSON.stringify(starts), JSON.stringify(logged)]);
+        entry.uncollected = entry.cost - Number(rows[0]!.charged);
+      } finally {
+        if (reservationId) open.delete(reservationId);
+      }
+    },
+    async keyBudgetUse(keyId: string, since: number) {
+      const { rows } = await query<{ held: string }>(pool, "SELECT held FROM keys WHERE id = $1", [keyId]);
+      return { spent: await spent(keyId, since), held: Number(rows[0]?.held ?? 0) };
+    },
+    async balance(account: string): Promise<bigint | undefined> {
+      const { rows } = await query<{ balance: string }>(pool, "SELECT balance FROM accounts WHERE id = $1", [account]);
+      return rows[0] ? BigInt(rows[0].balance) : undefined;
+    },
+    addCredits: (account: string, amount: bigint | number, at: number) =>
+      transaction(pool, async (c) => {
+        await c.query("INSERT INTO accounts (id, balance, created_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING", [account, at]);
+        const nano = BigInt(amount);
+        const { rows } = await c.query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1 FOR UPDATE", [account]);
+        if (BigInt(rows[0]!.balance) + nano > MAX_NANO) throw new BalanceOverflowError(account);
+        await c.query("INSERT INTO credit_grants (account, amount, created_at) VALUES ($1, $2, $3)", [account, nano, at]);
+        const out = await c.query<{ balance: string }>("UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance", [nano, account]);
+        await c.query(`NOTIFY ${CHANGES_CHANNEL}`);
+        return BigInt(out.rows[0]!.balance);
+      }),
+    adjustCredits: (account: string, delta: bigint, reason: string, at: number) =>
+      transaction(pool, async (c) => {
+        const { rows } = await c.query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1 FOR UPDATE", [account]);
+        if (!rows[0]) throw new AccountMissingError(account);
+        const balance = BigInt(rows[0].balance);
+        if (balance + delta < 0n) throw new NegativeBalanceError(account, balance, delta);
+        if (balance + delta > MAX_NANO) throw new BalanceOverflowError(account);
+        await c.query("INSERT INTO credit_grants (account, amount, created_at, kind, reason) VALUES ($1, $2, $3, 'adjustment', $4)", [account, delta, at, reason]);
+        const out = await c.query<{ balance: string }>("UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance", [delta, account]);
+        await c.query(`NOTIFY ${CHANGES_CHANNEL}`);
+        return BigInt(out.rows[0]!.balance);
+      }),
+    updateKey: (id: string, changes: KeyChanges, at: number) =>
+      transaction(pool, async (c) => {
+        const set: string[] = [];
+        const values: unknown[] = [id];
+        const put = (column: string, value: unknown) => set.push(`${column} = $${values.push(value)}`);
+        if (changes.budget !== undefined) put("budget", changes.budget);
+        if (changes.budgetPeriod !== undefined) put("budget_period", changes.budgetPeriod);
+        if (changes.rpm !== undefined) put("rpm", changes.rpm);
+        if (changes.expiresAt !== undefined) put("expires_at", changes.expiresAt);
+        if (set.length) await c.query(`UPDATE keys SET ${set.join(", ")} WHERE id = $1`, values);
+        if (changes.budget !== undefined || changes.budgetPeriod !== undefined) await recount(c, id, at);
+        await c.query(`NOTIFY ${CHANGES_CHANNEL}`);
+      }),
+  };
+}
+
+/** What the ledger and the daily rollups say a key spent since `since` (ms). */
+async function sumSince(db: pg.Pool | pg.PoolClient, keyId: string, since: number): Promise<bigint> {
+  const { rows } = await query<{ s: string }>(db, `SELECT COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = $1 AND created_at >= $2), 0)
+      + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = $1 AND day >= $2), 0) AS s`, [keyId, since]);
+  return BigInt(rows[0]!.s);
+}
+
+/** A key given a budget (or a new period) starts from what the ledger says it spent in the period. */
+async function recount(c: pg.PoolClient, id: string, at: number): Promise<void> {
+  const { rows } = await c.query<{ period: BudgetPeriod }>("SELECT budget_period AS period FROM keys WHERE id = $1 FOR UPDATE", [id]);
+  if (!rows[0]) return;
+  const start = periodStart(rows[0].period, at);
+  await c.query("UPDATE keys SET spent_since = $2, spent = $3 WHERE id = $1", [id, start, await sumSince(c, id, start)]);
+}

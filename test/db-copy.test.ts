@@ -1,0 +1,79 @@
+/**
+ * `gateway db copy` (contract.md §7): a single-file install with keys, credits, ledger rows,
+ * rollups and BYOK keys moves to PostgreSQL whole; every CLI listing reads the same on both
+ * sides, the BYOK key still opens with the same secret, and counts and totals are checked.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { openSqliteStore } from "../src/store/sqlite.js";
+import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
+import { createTestDatabase, type TestDatabase } from "./helpers/services.js";
+
+let dir: string;
+let file: string;
+let target: TestDatabase;
+const on = (db: string, ...args: string[]) => gateway([...args, "--db", db, "--json"], { cwd: dir });
+
+beforeAll(async () => {
+  assertBuilt();
+  dir = tempDir();
+  file = join(dir, "gateway.db");
+  target = await createTestDatabase();
+  const key = await on(file, "keys", "create", "--name", "app", "--account", "acme", "--budget", "2", "--budget-period", "month");
+  expect(key.exitCode).toBe(0);
+  await on(file, "keys", "create", "--name", "other");
+  expect((await on(file, "credits", "add", "12.345678901", "--account", "acme", "--create")).exitCode).toBe(0);
+  expect((await gateway(["byok", "set", "openai", "--key-stdin", "--account", "acme", "--db", file], { cwd: dir, input: "sk-acme-own-openai-key-1234\n" })).exitCode).toBe(0);
+  // Ledger rows as requests leave them: one recent, one old enough to be folded into a daily rollup.
+  const store = openSqliteStore(file);
+  const entry = (requestId: string, createdAt: number, cost: number) => ({
+    requestId, createdAt, account: "acme", keyId: key.json.id as string, model: "openai/gpt-4o-mini", provider: "openai", promptTokens: 10,
+    completionTokens: 5, cost, listCost: cost, byok: false, usageSource: "provider" as const, status: "ok" as const, httpStatus: 200, latencyMs: 12, attempts: 1,
+  });
+  await store.settle(null, entry("req_old", Date.now() - 200 * 86_400_000, 1_000), []);
+  await store.settle(null, entry("req_new", Date.now(), 4_321), [
+    { requestId: "req_new", createdAt: Date.now(), provider: "openai", model: "gpt-4o-mini", outcome: "failure", httpStatus: 503, latencyMs: 3 },
+    { requestId: "req_new", createdAt: Date.now(), provider: "openai", model: "gpt-4o-mini", outcome: "success", httpStatus: 200, latencyMs: 9 },
+  ]);
+  await store.close();
+  expect((await on(file, "db", "prune")).json.rows).toBe(1);
+}, 60_000);
+
+afterAll(async () => {
+  await target?.drop();
+});
+
+test("db copy moves every row; keys, credits, usage and BYOK keys read the same from PostgreSQL", async () => {
+  const copy = await gateway(["db", "copy", "--from", file, "--to", target.url, "--json"], { cwd: dir });
+  expect(copy.stderr).toBe("");
+  expect(copy.exitCode).toBe(0);
+  expect(copy.json.ok).toBe(true);
+  expect(copy.json.from).toEqual(copy.json.to);
+  expect(copy.json.to.counts).toMatchObject({ accounts: 2, keys: 2, credit_grants: 1, ledger: 1, attempts: 2, usage_daily: 1, byok_keys: 1 });
+  expect(copy.json.to.balance).toBe("12.34567358"); // 12.345678901 - 0.000001000 - 0.000004321 charged
+  for (const args of [["keys", "list"], ["credits", "show", "--account", "acme"], ["byok", "list", "--account", "acme"], ["usage"], ["accounts", "list"]]) {
+    expect((await on(target.url, ...args)).json, args.join(" ")).toEqual((await on(file, ...args)).json);
+  }
+});
+
+test("a non-empty target is refused without --force, and replaced with it", async () => {
+  const again = await gateway(["db", "copy", "--from", file, "--to", target.url], { cwd: dir });
+  expect(again.exitCode).toBe(1);
+  expect(again.stderr).toMatch(/not empty; add --force/);
+  const forced = await gateway(["db", "copy", "--from", file, "--to", target.url, "--force", "--json"], { cwd: dir });
+  expect(forced.exitCode).toBe(0);
+  expect(forced.json.to.counts.keys).toBe(2);
+});
+
+test("db migrate is idempotent on both stores", async () => {
+  const first = await on(target.url, "db", "migrate");
+  expect(first.exitCode).toBe(0);
+  expect(first.json.from).toBe(first.json.to);
+  expect((await on(file, "db", "migrate")).exitCode).toBe(0);
+});
+
+test("the CLI refuses PostgreSQL without GATEWAY_SECRET, in one line", async () => {
+  const r = await gateway(["keys", "list", "--db", target.url], { cwd: dir, env: { GATEWAY_SECRET: "" } });
+  expect(r.exitCode).toBe(2);
+  expect(r.stderr.trim().split("\n")).toEqual(["error: GATEWAY_SECRET must be set (64 hex characters, the same on every process) when the database is PostgreSQL"]);
+});
