@@ -2,7 +2,8 @@
  * `gateway db copy --from <sqlite file> --to <postgres url>` (contract.md §7): every row of a
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
  * balances, grants, the ledger and its rollups and attempts, BYOK keys still encrypted with the
- * same secret, the catalog, stored responses, the in-flight journal, dashboard users, sessions and links), then counts and balance
+ * same secret, the catalog, stored responses, the in-flight journal, dashboard users, sessions
+ * and sign-in links), then counts and balance
  * totals read back from both sides for the caller to compare.
  */
 import Database from "better-sqlite3";
