@@ -3,8 +3,8 @@
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
  * balances, grants, the ledger and its rollups and attempts, BYOK keys still encrypted with the
  * same secret, the catalog, stored responses, the in-flight journal, dashboard users, sessions
- * and sign-in links), then counts and balance
- * totals read back from both sides for the caller to compare.
+ * and sign-in links), then counts and balance totals read back from both sides for the caller
+ * to compare.
  */
 import Database from "better-sqlite3";
 import type pg from "pg";
