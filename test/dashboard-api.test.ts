@@ -93,6 +93,9 @@ describe("secrets never leave", () => {
     const fullKey: string = created.json.key;
     const saved = await call(gw, "PUT", "/dashboard/api/byok/openai", { cookie: alice, body: { key: BYOK_KEY } });
     expect(saved.json).toMatchObject({ provider: "openai", masked: "…9876" });
+    // Stored with the secret the server reads BYOK keys with: the next request goes out with it, at once.
+    await gw.client(fullKey).chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
+    expect(up.requests.at(-1)!.headers.authorization).toBe(`Bearer ${BYOK_KEY}`);
     const hashes = (await gw.store.listUsers()).map((u) => u.passwordHash!);
     const sessions = [alice, bob, admin].map((c) => c.split("=")[1]!);
     const secrets = [fullKey, fullKey.slice(3, 20), BYOK_KEY, "byok-secret", ...hashes, ...hashes.map((h) => h.split("$")[5]!), ...sessions];

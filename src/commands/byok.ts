@@ -1,6 +1,6 @@
 /** `gateway byok set|list|remove`: an account's own provider keys, encrypted at rest. */
 import type { Command } from "commander";
-import { loadSecret } from "../byok.js";
+import { encrypt, loadSecret } from "../byok.js";
 import { UsageError } from "../errors.js";
 import { byokProviderNames } from "../operations/byok-provider.js";
 import { listByok, removeByok, setByok } from "../operations/byok-keys.js";
@@ -34,7 +34,8 @@ export function byokCommand(program: Command): void {
       const key = opts.keyStdin ? await readStdin() : (opts.key ?? (await ask("Provider key", "--key or --key-stdin")));
       if (!key) throw new UsageError("the key is empty");
       await withStore(cmd, async (store, loaded) => {
-        const stored = await setByok(store, loadSecret(loaded.config.database, process.env), account, provider, key, Date.now());
+        const secret = loadSecret(loaded.config.database, process.env);
+        const stored = await setByok(store, (a, p, k) => encrypt(secret, a, p, k), account, provider, key, Date.now());
         output(cmd, stored, `Stored the ${provider} key ${stored.masked} for '${account}'.`);
       });
     });

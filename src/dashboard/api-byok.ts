@@ -1,6 +1,5 @@
 /** BYOK keys in the dashboard: set, list (masked), remove; each write drops the server's decrypted-key cache. */
 import type { H3 } from "h3";
-import { loadSecret } from "../byok.js";
 import type { Gateway } from "../gateway.js";
 import { byokProviderNames } from "../operations/byok-provider.js";
 import { listByok, removeByok, setByok } from "../operations/byok-keys.js";
@@ -10,7 +9,7 @@ import { param, scoper } from "./scope.js";
 
 export function byokRoutes(app: H3, gw: Gateway, base: string): void {
   const scope = scoper(gw);
-  const secret = loadSecret(gw.config.database, process.env);
+  const seal = gw.byok.seal.bind(gw.byok);
   app.get(`${base}/byok`, async (event) => {
     const { account } = await scope(event);
     return reply(event, 200, { providers: await byokProviderNames(), keys: await listByok(gw.store, account) });
@@ -19,7 +18,7 @@ export function byokRoutes(app: H3, gw: Gateway, base: string): void {
     checkOrigin(event, gw.config.server.trustProxy);
     const body = await readBody(event, SetByokBody);
     const { account } = await scope(event, body.account ?? event.url.searchParams.get("account"));
-    const stored = await setByok(gw.store, secret, account, param(event, "provider"), body.key, gw.now());
+    const stored = await setByok(gw.store, seal, account, param(event, "provider"), body.key, gw.now());
     gw.byok.invalidate();
     return reply(event, 200, stored);
   });

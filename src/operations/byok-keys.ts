@@ -2,7 +2,7 @@
  * An account's own provider keys (`gateway byok set|list|remove`, the dashboard's BYOK page):
  * encrypted at rest, shown only as their last four characters.
  */
-import { encrypt, last4 } from "../byok.js";
+import { last4 } from "../byok.js";
 import { invalidRequest, notFound } from "../errors.js";
 import type { ByokRecord, Store } from "../store/index.js";
 import { checkByokProvider } from "./byok-provider.js";
@@ -11,13 +11,15 @@ const view = (r: Pick<ByokRecord, "provider" | "account" | "last4" | "updatedAt"
   provider: r.provider, account: r.account, masked: `…${r.last4}`, updated_at: new Date(r.updatedAt).toISOString(),
 });
 
-/** `secret`: the encryption secret (src/byok.ts loadSecret). */
-export async function setByok(store: Store, secret: Buffer, account: string, provider: string, key: string, now: number) {
+/** Encrypts a key for its row (src/byok.ts): the CLI with the secret it loads, the server with the one it reads keys with. */
+export type Seal = (account: string, provider: string, plaintext: string) => Buffer;
+
+export async function setByok(store: Store, seal: Seal, account: string, provider: string, key: string, now: number) {
   await checkByokProvider(provider);
   if (!key.trim()) throw invalidRequest("key: must not be empty", null, "key");
   const plain = key.trim();
   await store.ensureAccount(account, now);
-  const record = { account, provider, secret: encrypt(secret, account, provider, plain), last4: last4(plain), updatedAt: now };
+  const record = { account, provider, secret: seal(account, provider, plain), last4: last4(plain), updatedAt: now };
   await store.setByok(record);
   return view(record);
 }
