@@ -114,6 +114,11 @@ export class ByokKeys {
     this.cache.clear();
   }
 
+  /** Encrypts a key for storing (the dashboard's BYOK Save), with the secret this gateway reads them with. */
+  seal(account: string, provider: string, plaintext: string): Buffer {
+    return encrypt(this.secret, account, provider, plaintext);
+  }
+
   private open(account: string, provider: string, blob: Buffer): string | undefined {
     try {
       return decrypt(this.secret, account, provider, blob);

@@ -16,6 +16,7 @@ import { keysCommand } from "./commands/keys.js";
 import { modelsCommand } from "./commands/models.js";
 import { serveCommand } from "./commands/serve.js";
 import { usageCommand } from "./commands/usage.js";
+import { usersCommand } from "./commands/users.js";
 import { UsageError } from "./errors.js";
 
 export function buildProgram(): Command {
@@ -27,7 +28,7 @@ export function buildProgram(): Command {
     .option("--json", "machine-readable JSON on stdout")
     .showHelpAfterError("(run gateway --help for usage)")
     .exitOverride();
-  for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand, dbCommand, doctorCommand, accountsCommand]) add(program);
+  for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand, dbCommand, doctorCommand, accountsCommand, usersCommand]) add(program);
   for (const c of program.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();

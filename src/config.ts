@@ -99,6 +99,8 @@ export const Config = z.strictObject({
       port: z.number().int().min(0).max(65535).default(8787),
       maxBodyBytes: z.number().int().positive().default(8 * 1024 * 1024),
       compat: z.enum(["strict", "openai", "passthrough"]).default("strict"),
+      /** Behind a reverse proxy: believe its X-Forwarded-Proto (the dashboard's Secure cookie flag). */
+      trustProxy: z.boolean().default(false),
       timeouts: Timeouts.prefault({}),
       upstream: UpstreamCaps.prefault({}),
     })
@@ -139,6 +141,10 @@ export const Config = z.strictObject({
       failureThreshold: z.number().int().positive().default(5),
       cooldown: z.number().int().positive().default(30_000),
     })
+    .prefault({}),
+  /** The web dashboard at /dashboard/ (contract.md §8); `url`: its public address, for the sign-in links `gateway users` prints. */
+  dashboard: z
+    .strictObject({ enabled: z.boolean().default(true), url: z.url().optional() })
     .prefault({}),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/retention.ts). */
   retention: z

@@ -107,3 +107,13 @@ export class UsageError extends Error {
     this.name = "UsageError";
   }
 }
+
+/** Something the caller named does not exist, or is not theirs to see (the dashboard never says which). */
+export const notFound = (message: string, code = "not_found") => new GatewayError(404, "not_found", code, message);
+
+/** No valid dashboard session (contract.md §8). */
+export const signInRequired = (message = "Sign in to the dashboard first.") =>
+  new GatewayError(401, "authentication_error", "session_required", message);
+
+/** A state-changing dashboard request from another origin, or an account holder reaching past their account. */
+export const forbidden = (message: string, code: string) => new GatewayError(403, "invalid_request_error", code, message);

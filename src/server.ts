@@ -8,6 +8,7 @@ import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerRe
 import type { Duplex } from "node:stream";
 import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { chatCompletions } from "./chat.js";
+import { mountDashboard } from "./dashboard/mount.js";
 import { serveEmbeddings } from "./embeddings.js";
 import { createResponse, deleteResponse, getResponse } from "./responses/route.js";
 import { errorReply } from "./error-reply.js";
@@ -117,6 +118,8 @@ function createApp(gw: Gateway): H3 {
     await limitByIp(gw, stateOf(event), clientIp(event));
     return withHeaders(event, new Response(openapi, { headers: { "content-type": "application/json" } }));
   });
+  // The web dashboard (contract.md §8): its pages and /dashboard/api/, in src/dashboard/.
+  if (gw.config.dashboard.enabled) mountDashboard(app, gw);
   app.all("/**", async (event) => {
     await limitByIp(gw, stateOf(event), clientIp(event));
     throw routeNotFound(event.url.pathname);

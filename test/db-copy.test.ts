@@ -22,6 +22,7 @@ beforeAll(async () => {
   const key = await on(file, "keys", "create", "--name", "app", "--account", "acme", "--budget", "2", "--budget-period", "month");
   expect(key.exitCode).toBe(0);
   await on(file, "keys", "create", "--name", "other");
+  expect((await on(file, "users", "add", "ops@example.com", "--account", "acme", "--admin")).exitCode).toBe(0);
   expect((await on(file, "credits", "add", "12.345678901", "--account", "acme", "--create")).exitCode).toBe(0);
   expect((await gateway(["byok", "set", "openai", "--key-stdin", "--account", "acme", "--db", file], { cwd: dir, input: "sk-acme-own-openai-key-1234\n" })).exitCode).toBe(0);
   // Ledger rows as requests leave them: one recent, one old enough to be folded into a daily rollup.
@@ -49,9 +50,9 @@ test("db copy moves every row; keys, credits, usage and BYOK keys read the same 
   expect(copy.exitCode).toBe(0);
   expect(copy.json.ok).toBe(true);
   expect(copy.json.from).toEqual(copy.json.to);
-  expect(copy.json.to.counts).toMatchObject({ accounts: 2, keys: 2, credit_grants: 1, ledger: 1, attempts: 2, usage_daily: 1, byok_keys: 1 });
+  expect(copy.json.to.counts).toMatchObject({ accounts: 2, keys: 2, credit_grants: 1, ledger: 1, attempts: 2, usage_daily: 1, byok_keys: 1, dashboard_users: 1, dashboard_links: 1 });
   expect(copy.json.to.balance).toBe("12.34567358"); // 12.345678901 - 0.000001000 - 0.000004321 charged
-  for (const args of [["keys", "list"], ["credits", "show", "--account", "acme"], ["byok", "list", "--account", "acme"], ["usage"], ["accounts", "list"]]) {
+  for (const args of [["keys", "list"], ["credits", "show", "--account", "acme"], ["byok", "list", "--account", "acme"], ["usage"], ["accounts", "list"], ["users", "list"]]) {
     expect((await on(target.url, ...args)).json, args.join(" ")).toEqual((await on(file, ...args)).json);
   }
 });

@@ -5,7 +5,7 @@
  */
 import { rows } from "./helpers/rows.js";
 import { describe, expect, test } from "vitest";
-import { summarize } from "../src/commands/usage.js";
+import { summarize } from "../src/operations/usage-summary.js";
 import { float32, openaiEmbeddingReply, vectorOf } from "./helpers/embeddings-wire.js";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
 import { bearer, expectLimitHeaders } from "./helpers/http.js";

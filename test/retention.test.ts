@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, test } from "vitest";
-import { summarize } from "../src/commands/usage.js";
+import { summarize } from "../src/operations/usage-summary.js";
 import { DAY_MS, pruneAll, retentionCutoff } from "../src/retention.js";
 import type { Attempt, LedgerEntry, Store } from "../src/store/index.js";
 import { openSqliteStore } from "../src/store/sqlite.js";

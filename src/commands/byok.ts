@@ -1,15 +1,14 @@
 /** `gateway byok set|list|remove`: an account's own provider keys, encrypted at rest. */
 import type { Command } from "commander";
-import { encrypt, last4, loadSecret } from "../byok.js";
+import { encrypt, loadSecret } from "../byok.js";
 import { UsageError } from "../errors.js";
-import { byokPlugins } from "../plugins.js";
+import { byokProviderNames } from "../operations/byok-provider.js";
+import { listByok, removeByok, setByok } from "../operations/byok-keys.js";
 import { accountOf, ask, output, table, withStore } from "./context.js";
 
-const masked = (l4: string) => `…${l4}`;
-
-/** One of the providers whose plugin says it takes an account's own key (contract.md §5). */
+/** One of the providers whose plugin says it takes an account's own key (contract.md §5); another is bad usage (exit 2). */
 async function providerArg(value: string): Promise<string> {
-  const names = (await byokPlugins()).map((p) => p.name);
+  const names = await byokProviderNames();
   if (!names.includes(value)) throw new UsageError(`unknown provider '${value}': expected one of ${names.join(", ")}`);
   return value;
 }
@@ -35,12 +34,9 @@ export function byokCommand(program: Command): void {
       const key = opts.keyStdin ? await readStdin() : (opts.key ?? (await ask("Provider key", "--key or --key-stdin")));
       if (!key) throw new UsageError("the key is empty");
       await withStore(cmd, async (store, loaded) => {
-        const now = Date.now();
-        await store.ensureAccount(account, now);
-        const secret = encrypt(loadSecret(loaded.config.database, process.env), account, provider, key);
-        await store.setByok({ account, provider, secret, last4: last4(key), updatedAt: now });
-        output(cmd, { provider, account, masked: masked(last4(key)), updated_at: new Date(now).toISOString() },
-          `Stored the ${provider} key ${masked(last4(key))} for '${account}'.`);
+        const secret = loadSecret(loaded.config.database, process.env);
+        const stored = await setByok(store, (a, p, k) => encrypt(secret, a, p, k), account, provider, key, Date.now());
+        output(cmd, stored, `Stored the ${provider} key ${stored.masked} for '${account}'.`);
       });
     });
 
@@ -50,9 +46,7 @@ export function byokCommand(program: Command): void {
     .action((opts: { account?: string }, cmd: Command) =>
       withStore(cmd, async (store) => {
         const account = accountOf(opts);
-        const rows = (await store.listByok(account)).map((r) => ({
-          provider: r.provider, account: r.account, masked: masked(r.last4), updated_at: new Date(r.updatedAt).toISOString(),
-        }));
+        const rows = await listByok(store, account);
         output(cmd, rows, rows.length === 0 ? `No BYOK keys for '${account}'.` :
           table([["PROVIDER", "KEY", "UPDATED"], ...rows.map((r) => [r.provider, r.masked, r.updated_at])]));
       }),
@@ -66,8 +60,7 @@ export function byokCommand(program: Command): void {
       await providerArg(provider);
       const account = accountOf(opts);
       return withStore(cmd, async (store) => {
-        if (!(await store.removeByok(account, provider))) throw new Error(`'${account}' has no ${provider} key`);
-        output(cmd, { provider, account, removed: true }, `Removed the ${provider} key of '${account}'.`);
+        output(cmd, await removeByok(store, account, provider), `Removed the ${provider} key of '${account}'.`);
       });
     });
 }

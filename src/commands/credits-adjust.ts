@@ -1,20 +1,12 @@
 /**
  * `gateway credits adjust <account> <±amount> --reason <text>`: corrects a balance (a wrong
  * credit, a refund) with a ledger row of its own kind; never below zero (contract.md §13).
- * And the rule `credits add` follows: an account must exist unless `--create` (`default` always does).
  */
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
 import { nanoToUsd, usdToNanoExact } from "../money.js";
-import type { Store } from "../store/index.js";
+import { accountMustExist } from "../operations/add-credits.js";
 import { accountOf, output, withStore } from "./context.js";
-
-/** `default` is implicit (the account `keys create` uses when none is named). */
-export async function mustExist(store: Store, account: string): Promise<void> {
-  if (account === "default" || (await store.balance(account)) !== undefined) return;
-  const known = (await store.accounts()).map((a) => a.id);
-  throw new Error(`account '${account}' does not exist${known.length ? ` (accounts: ${known.join(", ")})` : ""}; check the name, or add --create to create it`);
-}
 
 /** `+2.5`, `-0.30`, `7`: exact signed nano-USD; zero is bad usage. */
 export function signedUsd(value: string): bigint {
@@ -41,7 +33,7 @@ export function adjustCommand(credits: Command): void {
       const reason = opts.reason.trim();
       if (!reason) throw new UsageError("--reason: must not be empty");
       return withStore(cmd, async (store) => {
-        await mustExist(store, account);
+        await accountMustExist(store, account);
         const balance = nanoToUsd(await store.adjustCredits(account, delta, reason, Date.now()));
         output(cmd, { account, adjusted: nanoToUsd(delta), balance, reason }, `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`);
       });

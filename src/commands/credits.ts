@@ -1,7 +1,8 @@
 /** `gateway credits add|show`: exact balances (USD decimal strings in and out). */
 import type { Command } from "commander";
-import { nanoToUsd } from "../money.js";
-import { adjustCommand, mustExist } from "./credits-adjust.js";
+import { addCredits } from "../operations/add-credits.js";
+import { showCredits } from "../operations/show-credits.js";
+import { adjustCommand } from "./credits-adjust.js";
 import { accountOf, output, withStore } from "./context.js";
 import { positiveUsd } from "./parse.js";
 
@@ -17,9 +18,8 @@ export function creditsCommand(program: Command): void {
       const amount = positiveUsd(usd);
       const account = accountOf(opts);
       return withStore(cmd, async (store) => {
-        if (!opts.create) await mustExist(store, account);
-        const balance = nanoToUsd(await store.addCredits(account, amount, Date.now()));
-        output(cmd, { account, added: nanoToUsd(amount), balance }, `Added $${nanoToUsd(amount)} to '${account}'. Balance: $${balance}`);
+        const r = await addCredits(store, account, amount, { create: Boolean(opts.create) }, Date.now());
+        output(cmd, r, `Added $${r.added} to '${account}'. Balance: $${r.balance}`);
       });
     });
 
@@ -31,8 +31,8 @@ export function creditsCommand(program: Command): void {
     .action((opts: { account?: string }, cmd: Command) => {
       const account = accountOf(opts);
       return withStore(cmd, async (store) => {
-        const balance = nanoToUsd((await store.balance(account)) ?? 0n);
-        output(cmd, { account, balance }, `Balance of '${account}': $${balance}`);
+        const r = await showCredits(store, account);
+        output(cmd, r, `Balance of '${account}': $${r.balance}`);
       });
     });
 }

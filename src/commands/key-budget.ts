@@ -3,11 +3,9 @@
  * for `keys create` and `keys update`, and what `keys list` shows (budget, period, spent).
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { BUDGET_PERIODS, periodStart, type BudgetPeriod } from "../budget.js";
+import { BUDGET_PERIODS, type BudgetPeriod } from "../budget.js";
 import { UsageError } from "../errors.js";
 import { usdToNanoExact } from "../money.js";
-import { nanoToUsd } from "../money.js";
-import type { KeyRecord, Store } from "../store/index.js";
 
 export function budgetUsd(value: string): bigint {
   try {
@@ -32,11 +30,4 @@ export function withBudgetOptions(cmd: Command): Command {
 export function checkBudgetFlags(opts: { budget?: bigint; budgetPeriod?: BudgetPeriod; noBudget?: boolean }, hadBudget: boolean): void {
   if (opts.budgetPeriod && opts.budget === undefined && !hadBudget) throw new UsageError("--budget-period needs --budget");
   if (opts.noBudget && (opts.budget !== undefined || opts.budgetPeriod)) throw new UsageError("--no-budget cannot be combined with --budget or --budget-period");
-}
-
-/** Budget fields of a key as `keys list` and `keys update` show them; money as decimal USD strings. */
-export async function budgetView(store: Store, k: KeyRecord, now: number) {
-  const period = k.budgetPeriod ?? "total";
-  const { spent } = await store.keyBudgetUse(k.id, periodStart(period, now));
-  return { budget: k.budget === null || k.budget === undefined ? null : nanoToUsd(k.budget), budget_period: period, spent: nanoToUsd(spent) };
 }

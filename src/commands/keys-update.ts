@@ -4,7 +4,7 @@ import type { BudgetPeriod } from "../budget.js";
 import { UsageError } from "../errors.js";
 import type { KeyChanges } from "../store/index.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
-import { view } from "./keys.js";
+import { keyView } from "../operations/key-view.js";
 import { output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 
@@ -31,7 +31,7 @@ export function keysUpdateCommand(keys: Command): void {
         if (opts.expires !== undefined) changes.expiresAt = parseExpiry(opts.expires, now);
         if (Object.keys(changes).length === 0) throw new UsageError("nothing to change: give --budget, --budget-period, --no-budget, --rpm or --expires");
         await store.updateKey(key.id, changes, now);
-        output(cmd, await view(store, (await store.findKey(key.id))!, now), `Updated key '${key.name}' (${key.id}).`);
+        output(cmd, await keyView(store, (await store.findKey(key.id))!, now), `Updated key '${key.name}' (${key.id}).`);
       }),
     );
 }

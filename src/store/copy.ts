@@ -2,8 +2,9 @@
  * `gateway db copy --from <sqlite file> --to <postgres url>` (contract.md §7): every row of a
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
  * balances, grants, the ledger and its rollups and attempts, BYOK keys still encrypted with the
- * same secret, the catalog, stored responses, the in-flight journal), then counts and balance
- * totals read back from both sides for the caller to compare.
+ * same secret, the catalog, stored responses, the in-flight journal, dashboard users, sessions
+ * and sign-in links), then counts and balance totals read back from both sides for the caller
+ * to compare.
  */
 import Database from "better-sqlite3";
 import type pg from "pg";
@@ -22,6 +23,9 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
   { name: "byok_keys", columns: ["account", "provider", "secret", "last4", "updated_at"] },
   { name: "catalog", columns: ["id", "owned_by", "prompt_price", "completion_price", "context_length", "max_output", "endpoints", "source", "created"] },
   { name: "responses", columns: ["id", "account", "created_at", "model", "previous_id", "items", "response"] },
+  { name: "dashboard_users", columns: ["email", "account", "admin", "password_hash", "created_at"], bool: ["admin"] },
+  { name: "dashboard_sessions", columns: ["hash", "email", "created_at", "expires_at"] },
+  { name: "dashboard_links", columns: ["hash", "email", "expires_at"] },
 ];
 
 const BATCH = 500;

@@ -163,6 +163,42 @@ export interface AccountSummary {
   spend: bigint;
 }
 
+/** A dashboard user (contract.md §8): one account; an admin sees every account. */
+export interface DashboardUser {
+  email: string;
+  account: string;
+  admin: boolean;
+  /** scrypt hash (src/dashboard/password.ts); null until the user chose a password through a sign-in link. */
+  passwordHash: string | null;
+  createdAt: number;
+}
+
+/** A signed-in browser: the SHA-256 of its cookie's token, never the token. */
+export interface DashboardSession {
+  hash: string;
+  email: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** One day (UTC midnight, ms) of an account's spend: what was charged and how many requests. */
+export interface DailySpend {
+  day: number;
+  cost: bigint;
+  requests: number;
+}
+
+/** A ledger row as the dashboard's latest requests show it. */
+export type RecentRequest = Pick<LedgerEntry, "requestId" | "createdAt" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "cost" | "byok" | "status" | "httpStatus" | "latencyMs"> & { keyName: string | null };
+
+/** A credit grant or correction (`credits add|adjust`), newest first. */
+export interface CreditEntry {
+  amount: bigint;
+  kind: "grant" | "adjustment";
+  reason: string | null;
+  createdAt: number;
+}
+
 /**
  * Every method answers with a promise, so the SQLite store (synchronous underneath) and the
  * PostgreSQL store (networked) are interchangeable; the rest of the code never knows which
@@ -247,6 +283,28 @@ export interface Store {
    */
   responseChain(id: string, account: string, limit: { depth: number; bytes: number }): Promise<StoredResponse[]>;
   deleteResponse(id: string, account: string): Promise<boolean>;
+  // the dashboard (contract.md §8); promises from the start, as a networked store answers later
+  /** Refuses an email that exists (a unique constraint error). */
+  createUser(user: DashboardUser): Promise<void>;
+  findUser(email: string): Promise<DashboardUser | undefined>;
+  listUsers(): Promise<DashboardUser[]>;
+  /** Deletes the user with its sessions and links; false when there was none. */
+  removeUser(email: string): Promise<boolean>;
+  /** Sets the password hash and ends every session of the user (a reset signs out everywhere). */
+  setPassword(email: string, passwordHash: string): Promise<void>;
+  createSession(session: DashboardSession): Promise<void>;
+  /** The session's user while the session has not expired at `now`. */
+  findSession(hash: string, now: number): Promise<DashboardUser | undefined>;
+  deleteSession(hash: string): Promise<void>;
+  /** A new sign-in link replaces the user's earlier ones. */
+  createSignInLink(hash: string, email: string, expiresAt: number): Promise<void>;
+  /** Deletes the link and returns its user's email if it had not expired at `now`: single use. */
+  takeSignInLink(hash: string, now: number): Promise<string | undefined>;
+  /** Spend per UTC day since `since` (ms), ledger rows and retention's daily rollups alike. */
+  dailySpend(account: string, since: number): Promise<DailySpend[]>;
+  /** The account's latest ledger rows, newest first. */
+  recentRequests(account: string, limit: number): Promise<RecentRequest[]>;
+  creditHistory(account: string, limit: number): Promise<CreditEntry[]>;
   /** Deletes responses created before `before` (ms); returns how many. */
   pruneResponses(before: number): Promise<number>;
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

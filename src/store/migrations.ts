@@ -164,4 +164,26 @@ export const migrations: string[] = [
   // credits adjust (issue 15): a grant row says what it was, and a correction why.
   `ALTER TABLE credit_grants ADD COLUMN kind TEXT NOT NULL DEFAULT 'grant';
    ALTER TABLE credit_grants ADD COLUMN reason TEXT;`,
+  // The dashboard (contract.md §8): its users (one account each; admins see every account),
+  // server-side sessions and one-time sign-in links. Only hashes are stored: scrypt for
+  // passwords, SHA-256 for session and link tokens (random, so a fast hash is enough).
+  `CREATE TABLE dashboard_users (
+     email TEXT PRIMARY KEY,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     admin INTEGER NOT NULL DEFAULT 0,
+     password_hash TEXT,
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE dashboard_sessions (
+     hash TEXT PRIMARY KEY,
+     email TEXT NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX dashboard_sessions_email ON dashboard_sessions(email);
+   CREATE TABLE dashboard_links (
+     hash TEXT PRIMARY KEY,
+     email TEXT NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     expires_at INTEGER NOT NULL
+   ) STRICT;`,
 ];

@@ -12,6 +12,8 @@ import { sqliteAccounts } from "./sqlite-accounts.js";
 import { sqliteJournal } from "./sqlite-journal.js";
 import { sqliteRetention } from "./sqlite-retention.js";
 import { sqliteResponses } from "./sqlite-responses.js";
+import { sqliteDashboard } from "./sqlite-dashboard.js";
+import { sqliteActivity } from "./sqlite-activity.js";
 import type { BudgetHold } from "../budget.js";
 import { Holds } from "./holds.js";
 import { KEY_COLUMNS, Released, sqliteBudget, toKey } from "./sqlite-budget.js";
@@ -45,6 +47,8 @@ export function openSqliteStore(file: string): Store {
   const journal = sqliteJournal(db);
   const accounts = sqliteAccounts(db);
   const responses = sqliteResponses(db);
+  const dashboard = sqliteDashboard(db);
+  const activity = sqliteActivity(db);
 
   const s = {
     insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period)
@@ -191,6 +195,8 @@ export function openSqliteStore(file: string): Store {
     }),
     catalog: () => (s.catalog.all() as CatalogRow[]).map(fromCatalogRow),
     ...responses,
+    ...dashboard,
+    ...activity,
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,
     close: () => {

@@ -11,6 +11,8 @@ import { migratePg } from "./migrate.js";
 import { DEFAULT_LEASE_MS, pgMoney } from "./money.js";
 import { pgRecords } from "./records.js";
 import { pgResponses } from "./responses.js";
+import { pgDashboard } from "./dashboard.js";
+import { pgActivity } from "./activity.js";
 import { pgUsage } from "./usage.js";
 import { watchNotifications } from "./watch.js";
 
@@ -41,6 +43,8 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     ...pgRecords(pool),
     ...pgUsage(pool),
     ...pgResponses(pool),
+    ...pgDashboard(pool),
+    ...pgActivity(pool),
     ...pgJournal(pool, owner, leaseMs),
     reserve: money.reserve,
     settle: money.settle,

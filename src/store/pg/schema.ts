@@ -241,4 +241,25 @@ export const pgMigrations: string[] = [
      SELECT COUNT(*) INTO n FROM gone;
      RETURN n;
    END $fn$;`,
+  // The dashboard (contract.md §8), as SQLite's migration 10: users (one account each), server-side
+  // sessions and one-time sign-in links; only hashes (scrypt for passwords, SHA-256 for tokens).
+  `CREATE TABLE dashboard_users (
+     email text PRIMARY KEY,
+     account text NOT NULL REFERENCES accounts(id),
+     admin boolean NOT NULL DEFAULT false,
+     password_hash text,
+     created_at bigint NOT NULL
+   );
+   CREATE TABLE dashboard_sessions (
+     hash text PRIMARY KEY,
+     email text NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     created_at bigint NOT NULL,
+     expires_at bigint NOT NULL
+   );
+   CREATE INDEX dashboard_sessions_email ON dashboard_sessions(email);
+   CREATE TABLE dashboard_links (
+     hash text PRIMARY KEY,
+     email text NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     expires_at bigint NOT NULL
+   );`,
 ];

@@ -1,0 +1,36 @@
+/** The dashboard API client: JSON in and out, the session cookie sent by the browser, errors as `ApiError`. */
+export class ApiError extends Error {
+  constructor(readonly status: number, message: string, readonly code: string | null) {
+    super(message);
+  }
+}
+
+export async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`/dashboard/api${path}`, {
+    method,
+    credentials: "same-origin",
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (res.status === 204) return undefined as T;
+  const data = (await res.json().catch(() => ({}))) as { error?: { message?: string; code?: string | null } };
+  if (!res.ok) throw new ApiError(res.status, data.error?.message ?? `Request failed (${res.status})`, data.error?.code ?? null);
+  return data as T;
+}
+
+/** `?account=` for admins looking at another account. */
+export const withAccount = (path: string, account: string | undefined) =>
+  account ? `${path}${path.includes("?") ? "&" : "?"}account=${encodeURIComponent(account)}` : path;
+
+export interface Me { email: string; account: string; admin: boolean }
+export interface KeyView {
+  id: string; name: string; account: string; masked: string; state: string;
+  created_at: string | null; expires_at: string | null; last_used_at: string | null; rpm: number | null;
+}
+export interface Totals { requests: number; prompt_tokens: number; completion_tokens: number; cost: string }
+export interface Usage extends Totals {
+  by_model: Array<Totals & { model: string }>;
+  by_key: Array<Totals & { key_id: string; name: string | null }>;
+  daily: Array<{ day: string; cost: string; requests: number }>;
+  recent: Array<{ request_id: string; created_at: string; key_name: string | null; model: string; provider: string | null; prompt_tokens: number; completion_tokens: number; cost: string; status: number; latency_ms: number; byok: boolean }>;
+}

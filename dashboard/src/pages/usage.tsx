@@ -1,0 +1,50 @@
+/** Usage: spend per day for the last 30 days (chart), by model, by key, and the latest requests. */
+import { api, withAccount, type Usage } from "../api.js";
+import { SpendChart } from "../chart.js";
+import { date, Empty, ErrorLine, useLoad } from "../ui.js";
+
+export function UsagePage({ account }: { account: string }) {
+  const { data, error } = useLoad(() => api<Usage>("GET", withAccount("/usage", account)), [account]);
+  return (
+    <section>
+      <h2>Usage</h2>
+      <ErrorLine error={error} />
+      {data && (
+        <>
+          <p class="totals">Last 30 days: <strong>${data.cost}</strong> over {data.requests} requests ({data.prompt_tokens} prompt + {data.completion_tokens} completion tokens)</p>
+          <figure class="card">
+            <figcaption>Spend per day (USD), last 30 days</figcaption>
+            <SpendChart daily={data.daily} />
+          </figure>
+          {data.requests === 0 && <Empty>No requests in the last 30 days. Create a key and send a request: it shows up here.</Empty>}
+          {data.requests > 0 && (
+            <div class="two">
+              <Table title="By model" head={["Model", "Requests", "Tokens", "Cost"]}
+                rows={data.by_model.map((m) => [m.model, m.requests, m.prompt_tokens + m.completion_tokens, `$${m.cost}`])} />
+              <Table title="By key" head={["Key", "Requests", "Tokens", "Cost"]}
+                rows={data.by_key.map((k) => [k.name ?? k.key_id, k.requests, k.prompt_tokens + k.completion_tokens, `$${k.cost}`])} />
+            </div>
+          )}
+          <h3>Latest requests</h3>
+          {data.recent.length === 0 ? <Empty>No requests yet.</Empty> : (
+            <Table head={["Time", "Key", "Model", "Provider", "Tokens", "Cost", "Status", "Latency"]}
+              rows={data.recent.map((r) => [date(r.created_at), r.key_name ?? "", r.model, r.provider ?? "—",
+                `${r.prompt_tokens} + ${r.completion_tokens}`, r.byok ? `$${r.cost} (BYOK)` : `$${r.cost}`, r.status, `${r.latency_ms} ms`])} />
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+export function Table({ title, head, rows }: { title?: string; head: string[]; rows: Array<Array<string | number>> }) {
+  return (
+    <div class="scroll">
+      <table>
+        {title && <caption>{title}</caption>}
+        <thead><tr>{head.map((h) => <th>{h}</th>)}</tr></thead>
+        <tbody>{rows.map((r) => <tr>{r.map((c) => <td>{c}</td>)}</tr>)}</tbody>
+      </table>
+    </div>
+  );
+}

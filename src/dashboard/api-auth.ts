@@ -1,0 +1,61 @@
+/**
+ * Signing in and out (contract.md §8): email and password (throttled per user and per IP),
+ * a one-time link that sets the password and signs in, and sign-out that deletes the session.
+ */
+import type { H3, H3Event } from "h3";
+import { GatewayError, invalidRequest } from "../errors.js";
+import type { Gateway } from "../gateway.js";
+import { normalizeEmail } from "../operations/dashboard-users.js";
+import { hashToken } from "../operations/sign-in-link.js";
+import type { DashboardUser } from "../store/index.js";
+import { checkOrigin, clientIp, readBody, reply } from "./http.js";
+import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.js";
+import { SignInBody, SetPasswordBody } from "./schemas.js";
+import { currentUser, endSession, startSession } from "./session.js";
+import { SignInThrottle } from "./throttle.js";
+
+export const me = (u: DashboardUser) => ({ email: u.email, account: u.account, admin: u.admin });
+
+const wrongPassword = () => new GatewayError(401, "authentication_error", "invalid_credentials", "Wrong email or password.");
+
+/** Email and password, checked only while neither the user nor the IP is over its failure budget. */
+async function signIn(gw: Gateway, throttle: SignInThrottle, event: H3Event): Promise<Response> {
+  checkOrigin(event, gw.config.server.trustProxy);
+  const body = await readBody(event, SignInBody);
+  const email = body.email.trim().toLowerCase();
+  const ip = clientIp(event);
+  throttle.check(email, ip);
+  const user = await gw.store.findUser(email);
+  const ok = user?.passwordHash ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
+  if (!ok || !user) {
+    throttle.fail(email, ip);
+    throw wrongPassword();
+  }
+  throttle.succeed(email);
+  return reply(event, 200, me(user), { "set-cookie": await startSession(gw, event, user.email) });
+}
+
+export function authRoutes(app: H3, gw: Gateway, base: string): void {
+  const throttle = new SignInThrottle(gw.now);
+  const trust = gw.config.server.trustProxy;
+
+  app.post(`${base}/session`, (event) => signIn(gw, throttle, event));
+
+  app.delete(`${base}/session`, async (event: H3Event) => {
+    checkOrigin(event, trust);
+    return reply(event, 204, null, { "set-cookie": await endSession(gw, event) });
+  });
+
+  app.get(`${base}/me`, async (event) => reply(event, 200, me(await currentUser(gw, event))));
+
+  // The page a sign-in link opens posts here: the link is spent whatever happens next.
+  app.post(`${base}/password`, async (event) => {
+    checkOrigin(event, trust);
+    const body = await readBody(event, SetPasswordBody);
+    const email = await gw.store.takeSignInLink(hashToken(body.token), gw.now());
+    const user = email ? await gw.store.findUser(normalizeEmail(email)) : undefined;
+    if (!user) throw invalidRequest("This sign-in link is invalid, expired or already used. Ask for a new one (gateway users reset).", "invalid_link", "token");
+    await gw.store.setPassword(user.email, await hashPassword(body.password));
+    return reply(event, 200, me(user), { "set-cookie": await startSession(gw, event, user.email) });
+  });
+}

@@ -1,0 +1,33 @@
+/** Credits in the dashboard: balance and history for the account; accounts and Add credits for admins. */
+import type { H3 } from "h3";
+import { forbidden } from "../errors.js";
+import type { Gateway } from "../gateway.js";
+import { nanoToUsd, usdToNanoExact } from "../money.js";
+import { addCredits } from "../operations/add-credits.js";
+import { showCredits } from "../operations/show-credits.js";
+import { checkOrigin, readBody, reply } from "./http.js";
+import { AddCreditsBody } from "./schemas.js";
+import { scoper } from "./scope.js";
+
+const HISTORY = 100;
+
+export function creditRoutes(app: H3, gw: Gateway, base: string): void {
+  const scope = scoper(gw);
+  app.get(`${base}/credits`, async (event) => {
+    const { account } = await scope(event);
+    return reply(event, 200, await showCredits(gw.store, account, HISTORY));
+  });
+  app.post(`${base}/credits`, async (event) => {
+    checkOrigin(event, gw.config.server.trustProxy);
+    const body = await readBody(event, AddCreditsBody);
+    const { user } = await scope(event, null);
+    if (!user.admin) throw forbidden("Only an admin can add credits.", "admin_only");
+    return reply(event, 200, await addCredits(gw.store, body.account, usdToNanoExact(body.amount), { create: false }, gw.now()));
+  });
+  // An account holder sees only their own account here.
+  app.get(`${base}/accounts`, async (event) => {
+    const { user } = await scope(event);
+    const all = (await gw.store.accounts()).filter((a) => user.admin || a.id === user.account);
+    return reply(event, 200, all.map((a) => ({ id: a.id, balance: nanoToUsd(a.balance), keys: a.keys, spend: nanoToUsd(a.spend) })));
+  });
+}

@@ -1,0 +1,35 @@
+/**
+ * An account's own provider keys (`gateway byok set|list|remove`, the dashboard's BYOK page):
+ * encrypted at rest, shown only as their last four characters.
+ */
+import { last4 } from "../byok.js";
+import { invalidRequest, notFound } from "../errors.js";
+import type { ByokRecord, Store } from "../store/index.js";
+import { checkByokProvider } from "./byok-provider.js";
+
+const view = (r: Pick<ByokRecord, "provider" | "account" | "last4" | "updatedAt">) => ({
+  provider: r.provider, account: r.account, masked: `…${r.last4}`, updated_at: new Date(r.updatedAt).toISOString(),
+});
+
+/** Encrypts a key for its row (src/byok.ts): the CLI with the secret it loads, the server with the one it reads keys with. */
+export type Seal = (account: string, provider: string, plaintext: string) => Buffer;
+
+export async function setByok(store: Store, seal: Seal, account: string, provider: string, key: string, now: number) {
+  await checkByokProvider(provider);
+  if (!key.trim()) throw invalidRequest("key: must not be empty", null, "key");
+  const plain = key.trim();
+  await store.ensureAccount(account, now);
+  const record = { account, provider, secret: seal(account, provider, plain), last4: last4(plain), updatedAt: now };
+  await store.setByok(record);
+  return view(record);
+}
+
+export async function listByok(store: Store, account: string) {
+  return (await store.listByok(account)).map(view);
+}
+
+export async function removeByok(store: Store, account: string, provider: string) {
+  await checkByokProvider(provider);
+  if (!(await store.removeByok(account, provider))) throw notFound(`'${account}' has no ${provider} key`, "byok_key_not_found");
+  return { provider, account, removed: true };
+}

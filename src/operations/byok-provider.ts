@@ -1,0 +1,12 @@
+/** The providers whose plugin takes an account's own key (contract.md §5): what BYOK set/remove accept. */
+import { invalidRequest } from "../errors.js";
+import { byokPlugins } from "../plugins.js";
+
+export async function byokProviderNames(): Promise<string[]> {
+  return (await byokPlugins()).map((p) => p.name);
+}
+
+export async function checkByokProvider(provider: string): Promise<void> {
+  const names = await byokProviderNames();
+  if (!names.includes(provider)) throw invalidRequest(`unknown provider '${provider}': expected one of ${names.join(", ")}`, "unknown_provider", "provider");
+}

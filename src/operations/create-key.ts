@@ -1,0 +1,28 @@
+/** Creating a key (`gateway keys create`, the dashboard's Create key): the full value exists only in the answer. */
+import type { BudgetPeriod } from "../budget.js";
+import { invalidRequest } from "../errors.js";
+import { generateKey, hashKey, newKeyId } from "../keys.js";
+import type { KeyRecord, Store } from "../store/index.js";
+import { keyView } from "./key-view.js";
+
+export interface NewKey {
+  name: string;
+  account: string;
+  expiresAt: number | null;
+  rpm: number | null;
+  budget?: bigint | null;
+  budgetPeriod?: BudgetPeriod;
+}
+
+export async function createKey(store: Store, k: NewKey, now: number) {
+  if (await store.findKey(k.name)) throw invalidRequest(`a key named '${k.name}' already exists`, "key_name_taken", "name");
+  const key = generateKey();
+  const record: KeyRecord = {
+    id: newKeyId(), name: k.name, account: k.account, hash: hashKey(key), last4: key.slice(-4),
+    createdAt: now, expiresAt: k.expiresAt, revokedAt: null, lastUsedAt: null, rpm: k.rpm,
+    budget: k.budget ?? null, budgetPeriod: k.budgetPeriod ?? "total",
+  };
+  await store.ensureAccount(k.account, now);
+  await store.createKey(record);
+  return { ...(await keyView(store, record, now)), key };
+}

@@ -1,0 +1,23 @@
+/** A key as the CLI and the dashboard show it: masked, never the full value (contract.md §2, §8). */
+import { periodStart } from "../budget.js";
+import { keyState, maskKey } from "../keys.js";
+import { nanoToUsd } from "../money.js";
+import type { KeyRecord, Store } from "../store/index.js";
+
+const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
+
+/** Budget fields: the budget, its period and what was spent in the current period (decimal USD). */
+export async function budgetView(store: Store, k: KeyRecord, now: number) {
+  const period = k.budgetPeriod ?? "total";
+  const { spent } = await store.keyBudgetUse(k.id, periodStart(period, now));
+  return { budget: k.budget === null || k.budget === undefined ? null : nanoToUsd(k.budget), budget_period: period, spent: nanoToUsd(spent) };
+}
+
+export async function keyView(store: Store, k: KeyRecord, now: number) {
+  return {
+    id: k.id, name: k.name, account: k.account, masked: maskKey(k.last4), state: keyState(k, now),
+    created_at: iso(k.createdAt), expires_at: iso(k.expiresAt), last_used_at: iso(k.lastUsedAt), rpm: k.rpm, ...(await budgetView(store, k, now)),
+  };
+}
+
+export type KeyView = Awaited<ReturnType<typeof keyView>>;

@@ -1,0 +1,18 @@
+/**
+ * One-time sign-in links for dashboard users (contract.md §8): a random token, valid 24 h,
+ * stored as its SHA-256 only. The token travels in the URL's fragment, which browsers never
+ * send to a server, so it stays out of access logs and Referer headers.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import type { Store } from "../store/index.js";
+
+export const LINK_TTL_MS = 24 * 3_600_000;
+
+export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
+
+/** A fresh link for `email`, replacing any earlier one. `baseUrl`: where the dashboard is served (`http://host:port`). */
+export async function issueSignInLink(store: Store, email: string, baseUrl: string, now: number) {
+  const token = randomBytes(32).toString("base64url");
+  await store.createSignInLink(hashToken(token), email, now + LINK_TTL_MS);
+  return { link: `${baseUrl.replace(/\/+$/, "")}/dashboard/#/set-password?token=${token}`, expires_at: new Date(now + LINK_TTL_MS).toISOString() };
+}

@@ -1,0 +1,195 @@
+/**
+ * The dashboard end to end in a real browser (contract.md §8, issue 13): a user made with
+ * `gateway users add` opens the sign-in link, sets a password, creates a key, uses it with the
+ * official openai client, sees the request on the usage page, revokes the key and sees it
+ * refused, signs out. Another account's key never appears. Runs against a real
+ * `gateway serve` child process; screenshots of every page go to test-artifacts/dashboard/,
+ * and the keys and usage pages to docs/ for the README.
+ */
+import { copyFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import OpenAI from "openai";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { stringify } from "yaml";
+import { ARTIFACTS, launchChromium } from "./helpers/browser.js";
+import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
+import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+
+const completion = { id: "c1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: "Hello from the fake upstream" }, finish_reason: "stop" }], usage: { prompt_tokens: 1200, completion_tokens: 340, total_tokens: 1540 } };
+
+let browser: Browser;
+let up: FakeUpstream;
+let dir: string;
+let url: string;
+let stop: () => void;
+const cli = (...args: string[]) => gateway(["--config", join(dir, "gateway.config.yaml"), ...args], { cwd: dir });
+
+beforeAll(async () => {
+  assertBuilt();
+  browser = await launchChromium();
+  up = await startFakeUpstream(() => ({ json: completion }));
+  dir = tempDir();
+  const port = await freePort();
+  writeFileSync(join(dir, "gateway.config.yaml"), stringify({
+    server: { port }, database: join(dir, "gateway.db"),
+    providers: { openai: { baseUrl: `${up.url}/v1`, apiKey: "sk-upstream-0000" } },
+    models: [{ id: "openai/gpt-4o-mini", pricing: { prompt: "0.15", completion: "0.6" }, context_length: 128000, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
+  }));
+  const server = await serve(["--config", join(dir, "gateway.config.yaml"), "--port", String(port)], { cwd: dir });
+  url = server.url;
+  stop = () => server.proc.kill("SIGTERM");
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  stop?.();
+  await up?.close();
+});
+
+const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
+
+test("a new user signs in with the link, creates, uses and revokes a key, and signs out", async () => {
+  // Set up as an operator would, with the CLI beside the running server.
+  expect((await cli("credits", "add", "5", "--account", "acme", "--create")).exitCode).toBe(0);
+  const other = await cli("--json", "keys", "create", "--name", "globex-private-key", "--account", "globex");
+  expect(other.exitCode).toBe(0);
+  const added = await cli("--json", "users", "add", "alice@example.com", "--account", "acme");
+  expect(added.exitCode).toBe(0);
+  expect(added.json).toMatchObject({ email: "alice@example.com", account: "acme", admin: false });
+  expect(added.json.link).toMatch(new RegExp(`^${url}/dashboard/#/set-password\\?token=[A-Za-z0-9_-]{43}$`));
+
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
+  const page = await context.newPage();
+  const violations: string[] = [];
+  page.on("console", (m) => void (m.type() === "error" && violations.push(m.text())));
+  page.on("pageerror", (e) => violations.push(e.message));
+
+  // The link: choose a password, then signed in on Keys.
+  await page.goto(added.json.link);
+  await page.getByLabel("New password").fill("a long enough password");
+  await shot(page, "set-password");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText("No keys yet").isVisible()).toBe(true);
+  expect(page.url()).not.toContain("token=");
+
+  // Create a key: shown once, with Copy.
+  await page.getByLabel("Name").fill("journey-key");
+  await page.getByRole("button", { name: "Create key" }).click();
+  const fullKey = (await page.locator("code.full-key").textContent({ timeout: 10_000 }))!;
+  expect(fullKey).toMatch(/^sk-[A-Za-z0-9]{48}$/);
+  await page.getByRole("button", { name: "Copy" }).click();
+  await expect.poll(() => page.getByText("Copied").isVisible()).toBe(true);
+  expect(await page.evaluate("navigator.clipboard.readText()")).toBe(fullKey);
+  await shot(page, "keys-new-key");
+  await page.getByRole("button", { name: "Done" }).click();
+  expect(await page.content()).not.toContain("globex-private-key");
+
+  // Use it with the official client.
+  const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: fullKey, maxRetries: 0 });
+  const answer = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
+  expect(answer.choices[0]!.message.content).toBe("Hello from the fake upstream");
+
+  // The usage page shows it: chart, by model, by key, latest requests.
+  await page.getByRole("link", { name: "Usage" }).click();
+  const latest = page.locator("table").filter({ hasText: "Latest" }).or(page.locator("table").last());
+  await expect.poll(() => latest.textContent()).toContain("openai/gpt-4o-mini");
+  const usageText = (await page.locator("main").textContent())!;
+  expect(usageText).toContain("journey-key");
+  expect(usageText).toContain("1200 + 340");
+  expect(usageText).toContain("$0.000384"); // 1200 × 0.15 + 340 × 0.6 per 1M
+  expect(await page.locator(".chart canvas").count()).toBeGreaterThan(0);
+  await shot(page, "usage");
+  await page.setViewportSize({ width: 375, height: 800 });
+  await expect.poll(() => page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
+  await shot(page, "usage-375");
+  await page.setViewportSize({ width: 1280, height: 800 });
+
+  // The other pages, each with its content.
+  await page.getByRole("link", { name: "Credits" }).click();
+  await expect.poll(() => page.locator("main").textContent()).toContain("$4.999616");
+  await shot(page, "credits");
+  await page.getByRole("link", { name: "BYOK" }).click();
+  await page.getByLabel("Provider").selectOption("anthropic");
+  await page.getByLabel("Key", { exact: true }).fill("sk-ant-journey-secret-4321");
+  await page.getByRole("button", { name: "Save" }).click();
+  await expect.poll(() => page.locator("main").textContent()).toContain("…4321");
+  await shot(page, "byok");
+  await page.getByRole("button", { name: "Remove" }).click();
+  await expect.poll(() => page.locator("main").textContent()).toContain("No BYOK keys");
+  await page.getByRole("link", { name: "Models" }).click();
+  await expect.poll(() => page.locator("main").textContent()).toContain("openai/gpt-4o-mini");
+  await shot(page, "models");
+  await page.getByRole("link", { name: "Health" }).click();
+  await expect.poll(() => page.locator("main").textContent()).toContain("openai");
+  await shot(page, "health");
+
+  // After creation the full key is on no page again.
+  await page.getByRole("link", { name: "Keys" }).click();
+  await page.reload();
+  await expect.poll(() => page.getByRole("cell", { name: "journey-key" }).isVisible()).toBe(true);
+  expect(await page.content()).not.toContain(fullKey);
+  await shot(page, "keys");
+
+  // Revoke, confirmed in a dialog; the key is refused from then on.
+  const row = page.getByRole("row").filter({ hasText: "journey-key" });
+  await row.getByRole("button", { name: "Revoke" }).click();
+  const dialog = page.getByRole("dialog");
+  await shot(page, "keys-revoke-dialog");
+  await dialog.getByRole("button", { name: "Revoke" }).click();
+  await expect.poll(() => row.textContent()).toContain("revoked");
+  await expect(client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
+
+  // Sign out ends the session on the server: the old cookie is dead.
+  const [cookie] = await context.cookies(`${url}/dashboard/api/me`);
+  expect(cookie).toMatchObject({ name: "gateway_session", httpOnly: true, sameSite: "Strict", path: "/dashboard" });
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect.poll(() => page.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true);
+  await shot(page, "sign-in");
+  const replay = await fetch(`${url}/dashboard/api/me`, { headers: { cookie: `${cookie!.name}=${cookie!.value}` } });
+  expect(replay.status).toBe(401);
+
+  // And signs in again with email and password.
+  await page.getByLabel("Email").fill("alice@example.com");
+  await page.getByLabel("Password").fill("a long enough password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect.poll(() => page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
+  expect(await page.content()).not.toContain("globex-private-key");
+  expect(violations.filter((v) => !v.includes("401"))).toEqual([]); // no CSP violation, no script error
+  await context.close();
+
+  for (const name of ["keys", "usage"]) copyFileSync(`${ARTIFACTS}/${name}.png`, `docs/dashboard-${name}.png`);
+}, 120_000);
+
+test("an admin looks at any account and adds credits", async () => {
+  const added = await cli("--json", "users", "add", "root@example.com", "--account", "ops", "--admin");
+  expect(added.exitCode).toBe(0);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.goto(added.json.link);
+  await page.getByLabel("New password").fill("the admin's long password");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible()).toBe(true);
+
+  // Every account's keys, one account at a time.
+  await page.getByLabel("Viewing account").selectOption("globex");
+  await expect.poll(() => page.getByRole("cell", { name: "globex-private-key" }).isVisible()).toBe(true);
+
+  await page.getByRole("link", { name: "Credits" }).click();
+  await page.getByLabel("Account", { exact: true }).selectOption("acme");
+  await page.getByLabel("Amount").fill("2.5");
+  await page.getByRole("button", { name: "Add credits" }).click();
+  await expect.poll(() => page.getByRole("status").textContent()).toBe("Added $2.5 to acme. Balance: $7.499616");
+  const inline = page.getByLabel("Amount");
+  await inline.fill("0");
+  await page.getByRole("button", { name: "Add credits" }).click();
+  await expect.poll(() => page.getByRole("alert").textContent()).toBe("amount: must be greater than zero");
+  expect(await page.getByRole("status").count()).toBe(0);
+  expect(await page.getByLabel("Account", { exact: true }).inputValue()).toBe("acme");
+  await shot(page, "credits-admin");
+  const shown = await cli("--json", "credits", "show", "--account", "acme");
+  expect(shown.json.balance).toBe("7.499616");
+  await context.close();
+}, 60_000);
