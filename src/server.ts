@@ -2,7 +2,8 @@
  * The HTTP app. POST /v1/chat/completions, the hot path, runs on plain node:http
  * (chat.ts over http-node.ts); h3 serves everything else (models, health, openapi, 404,
  * 405). Both render errors with error-reply.ts, so every response, success or error,
- * carries X-Request-Id and X-RateLimit-* and the same error object.
+ * carries X-Request-Id and X-RateLimit-* and the same error object. Why the split, with
+ * the measured cost of h3 on the hot path: docs/architecture.md.
  */
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
