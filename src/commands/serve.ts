@@ -39,6 +39,8 @@ export function serveCommand(program: Command): void {
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
       const ready = { url: server.url, providers, models: server.gateway.catalog.size, usable_models: usableModels(server.gateway) };
       startupDone();
+      // After the ready line: the upstream client loads while the first requests are awaited.
+      setImmediate(() => server.gateway.upstream.warm());
       process.stdout.write(globals(cmd).json ? `${JSON.stringify(ready)}\n` :
         `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.usable_models} of ${ready.models} catalog models usable on them)\n`);
       const stop = (signal: string) => {
