@@ -22,7 +22,10 @@ import type { LoadResult, LoadSpec } from "./load-worker.js";
 const { values: opts } = parseArgs({ options: { duration: { type: "string", default: "5" }, connections: { type: "string", default: "50" } } });
 
 const ANSWER = JSON.stringify({
-  id: "chatcmpl-1", object: "chat.completion", created: 0, model: "gpt-4o-mini",
+  id: "chatcmpl-1",
+  object: "chat.completion",
+  created: 0,
+  model: "gpt-4o-mini",
   choices: [{ index: 0, message: { role: "assistant", content: "Hello there" }, finish_reason: "stop" }],
   usage: { prompt_tokens: 10, completion_tokens: 2, total_tokens: 12 },
 });
@@ -38,7 +41,10 @@ async function nodeChat(req: IncomingMessage, res: ServerResponse): Promise<void
 
 const plain: RequestListener = (req, res) => void nodeChat(req, res);
 
-const h3Routed = new H3().post("/v1/chat/completions", fromNodeHandler((req, res) => nodeChat(req as IncomingMessage, res as ServerResponse)));
+const h3Routed = new H3().post(
+  "/v1/chat/completions",
+  fromNodeHandler((req, res) => nodeChat(req as IncomingMessage, res as ServerResponse)),
+);
 
 const h3Web = new H3().post("/v1/chat/completions", async (event) => {
   const parsed = (await event.req.json()) as { model: string };
@@ -58,11 +64,21 @@ function listen(handler: RequestListener): Promise<{ url: string; close: () => v
 }
 
 function load(url: string, durationS: number): Promise<LoadResult> {
-  const spec: LoadSpec = { url, body: bodyFor(false), headers: { "content-type": "application/json" }, connections: Number(opts.connections), warmupS: 0, durationS, stream: false };
+  const spec: LoadSpec = {
+    url,
+    body: bodyFor(false),
+    headers: { "content-type": "application/json" },
+    connections: Number(opts.connections),
+    warmupS: 0,
+    durationS,
+    stream: false,
+  };
   const child = spawn(process.execPath, [join(ROOT, "dist/bench/load-worker.js"), JSON.stringify(spec)], { stdio: ["ignore", "pipe", "inherit"] });
   let out = "";
   child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  return new Promise((resolve, reject) => child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load exited ${code}`)))));
+  return new Promise((resolve, reject) =>
+    child.once("exit", (code) => (code === 0 ? resolve(JSON.parse(out) as LoadResult) : reject(new Error(`load exited ${code}`)))),
+  );
 }
 
 /** CPU µs per request of this process while `handler` serves the load (after a 1 s warmup). */
@@ -87,5 +103,7 @@ const results: Record<string, { usPerRequest: number; rps: number }> = {};
 for (const [name, handler] of rows) results[name] = await cpuPerRequest(handler);
 const base = results["node:http"]!.usPerRequest;
 for (const [name, r] of Object.entries(results)) {
-  process.stdout.write(`${name.padEnd(28)} ${r.usPerRequest.toFixed(1).padStart(6)} µs CPU/request  (+${(r.usPerRequest - base).toFixed(1)} µs)  ${r.rps.toFixed(0)} req/s\n`);
+  process.stdout.write(
+    `${name.padEnd(28)} ${r.usPerRequest.toFixed(1).padStart(6)} µs CPU/request  (+${(r.usPerRequest - base).toFixed(1)} µs)  ${r.rps.toFixed(0)} req/s\n`,
+  );
 }

@@ -36,7 +36,9 @@ const setup = prepare((await firstJsonLine<{ port: number }>(fake, "fake upstrea
 try {
   const ready = await measureReady(setup, Number(opts.runs), nodeFlags);
   const sorted = [...ready.allMs].sort((a, b) => a - b);
-  process.stdout.write(`ready: best ${ready.bestMs.toFixed(0)} ms, median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms (${sorted.map((x) => x.toFixed(0)).join(", ")})\n`);
+  process.stdout.write(
+    `ready: best ${ready.bestMs.toFixed(0)} ms, median ${sorted[Math.floor(sorted.length / 2)]!.toFixed(0)} ms (${sorted.map((x) => x.toFixed(0)).join(", ")})\n`,
+  );
   const gw = await startGateway(setup, nodeFlags);
   await sleep(1000);
   process.stdout.write(`idle RSS: ${mb(memoryOf(gw.pid)?.rssMb)}\n`);
@@ -51,7 +53,9 @@ try {
       const us = ((cpuS(gw.pid) - cpu0) / m.requests) * 1e6;
       const bad = m.non2xx + m.errors + m.mismatches + warm.non2xx + warm.errors + warm.mismatches;
       const peak = Math.max(warm.gatewayPeakRssMb ?? 0, m.gatewayPeakRssMb ?? 0);
-      process.stdout.write(`50 conns ${stream ? "stream" : "json  "}: peak RSS ${mb(peak)}, ${us.toFixed(0)} µs CPU/request${bad ? ` (INVALID: ${bad} failures)` : ""}\n`);
+      process.stdout.write(
+        `50 conns ${stream ? "stream" : "json  "}: peak RSS ${mb(peak)}, ${us.toFixed(0)} µs CPU/request${bad ? ` (INVALID: ${bad} failures)` : ""}\n`,
+      );
     }
     await sleep(500);
     const after = memoryOf(gw.pid);

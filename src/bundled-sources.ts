@@ -48,7 +48,8 @@ async function sourceOf(plugin: ProviderPlugin): Promise<Source | undefined> {
  * OpenAI models served only by the Responses API (the `openai` SDK's ResponsesModel minus
  * ChatModel) or only by the legacy Completions API: /chat/completions rejects them.
  */
-const NOT_CHAT_COMPLETIONS = /^(o1-pro|o3-pro|o3-deep-research|o4-mini-deep-research|computer-use-preview|gpt-5-codex|gpt-5-pro|gpt-5\.1-codex-max|gpt-3\.5-turbo-instruct)(-\d{4}-\d{2}-\d{2})?$/;
+const NOT_CHAT_COMPLETIONS =
+  /^(o1-pro|o3-pro|o3-deep-research|o4-mini-deep-research|computer-use-preview|gpt-5-codex|gpt-5-pro|gpt-5\.1-codex-max|gpt-3\.5-turbo-instruct)(-\d{4}-\d{2}-\d{2})?$/;
 /** A bundled entry before its `created` is known (models.dev release date, else the start time). */
 export type BundledEntry = Omit<CatalogModel, "created"> & { released: number | null };
 type Entry = BundledEntry;
@@ -90,9 +91,17 @@ function toEntry(plugin: string, m: SourceModel, openaiModels: boolean): Entry |
     return undefined; // a price finer than 1e-9 USD per 1M tokens would not be exact: leave it out
   }
   return {
-    id: `${plugin}/${m.id}`, ownedBy: plugin, promptPrice, completionPrice, ...cachePrices(m.cost.cache_read, m.cost.cache_write),
-    contextLength: positive(m.limit?.context), maxOutput: positive(m.limit?.output),
-    endpoints: [{ provider: plugin, model: m.id }], capabilities: capabilitiesOf(m, openaiModels), source: "bundled", released: releasedAt(m.release_date),
+    id: `${plugin}/${m.id}`,
+    ownedBy: plugin,
+    promptPrice,
+    completionPrice,
+    ...cachePrices(m.cost.cache_read, m.cost.cache_write),
+    contextLength: positive(m.limit?.context),
+    maxOutput: positive(m.limit?.output),
+    endpoints: [{ provider: plugin, model: m.id }],
+    capabilities: capabilitiesOf(m, openaiModels),
+    source: "bundled",
+    released: releasedAt(m.release_date),
   };
 }
 
@@ -123,4 +132,3 @@ function releasedAt(date: string | undefined): number | null {
   const ms = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3] ?? "1"));
   return Number.isNaN(ms) ? null : ms / 1000;
 }
-
