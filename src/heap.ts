@@ -30,6 +30,11 @@ export function startupDone(): void {
   if (!ownOld) setFlagsFromString(`--heap-growing-percent=${OLD_GROWTH_PERCENT}`);
 }
 
+/** A command other than serve: its modules are loaded, V8's own young-generation sizing from here on. */
+export function commandStarts(): void {
+  if (!ownYoung) setFlagsFromString(`--semi-space-growth-factor=${V8_DEFAULT_GROWTH}`);
+}
+
 /** After each GC: growth allowed (V8's factor) while the young generation is under the cap, held once it reaches it. */
 function capYoungGeneration(): void {
   let growing = false;

@@ -15,6 +15,7 @@ import { modelsCommand } from "./commands/models.js";
 import { serveCommand } from "./commands/serve.js";
 import { usageCommand } from "./commands/usage.js";
 import { UsageError } from "./errors.js";
+import { commandStarts } from "./heap.js";
 
 export function buildProgram(): Command {
   const program = new Command("gateway")
@@ -24,7 +25,9 @@ export function buildProgram(): Command {
     .option("--db <file>", "SQLite database (default: config `database`, GATEWAY_DB, ./gateway.db)")
     .option("--json", "machine-readable JSON on stdout")
     .showHelpAfterError("(run gateway --help for usage)")
-    .exitOverride();
+    .exitOverride()
+    // serve holds the young generation until it is ready (heap.ts); every other command frees it now.
+    .hook("preAction", (_program, action) => void (action.name() !== "serve" && commandStarts()));
   for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand, dbCommand, doctorCommand, accountsCommand]) add(program);
   for (const c of program.commands) {
     c.exitOverride();
