@@ -83,10 +83,10 @@ export async function startGateway(setup: BenchSetup, nodeFlags: string[] = []):
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Spawn to the first 200 from GET /v1/health/providers, in ms. */
-async function readyOnce(setup: BenchSetup): Promise<number> {
+async function readyOnce(setup: BenchSetup, nodeFlags: string[]): Promise<number> {
   const port = await freePort();
   const t0 = performance.now();
-  const child = spawnPinned(CORES.gateway, serveArgs(setup, port), { cwd: setup.dir });
+  const child = spawnPinned(CORES.gateway, serveArgs(setup, port, nodeFlags), { cwd: setup.dir });
   try {
     for (;;) {
       if (child.exitCode !== null) throw new Error(`gateway serve exited (${child.exitCode}) while starting`);
@@ -106,8 +106,8 @@ async function readyOnce(setup: BenchSetup): Promise<number> {
 }
 
 /** `gateway serve` ready time: best (and all) of `runs` cold starts. */
-export async function measureReady(setup: BenchSetup, runs = 3): Promise<{ bestMs: number; allMs: number[] }> {
+export async function measureReady(setup: BenchSetup, runs = 3, nodeFlags: string[] = []): Promise<{ bestMs: number; allMs: number[] }> {
   const allMs: number[] = [];
-  for (let i = 0; i < runs; i++) allMs.push(await readyOnce(setup));
+  for (let i = 0; i < runs; i++) allMs.push(await readyOnce(setup, nodeFlags));
   return { bestMs: Math.min(...allMs), allMs };
 }

@@ -4,7 +4,6 @@
  * what a round with no answer ends in (a wait before the next round, a 429 when every
  * provider tier was full, a 400 when no endpoint could honour a parameter).
  */
-import { AbortError } from "p-retry";
 import type { Config } from "./config.js";
 import { GatewayError, rateLimited, upstreamAuthFailed, upstreamInvalid } from "./errors.js";
 import type { LimitResult } from "./limits.js";
@@ -59,15 +58,15 @@ export class RoundTally {
     this.refusedParameter++;
   }
 
-  /** What a round in which no endpoint answered ends with. */
+  /** What a round in which no endpoint answered ends with: RoundFailed asks for another round, any other error is final. */
   outcome(): Error {
     // Every endpoint tried refused a parameter: that is the client's 400, not an outage.
-    if (this.unsupported && this.tried === this.refusedParameter) return new AbortError(this.unsupported);
-    if (this.tried === 0 && this.limited) return new AbortError(providerLimited(this.limited));
+    if (this.unsupported && this.tried === this.refusedParameter) return this.unsupported;
+    if (this.tried === 0 && this.limited) return providerLimited(this.limited);
     // Every endpoint answered, unusably: asking again would get the same answer (docs/limits.md).
-    if (this.tried > 0 && this.invalid === this.tried) return new AbortError(upstreamInvalid());
+    if (this.tried > 0 && this.invalid === this.tried) return upstreamInvalid();
     // Nothing left that a later round could try: every endpoint was a refused platform key.
-    if (this.waitMs === null && this.authFailed.size > 0) return new AbortError(upstreamAuthFailed([...this.authFailed]));
+    if (this.waitMs === null && this.authFailed.size > 0) return upstreamAuthFailed([...this.authFailed]);
     return new RoundFailed(this.waitMs, this.byokRejected);
   }
 }

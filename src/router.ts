@@ -1,11 +1,11 @@
 /**
  * Failover. Endpoints are tried BYOK-first, then healthy, then by observed latency (EWMA)
  * unless the model fixes the order; a retryable failure moves to the next endpoint at once.
- * When a whole round failed, rounds repeat with api.md's backoff (p-retry), never sooner
- * than an upstream Retry-After or an open circuit allows, all within one overall deadline,
- * and stop when the client leaves.
+ * When a whole round failed, rounds repeat with api.md's backoff, never sooner than an
+ * upstream Retry-After or an open circuit allows, all within one overall deadline, and stop
+ * when the client leaves. A round throws RoundFailed to ask for another round; any other
+ * error ends the request (docs/architecture.md, step 6).
  */
-import pRetry, { AbortError } from "p-retry";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Route, RoutedEndpoint } from "./catalog.js";
 import type { Config } from "./config.js";
@@ -76,33 +76,27 @@ export class Router {
       await sleep(ms, undefined, { signal: opts.signal });
     };
     try {
-      // The first round runs directly: the common case pays nothing for the retry machinery.
-      try {
-        return await this.round(route, round, attempt);
-      } catch (err) {
-        if (!(err instanceof RoundFailed)) throw err;
-        await wait(err, 1);
+      // A plain loop: the waits depend on each round's outcome (Retry-After, circuits), which a
+      // retry library's fixed schedule cannot express. No abort signal is wired into a round:
+      // an answer that arrived as the client left must still be returned (and its upstream
+      // stream closed by the caller); rounds and waits check the signal themselves.
+      for (let n = 1; ; n++) {
+        try {
+          return await this.round(route, round, attempt);
+        } catch (err) {
+          if (!(err instanceof RoundFailed)) throw err;
+          await wait(err, n);
+        }
       }
-      // No `signal` for p-retry: it would drop an answer that arrived as the client left (an
-      // open upstream stream nobody closes). Rounds and waits check the signal themselves.
-      return await pRetry(() => this.round(route, round, attempt), {
-        retries: Number.POSITIVE_INFINITY,
-        minTimeout: 0,
-        maxTimeout: 0,
-        shouldRetry: ({ error }) => error instanceof RoundFailed,
-        onFailedAttempt: async ({ error, attemptNumber }) => {
-          if (error instanceof RoundFailed) await wait(error, attemptNumber + 1);
-        },
-      });
     } catch (err) {
-      throw finalError(err instanceof AbortError ? (err.originalError ?? err) : err, opts.signal);
+      throw finalError(err, opts.signal);
     }
   }
 
   private async round<T>(route: Route, opts: RoundOptions, attempt: (e: RoutedEndpoint) => Promise<T>): Promise<{ value: T; endpoint: RoutedEndpoint }> {
     const tally = new RoundTally();
     for (const e of this.order(route, opts.byokOnly)) {
-      if (opts.signal.aborted) throw new AbortError(clientClosed());
+      if (opts.signal.aborted) throw clientClosed();
       if (!(await this.admit(e, opts, tally))) continue;
       tally.tried++;
       const started = this.deps.now();
@@ -139,11 +133,11 @@ export class Router {
       this.deps.health.release(e.provider, e.model);
       if (opts.signal.aborted) {
         this.log(opts, e, "cancelled", null, started);
-        throw new AbortError(clientClosed());
+        throw clientClosed();
       }
       // A parameter this provider cannot honour: another endpoint may; 400 only if none can.
       if (isUnsupported(err)) return tally.refusedParam(err);
-      throw new AbortError(err instanceof Error ? err : String(err));
+      throw err instanceof Error ? err : new Error(String(err));
     }
     if (err instanceof InvalidAnswer) tally.invalid++;
     const outcome = err.retryable || err.outcome === "key_rejected" ? err.outcome : "rejected";
@@ -155,7 +149,7 @@ export class Router {
       this.keyLog.rejected(e.provider, err.upstreamStatus, this.deps.now());
       return tally.keyRefused(e.provider);
     }
-    if (!err.retryable) throw new AbortError(invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected"));
+    if (!err.retryable) throw invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected");
     if (err.outcome === "key_rejected" && e.byok) tally.byokRejected = true;
     if (err.retryAfterMs !== null) opts.notBefore.set(e, this.deps.now() + err.retryAfterMs);
     tally.later(err.retryAfterMs ?? 0);

@@ -47,29 +47,39 @@ type Undici = typeof import("undici");
 
 export class Upstream {
   /**
-   * undici takes ~0.2 s to import: it loads in the background, so a starting server answers
-   * before it is needed (the first upstream call waits for it if it must).
+   * undici takes ~40 ms of CPU to import (110 modules): loaded on first use, or by warm() just
+   * after the server is ready, so it does not delay the start (docs/architecture.md, Memory).
    */
-  private client: Promise<{ undici: Undici; agent: Agent }>;
+  private client: Promise<{ undici: Undici; agent: Agent }> | undefined;
 
-  constructor(timeouts: Timeouts, connections = 10_000) {
-    this.client = import("undici").then((undici) => ({
+  constructor(
+    private readonly timeouts: Timeouts,
+    private readonly connections = 10_000,
+  ) {}
+
+  /** Loads the HTTP client now, so the first upstream call does not wait for it. */
+  warm(): void {
+    void this.load();
+  }
+
+  private load(): Promise<{ undici: Undici; agent: Agent }> {
+    return (this.client ??= import("undici").then((undici) => ({
       undici,
       agent: new undici.Agent({
         keepAliveTimeout: 30_000,
         keepAliveMaxTimeout: 600_000,
-        connections,
+        connections: this.connections,
         pipelining: 1,
-        connect: { timeout: timeouts.connect },
-        headersTimeout: timeouts.firstByte,
-        bodyTimeout: timeouts.idle,
+        connect: { timeout: this.timeouts.connect },
+        headersTimeout: this.timeouts.firstByte,
+        bodyTimeout: this.timeouts.idle,
       }),
-    }));
+    })));
   }
 
   /** Sends the request; a non-2xx answer becomes an UpstreamFailure classified by the plugin. */
   async send(req: UpstreamRequest, plugin: ProviderPlugin, signal: AbortSignal): Promise<UpstreamResponse> {
-    const { undici, agent } = await this.client;
+    const { undici, agent } = await this.load();
     let res: UpstreamResponse;
     try {
       res = await undici.request(req.url, { method: req.method ?? "POST", headers: req.headers, body: req.body, signal, dispatcher: agent });
@@ -85,6 +95,7 @@ export class Upstream {
   }
 
   async close(): Promise<void> {
+    if (!this.client) return;
     const { agent } = await this.client;
     await agent.close();
   }

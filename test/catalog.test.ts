@@ -42,7 +42,7 @@ async function ensureBuilt(): Promise<void> {
   })();
   const newest = ["src", "providers"].flatMap((dir) =>
     readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => statSync(join(ROOT, dir, f)).mtimeMs));
-  if (Math.max(...newest) > built) await execa("npx", ["tsc", "-p", "tsconfig.build.json"], { cwd: ROOT });
+  if (Math.max(...newest) > built) await execa("npm", ["run", "build"], { cwd: ROOT });
 }
 
 let dir: string;

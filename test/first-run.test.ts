@@ -51,7 +51,7 @@ describe("the provider refuses the gateway's own key", () => {
     const key = (await gateway(["keys", "create", "--name", "app", "--json"], { cwd: dir })).json.key as string;
     await gateway(["credits", "add", "5"], { cwd: dir });
     const s = await serve([], { cwd: dir });
-    let stderr = "";
+    let stderr: string;
     try {
       for (let i = 0; i < 2; i++) {
         const started = Date.now();
@@ -96,7 +96,7 @@ describe("serve at start", () => {
     const dir = tempDir();
     const key = (await gateway(["keys", "create", "--name", "app", "--json"], { cwd: dir })).json.key as string;
     const s = await serve([], { cwd: dir });
-    let stderr = "";
+    let stderr: string;
     try {
       const res = await post(s.url, "/v1/chat/completions", hi, bearer(key));
       const err = await expectError(res, 404, "not_found", "model_not_found");

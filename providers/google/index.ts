@@ -3,7 +3,7 @@
  * The key travels in `x-goog-api-key`, never in the URL: URLs end up in logs.
  * Options: `apiVersion` (default "v1beta").
  */
-import { defineProvider, type CallContext, type ModelInfo, type UpstreamRequest } from "../../src/provider.js";
+import { defineProvider, type ModelInfo, type UpstreamRequest } from "../../src/provider.js";
 import { classifyError } from "./errors.js";
 import { toGeminiBody } from "./request.js";
 import { fromGenerateContent } from "./response.js";

@@ -4,6 +4,7 @@ import { startRetention } from "../retention.js";
 import { fileModeWarning } from "../store/files.js";
 import { unreadableLine } from "../byok.js";
 import { UsageError } from "../errors.js";
+import { startupDone } from "../heap.js";
 import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 import { startupWarnings, usableModels } from "../startup-check.js";
@@ -37,6 +38,9 @@ export function serveCommand(program: Command): void {
       for (const line of startupWarnings(server.gateway)) say(line);
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
       const ready = { url: server.url, providers, models: server.gateway.catalog.size, usable_models: usableModels(server.gateway) };
+      startupDone();
+      // After the ready line: the upstream client loads while the first requests are awaited.
+      setImmediate(() => server.gateway.upstream.warm());
       process.stdout.write(globals(cmd).json ? `${JSON.stringify(ready)}\n` :
         `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.usable_models} of ${ready.models} catalog models usable on them)\n`);
       const stop = (signal: string) => {

@@ -17,6 +17,7 @@ export interface Pty {
   kill(): void;
 }
 
+// eslint-disable-next-line no-control-regex -- terminal escapes are what this strips
 const ANSI = /\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\r/g;
 
 const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
