@@ -28,7 +28,6 @@ let fake: FakeUpstream;
 let db: TestDatabase;
 let dir: string;
 let procs: Proc[] = [];
-let starts: Array<{ stderr: string }> = [];
 const env = () => ({ GATEWAY_DB: db.url });
 const cli = (...args: string[]) => gateway([...args, "--json"], { cwd: dir, env: env() });
 const ask = (p: Proc, key: string) =>

@@ -17,7 +17,7 @@ import { sqliteActivity } from "./sqlite-activity.js";
 import type { BudgetHold } from "../budget.js";
 import { Holds } from "./holds.js";
 import { KEY_COLUMNS, Released, sqliteBudget, toKey } from "./sqlite-budget.js";
-import type { Attempt, ByokRecord, CatalogModel, KeyRecord, LedgerEntry, Store } from "./index.js";
+import type { Attempt, ByokRecord, CatalogModel, LedgerEntry, Store } from "./index.js";
 import { promised } from "./promised.js";
 import { fromCatalogRow, toCatalogColumns, type CatalogRow } from "./catalog-row.js";
 import { watchDataVersion } from "./sqlite-watch.js";

@@ -31,7 +31,7 @@ export async function requireRedis(url = REDIS_URL): Promise<Redis> {
     return client;
   } catch (err) {
     client.disconnect();
-    throw new Error(`Redis is not reachable at ${url} (${(err as Error).message}): start it with ${START}`);
+    throw new Error(`Redis is not reachable at ${url} (${(err as Error).message}): start it with ${START}`, { cause: err });
   }
 }
 

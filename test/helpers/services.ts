@@ -1,17 +1,15 @@
 /**
- * PostgreSQL and Redis for tests (contract.md §7): each test run has its own id, each gateway
- * its own database `gwt_<run>_<n>` (dropped when it closes; the run's leftovers are dropped by
- * the global teardown) and its own Redis key prefix. Missing services fail the run with one line
- * saying how to start them; nothing is skipped.
+ * PostgreSQL for tests (contract.md §7): each test run has its own id, each gateway its own
+ * database `gwt_<run>_<n>` (dropped when it closes; the run's leftovers are dropped by the global
+ * teardown). A missing server fails the run with one line saying how to start it; nothing is
+ * skipped. Redis: helpers/redis.ts.
  */
 import pg from "pg";
 import { inject } from "vitest";
 
 export const PG_ADMIN_URL = process.env.GATEWAY_TEST_PG ?? "postgres://postgres@127.0.0.1:5432/postgres";
-export const REDIS_URL = process.env.GATEWAY_TEST_REDIS ?? "redis://127.0.0.1:6379";
 
 export const PG_MISSING = "PostgreSQL is not reachable at 127.0.0.1:5432 (user postgres, trust auth): start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (or see README, Development services)";
-export const REDIS_MISSING = "Redis is not reachable at 127.0.0.1:6379: start it with `redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save \"\" --appendonly no` (or see README, Development services)";
 
 /** True when the suite's gateways use PostgreSQL (the `postgres` vitest project). */
 export const onPostgres = (): boolean => process.env.GATEWAY_TEST_STORE === "postgres";
@@ -61,6 +59,3 @@ export async function dropRunDatabases(runId: string): Promise<void> {
 export async function checkPostgres(): Promise<void> {
   await admin((c) => c.query("SELECT 1"));
 }
-
-/** A Redis key prefix of this run's own (one per test), for `redis: {url, prefix}`. */
-export const redisPrefix = (label = "t"): string => `gwtest:${inject("runId")}:${label}:${++counter}:`;
