@@ -118,6 +118,25 @@ export const Config = z.strictObject({
       cooldown: z.number().int().positive().default(30_000),
     })
     .prefault({}),
+  /** GET /metrics (docs/observability.md): loopback clients, or a bearer `token` from anywhere. */
+  metrics: z
+    .strictObject({
+      enabled: z.boolean().default(true),
+      token: z.string().min(16, "Expected at least 16 characters").optional(),
+      /** Loopback clients need no token; false: only the token opens it (a shared host). */
+      loopback: z.boolean().default(true),
+    })
+    .prefault({}),
+  /** One line per request and the operator's notices (src/log.ts). */
+  log: z
+    .strictObject({
+      /** auto: JSON unless stdout is a terminal. */
+      format: z.enum(["auto", "json", "pretty"]).default("auto"),
+      level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
+      /** Request and answer contents in the request line; never keys. */
+      bodies: z.boolean().default(false),
+    })
+    .prefault({}),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/retention.ts). */
   retention: z
     .strictObject({ days: z.number().int().positive().max(36_500).default(90) })

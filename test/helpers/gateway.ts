@@ -14,9 +14,12 @@ import { usdToNano } from "../../src/money.js";
 import { startServer, type RunningServer } from "../../src/serve.js";
 import type { Store } from "../../src/store/index.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./fake-upstream.js";
+import { logFile, recordConfigSecrets, recordSecret } from "./secrets.js";
 
 export interface TestGateway {
   url: string;
+  /** This gateway's log file (JSON lines, complete after `close`), when the suite runs with one. */
+  logFile?: string;
   dir: string;
   db: string;
   server: RunningServer;
@@ -41,15 +44,21 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
   const dir = mkdtempSync(join(tmpdir(), "gw-test-"));
   const db = join(dir, "gateway.db");
   const config = parseConfig({ ...raw, database: db }, env);
-  const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env } });
+  recordConfigSecrets(raw);
+  for (const [name, value] of Object.entries(env)) if (/KEY|SECRET|TOKEN|PASSWORD/.test(name)) recordSecret(value);
+  // In a suite run every gateway logs to a file the final redaction scan reads (helpers/secrets.ts).
+  const file = logFile("gateway");
+  const log = file ? { dest: file, format: "json" as const, level: "info" } : undefined;
+  const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env }, log });
   const store = server.gateway.store;
   // Loaded only under compat openai, so strict-mode suites pay nothing for ajv.
   const watch = config.server.compat === "openai" ? new (await import("./openai-schema.js")).SchemaWatch() : undefined;
   const gwFetch = watch?.fetch ?? globalThis.fetch;
   return {
-    url: server.url, dir, db, server, store,
+    url: server.url, dir, db, server, store, logFile: file,
     createKey({ account = "default", rpm, expiresAt, name } = {}) {
       const key = generateKey();
+      recordSecret(key);
       store.ensureAccount(account, Date.now());
       store.createKey({
         id: newKeyId(), name: name ?? `test-${++counter}-${Math.random().toString(36).slice(2, 8)}`, account, hash: hashKey(key),
