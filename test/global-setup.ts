@@ -14,7 +14,11 @@ export function setup(): () => void {
   return () => {
     const leaks = scan(dir);
     const logs = readdirSync(dir).filter((f) => f.endsWith(".log")).length;
-    if (leaks.length) throw new Error(`secrets in the gateway logs of this run (${dir}):\n${leaks.join("\n")}`);
+    if (leaks.length) {
+      // vitest reports a teardown's throw but still exits 0: the exit code is set here.
+      process.exitCode = 1;
+      throw new Error(`secrets in the gateway logs of this run (${dir}):\n${leaks.join("\n")}`);
+    }
     process.stderr.write(`log redaction: ${logs} gateway logs scanned, no secret found\n`);
     if (!planted) rmSync(dir, { recursive: true, force: true });
   };
