@@ -131,7 +131,7 @@ describe("gateway serve", () => {
     const dir = tempDir();
     const config = join(dir, "gateway.config.json");
     const { writeFileSync } = await import("node:fs");
-    writeFileSync(config, JSON.stringify(openaiConfig(fake.url)));
+    writeFileSync(config, JSON.stringify({ ...openaiConfig(fake.url), database: join(dir, "gateway.db") }));
     const key = (await gateway(["keys", "create", "--name", "app", "--json", "--config", config])).json.key as string;
     await gateway(["credits", "add", "5", "--config", config]);
     const run = async (flags: string[]) => {
