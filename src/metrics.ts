@@ -89,6 +89,7 @@ export class Metrics {
     if (rec.status === 429) this.counter(this.limited, rec.limitedTier ?? "provider").value++;
     const s = rec.settled;
     if (!s) return;
+    // A failed attempt followed by another: a failover away from that provider (request-line.ts counts the same).
     for (let i = 0; i < s.attempts.length - 1; i++) if (s.attempts[i]!.outcome !== "success") this.counter(this.failovers, s.attempts[i]!.provider).value++;
     if (!s.provider) return;
     const u = this.usage(model, s.provider);

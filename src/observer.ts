@@ -9,7 +9,7 @@ import type { Config } from "./config.js";
 import type { Health } from "./health.js";
 import type { GatewayLog } from "./log.js";
 import { Metrics } from "./metrics.js";
-import { nanoToUsd } from "./money.js";
+import { requestLine } from "./request-line.js";
 import type { RecordSink, RequestRecord } from "./request-record.js";
 
 /** The h3 routes' labels: the gateway's own paths, so a client's URL never becomes a label. */
@@ -30,8 +30,6 @@ export interface ObserverDeps {
   now: () => number;
   log: GatewayLog;
 }
-
-const ms = (x: number) => Math.round(x * 1000) / 1000;
 
 export class Observer implements RecordSink {
   readonly metrics: Metrics | null;
@@ -86,30 +84,6 @@ export class Observer implements RecordSink {
 
   finish(rec: RequestRecord): void {
     this.metrics?.record(rec);
-    const log = this.log.requests;
-    if (!log.isLevelEnabled("info")) return;
-    const s = rec.settled;
-    let failovers = 0;
-    if (s) for (let i = 0; i < s.attempts.length - 1; i++) if (s.attempts[i]!.outcome !== "success") failovers++;
-    log.info({
-      req_id: rec.id,
-      route: rec.route,
-      status: rec.status,
-      key_id: rec.keyId,
-      account: rec.account,
-      model: rec.model,
-      provider: rec.provider,
-      latency_ms: ms(rec.endMs),
-      upstream_ms: rec.waitedMs > 0 ? ms(rec.upstreamMs) : null,
-      overhead_ms: ms(rec.overheadMs()),
-      prompt_tokens: s ? s.prompt : null,
-      completion_tokens: s ? s.completion : null,
-      cost_usd: s ? (s.cost === 0 ? "0" : nanoToUsd(s.cost)) : null,
-      failovers,
-      attempts: s ? s.attempts.length : 0,
-      usage_source: s ? s.usageSource : null,
-      outcome: s ? s.outcome : null,
-      ...(rec.bodies && { request_body: rec.requestBody, response_body: rec.responseBody }),
-    }, "request");
+    if (this.log.requests) this.log.line(requestLine(rec, this.deps.now()));
   }
 }

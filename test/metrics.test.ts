@@ -108,7 +108,7 @@ describe("counters", () => {
   });
 
   test("an open circuit shows in gateway_circuit_open", async () => {
-    const { gw, key, fake } = await setup({ health: { failureThreshold: 2, cooldown: 60_000 }, retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 50 } });
+    const { gw, key, fake } = await setup({ health: { failureThreshold: 1, cooldown: 60_000 }, retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 50 } });
     expect(sampleOf(await scrape(gw.url), "gateway_circuit_open", { provider: "openai" })).toBe(0);
     fake.fallback = () => error(503, "down");
     const res = await post(gw.url, CHAT, hi, bearer(key));
