@@ -30,9 +30,12 @@ import { validate } from "./validate.js";
 export function serveEmbeddings(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
   gw.obs.begin(ex.state.rec, "/v1/embeddings");
-  const done = embeddings(gw, ex).catch((err: unknown) => ex.fail(err)).finally(() => gw.obs.respond(ex.state.rec));
+  const done = embeddings(gw, ex).catch((err: unknown) => ex.fail(err));
   gw.pending.add(done);
-  return done.finally(() => gw.pending.delete(done));
+  return done.finally(() => {
+    gw.pending.delete(done);
+    gw.obs.respond(ex.state.rec); // its metrics and log line (observer.ts)
+  });
 }
 
 interface Job {

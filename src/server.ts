@@ -51,10 +51,13 @@ function isChatUrl(url: string | undefined): boolean {
 function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse, handler = chatCompletions, route = CHAT): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
   gw.obs.begin(ex.state.rec, route);
-  const done = handler(gw, ex).catch((err: unknown) => ex.fail(err)).finally(() => gw.obs.respond(ex.state.rec));
+  const done = handler(gw, ex).catch((err: unknown) => ex.fail(err));
   // Shutdown waits for every request's own settlement, not only for its socket to close.
   gw.pending.add(done);
-  return done.finally(() => gw.pending.delete(done));
+  return done.finally(() => {
+    gw.pending.delete(done);
+    gw.obs.respond(ex.state.rec); // its metrics and log line (observer.ts)
+  });
 }
 
 function createApp(gw: Gateway): H3 {
