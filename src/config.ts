@@ -137,6 +137,16 @@ export const Config = z.strictObject({
       bodies: z.boolean().default(false),
     })
     .prefault({}),
+  /** OpenTelemetry traces over OTLP/HTTP (src/tracing.ts); absent: off, and free. */
+  otel: z
+    .strictObject({
+      /** The collector's base URL (`/v1/traces` is added), e.g. http://127.0.0.1:4318. */
+      endpoint: z.url(),
+      serviceName: z.string().min(1).default("llm-gateway"),
+      /** Sent with every export (a collector's auth header). */
+      headers: z.record(z.string(), z.string()).default({}),
+    })
+    .optional(),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/retention.ts). */
   retention: z
     .strictObject({ days: z.number().int().positive().max(36_500).default(90) })

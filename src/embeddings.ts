@@ -29,7 +29,7 @@ import { validate } from "./validate.js";
 /** The route's node:http handler; shutdown waits for its settlement like chat's. */
 export function serveEmbeddings(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
-  gw.obs.begin(ex.state.rec, "/v1/embeddings");
+  gw.obs.begin(ex.state.rec, "/v1/embeddings", req);
   const done = embeddings(gw, ex).catch((err: unknown) => ex.fail(err));
   gw.pending.add(done);
   return done.finally(() => {

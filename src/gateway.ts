@@ -106,6 +106,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       while (pending.size) await Promise.allSettled([...pending]);
       auth.flush();
       await upstream.close();
+      await obs.close();
       log.events.info({ event: "stop" }, "gateway stopped");
       log.close();
     },

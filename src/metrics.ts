@@ -85,7 +85,8 @@ export class Metrics {
     const shape = this.shape(rec.route, rec.status, model, provider);
     shape.requests.value++;
     this.duration.observe(shape.duration, rec.endMs / 1000);
-    this.overhead.observe(shape.overhead, rec.overheadMs() / 1000);
+    // Only answers the gateway wrote itself (chat, responses, embeddings) have a head time and an overhead.
+    if (rec.headMs >= 0) this.overhead.observe(shape.overhead, rec.overheadMs() / 1000);
     if (rec.status === 429) this.counter(this.limited, rec.limitedTier ?? "provider").value++;
     const s = rec.settled;
     if (!s) return;

@@ -26,6 +26,16 @@ export interface SettledUsage {
   attempts: Attempt[];
 }
 
+/** One upstream attempt, kept only while tracing is on (tracing.ts). */
+export interface AttemptSpan {
+  provider: string;
+  model: string;
+  /** performance.now() at its start, and its length, in ms. */
+  start: number;
+  ms: number;
+  ok: boolean;
+}
+
 export class RequestRecord {
   /** performance.now() at the start: every duration below is from here, in ms. */
   readonly t0 = performance.now();
@@ -52,6 +62,8 @@ export class RequestRecord {
   requestBody: string | null = null;
   responseBody: string | null = null;
   settled: SettledUsage | null = null;
+  /** Only with `otel.endpoint`: the client's traceparent and the attempts (tracing.ts); null costs nothing. */
+  trace: { parent: string | null; attempts: AttemptSpan[] } | null = null;
   /** A bill was opened: the record waits for its settlement too. */
   billed = false;
   sink: RecordSink | null = null;

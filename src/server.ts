@@ -50,7 +50,7 @@ function isChatUrl(url: string | undefined): boolean {
 
 function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse, handler = chatCompletions, route = CHAT): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
-  gw.obs.begin(ex.state.rec, route);
+  gw.obs.begin(ex.state.rec, route, req);
   const done = handler(gw, ex).catch((err: unknown) => ex.fail(err));
   // Shutdown waits for every request's own settlement, not only for its socket to close.
   gw.pending.add(done);

@@ -8,12 +8,17 @@ import type { Observer } from "./observer.js";
 import type { RequestRecord } from "./request-record.js";
 
 /** Runs one upstream attempt, its wait counted whether it answers or fails. */
-export async function timed<E extends { provider: string }, T>(obs: Observer, rec: RequestRecord, attempt: (e: E) => Promise<T>, e: E): Promise<T> {
+export async function timed<E extends { provider: string; model: string }, T>(obs: Observer, rec: RequestRecord, attempt: (e: E) => Promise<T>, e: E): Promise<T> {
   const t0 = performance.now();
+  let ok = false;
   try {
-    return await attempt(e);
+    const value = await attempt(e);
+    ok = true;
+    return value;
   } finally {
-    obs.upstreamWait(rec, e.provider, performance.now() - t0);
+    const ms = performance.now() - t0;
+    obs.upstreamWait(rec, e.provider, ms);
+    rec.trace?.attempts.push({ provider: e.provider, model: e.model, start: t0, ms, ok });
   }
 }
 
