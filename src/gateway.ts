@@ -108,7 +108,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       await upstream.close();
       await obs.close();
       log.events.info({ event: "stop" }, "gateway stopped");
-      log.close();
+      await log.close();
     },
   };
   return gateway;

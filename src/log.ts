@@ -4,20 +4,18 @@
  * `log.format`. Start, stop and operator notices are pino records (secrets redacted from
  * the one list in redact.ts); the per-request line has fixed fields and is written by
  * request-line.ts in pino's shape into the same destination (docs/observability.md says why).
- *
- * Never blocking the request path: lines of one event-loop turn are joined and handed to
- * pino's sonic-boom destination once, in asynchronous mode, which writes through libuv's
- * thread pool in batches of at least 4 KiB (flushed at least every second).
+ * Writing never blocks the request path: log-writer.ts.
  */
 import { mkdirSync, openSync } from "node:fs";
 import { dirname } from "node:path";
 import { isatty } from "node:tty";
 import { pino, type DestinationStream, type Level, type Logger } from "pino";
+import { LogWriter } from "./log-writer.js";
 import type { Config } from "./config.js";
 import { prettyDestination } from "./log-pretty.js";
 import { CENSOR, REDACT_PATHS, scrub } from "./redact.js";
 
-/** A reader that stops reading (a stuck pipe) must not grow memory without end: past this, records are dropped. */
+/** A reader that stops reading (a stuck pipe) must not grow memory without end: past this, lines are dropped. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
 
 export type LogFormat = "json" | "pretty";
@@ -38,13 +36,12 @@ export interface GatewayLog {
   /** Whether request lines are wanted (level info or lower). */
   readonly requests: boolean;
   readonly bodies: boolean;
-  /** Queues one finished request line (request-line.ts); written after this event-loop turn. */
+  /** Queues one finished request line (request-line.ts). */
   line(json: string): void;
   /** An operator line: said as text (stderr) and, in JSON mode, also a log record. */
   notice(level: Level, line: string, fields?: Record<string, unknown>): void;
-  /** Writes what is buffered, synchronously (before exit). */
-  flush(): void;
-  close(): void;
+  /** Writes what waits, and closes a log file. */
+  close(): Promise<void>;
 }
 
 /** A quiet gateway: what `createGateway` uses when nobody asked for a log. */
@@ -56,60 +53,25 @@ export function createLog(config: Config["log"], target: LogTarget): GatewayLog 
   const say = target.say === undefined ? (line: string) => process.stderr.write(`${line}\n`) : target.say;
   if (level === "silent" || target.dest === -1) return quiet(say);
   const fd = typeof target.dest === "number" ? target.dest : openLogFile(target.dest);
-  // A terminal is read by a person as it happens: no 4 KiB batching there.
-  const sonic = pino.destination({ dest: fd, sync: false, minLength: format === "pretty" ? 0 : 4096, maxLength: MAX_BUFFERED });
-  const timer = format === "pretty" ? undefined : setInterval(() => tryFlush(sonic), 1000).unref();
-  const dest: DestinationStream = format === "pretty" ? prettyDestination(sonic) : sonic;
+  // A terminal is read by a person as it happens: written at once. Elsewhere in 4 KiB writes.
+  const writer = new LogWriter(fd, { minLength: format === "pretty" ? 0 : 4096, maxPending: MAX_BUFFERED }, fd !== target.dest);
+  const timer = setInterval(() => writer.flush(), 1000).unref();
+  const dest: DestinationStream = format === "pretty" ? prettyDestination(writer) : writer;
   const events = pino({ level, base: undefined, redact: { paths: REDACT_PATHS, censor: CENSOR }, formatters: { level: (label) => ({ level: label }) } }, dest);
-  const batch = new Batch(dest);
-  let closed = false;
   return {
     events,
     requests: events.isLevelEnabled("info"),
     bodies: config.bodies,
-    line: (json) => void (closed || batch.add(json)),
+    line: (json) => void dest.write(json),
     notice(lvl, line, fields = {}) {
       say?.(line);
       if (format === "json") events[lvl]({ ...fields, event: "notice" }, scrub(line));
     },
-    flush() {
-      batch.flush();
-      if (!closed) sonic.flushSync();
-    },
-    close() {
-      if (closed) return;
+    async close() {
       clearInterval(timer);
-      batch.flush();
-      sonic.flushSync();
-      closed = true;
-      if (fd !== target.dest) sonic.end();
+      await writer.end();
     },
   };
-}
-
-/** Lines joined until the end of the current event-loop turn, then one write. */
-class Batch {
-  private text = "";
-  private scheduled = false;
-  private readonly write = () => this.flush();
-
-  constructor(private readonly dest: DestinationStream) {}
-
-  add(line: string): void {
-    this.text += line;
-    if (!this.scheduled) {
-      this.scheduled = true;
-      setImmediate(this.write);
-    }
-  }
-
-  flush(): void {
-    this.scheduled = false;
-    if (!this.text) return;
-    const text = this.text;
-    this.text = "";
-    this.dest.write(text);
-  }
 }
 
 /** Opened here, synchronously, so the destination is ready (and closable) at once. */
@@ -118,15 +80,7 @@ function openLogFile(path: string): number {
   return openSync(path, "a", 0o600);
 }
 
-function tryFlush(sonic: ReturnType<typeof pino.destination>): void {
-  try {
-    sonic.flush();
-  } catch {
-    // Destroyed (closing): nothing left to write.
-  }
-}
-
 function quiet(say: ((line: string) => void) | null): GatewayLog {
   const off = pino({ level: "silent" });
-  return { events: off, requests: false, bodies: false, line: () => {}, notice: (_l, line) => say?.(line), flush: () => {}, close: () => {} };
+  return { events: off, requests: false, bodies: false, line: () => {}, notice: (_l, line) => say?.(line), close: async () => {} };
 }

@@ -9,7 +9,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { parseConfig } from "../src/config.js";
+import { spawn } from "node:child_process";
 import { createLog } from "../src/log.js";
+import { LogWriter } from "../src/log-writer.js";
 import { prettyLine } from "../src/log-pretty.js";
 import { scrub } from "../src/redact.js";
 import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
@@ -106,12 +108,33 @@ describe("redaction", () => {
     const log = createLog(parseConfig({}).log, { dest: file, format: "json", say: null });
     log.events.warn({ provider: { apiKey: "sk-live-aaaaaaaaaaaa1111", baseUrl: "https://x" }, headers: { authorization: "Bearer sk-live-bbbbbbbb2222" }, password: "hunter2-hunter2" }, "oops");
     log.notice("error", "cannot reach https://admin:pa55word-77@example.com/v1 with Bearer sk-live-cccccccc3333");
-    log.close();
+    await log.close();
     const text = readFileSync(file, "utf8");
     for (const secret of ["sk-live-aaaaaaaaaaaa1111", "sk-live-bbbbbbbb2222", "hunter2-hunter2", "pa55word-77", "sk-live-cccccccc3333"]) expect(text).not.toContain(secret);
     expect(text).toContain("[redacted]");
     expect(text).toContain("https://x"); // what is not secret stays
     expect(scrub("key sk-proj-abcdefgh12345678 and AKIAABCDEFGHIJKLMNOP")).toBe("key [redacted] and [redacted]");
+  });
+});
+
+describe("writing never blocks", () => {
+  test("a reader that stops reading: lines past the cap are dropped, the event loop stays free, shutdown does not hang", async () => {
+    // A pipe nobody reads: the child never reads its stdin.
+    const child = spawn("sleep", ["30"], { stdio: ["pipe", "ignore", "ignore"] });
+    cleanups.push(async () => void child.kill());
+    const fd = (child.stdin as unknown as { _handle: { fd: number } })._handle.fd;
+    const writer = new LogWriter(fd, { minLength: 4096, maxPending: 200_000 }, false);
+    const line = `${"x".repeat(1023)}\n`;
+    const t0 = performance.now();
+    for (let i = 0; i < 2000; i++) writer.write(line); // 2 MB into a 64 KiB pipe
+    expect(performance.now() - t0).toBeLessThan(500); // appends only: no write waited
+    const tick = performance.now();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(performance.now() - tick).toBeLessThan(500);
+    expect(writer.dropped).toBeGreaterThan(1000);
+    const ended = performance.now();
+    await writer.end();
+    expect(performance.now() - ended).toBeLessThan(5000);
   });
 });
 
