@@ -1,7 +1,7 @@
 /**
  * Where log lines go: a file descriptor (stdout, or a file) written asynchronously through
  * libuv's thread pool, so the request path never waits on a disk or a pipe. A line is
- * appended to a string; once 4 KiB wait (or the once-a-second timer, or at once on a
+ * appended to a string; once 32 KiB wait (or the once-a-second timer, or at once on a
  * terminal) they are encoded once and written with one `fs.write`; lines that come meanwhile
  * wait for the next. A reader that stops reading makes the writer drop lines past 16 MiB
  * waiting, never grow memory or block. Used instead of sonic-boom (pino's destination),
