@@ -44,6 +44,15 @@ export function serveCommand(program: Command): void {
         throw err.code === "EADDRINUSE" ? portInUse(opts.host ?? loaded.config.server.host, opts.port ?? loaded.config.server.port) : err;
       });
       const gwLog = server.gateway.obs.log;
+      let stopRetention = () => {};
+      const stop = (signal: string) => {
+        gwLog.notice("info", `${signal}: finishing in-flight requests...`, { event: "stopping" });
+        stopRetention();
+        void server.close().then(() => process.exit(0));
+      };
+      // Before the ready line: a signal sent as soon as it is read must find the handler, not the default (exit at once).
+      process.once("SIGINT", () => stop("SIGINT"));
+      process.once("SIGTERM", () => stop("SIGTERM"));
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
       const ready = { url: server.url, providers, models: server.gateway.catalog.size, usable_models: usableModels(server.gateway) };
       // The ready line first: scripts read the first stdout line of `serve --json`; log records follow it.
@@ -55,17 +64,10 @@ export function serveCommand(program: Command): void {
       const modes = fileModeWarning(loaded.config.database);
       if (modes) say(modes);
       // After listen, in hour-sized steps between requests: never on a request's path.
-      const stopRetention = startRetention(server.gateway.store, loaded.config.retention.days, (line) => gwLog.notice("info", line));
+      stopRetention = startRetention(server.gateway.store, loaded.config.retention.days, (line) => gwLog.notice("info", line));
       const unreadable = unreadableLine(server.gateway.byok.unreadable());
       if (unreadable) say(unreadable);
       for (const line of startupWarnings(server.gateway)) say(line);
-      const stop = (signal: string) => {
-        gwLog.notice("info", `${signal}: finishing in-flight requests...`, { event: "stopping" });
-        stopRetention();
-        void server.close().then(() => process.exit(0));
-      };
-      process.once("SIGINT", () => stop("SIGINT"));
-      process.once("SIGTERM", () => stop("SIGTERM"));
       // Leave the process to the server: run() must not set an exit code.
       await new Promise(() => {});
     });
