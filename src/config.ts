@@ -8,6 +8,7 @@ import { cosmiconfig } from "cosmiconfig";
 import { z } from "zod";
 import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./config-errors.js";
 import { UsageError } from "./errors.js";
+import { LogConfig, MetricsConfig, OtelConfig } from "./config-observability.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
 const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")]);
@@ -118,35 +119,9 @@ export const Config = z.strictObject({
       cooldown: z.number().int().positive().default(30_000),
     })
     .prefault({}),
-  /** GET /metrics (docs/observability.md): loopback clients, or a bearer `token` from anywhere. */
-  metrics: z
-    .strictObject({
-      enabled: z.boolean().default(true),
-      token: z.string().min(16, "Expected at least 16 characters").optional(),
-      /** Loopback clients need no token; false: only the token opens it (a shared host). */
-      loopback: z.boolean().default(true),
-    })
-    .prefault({}),
-  /** One line per request and the operator's notices (src/log.ts). */
-  log: z
-    .strictObject({
-      /** auto: JSON unless stdout is a terminal. */
-      format: z.enum(["auto", "json", "pretty"]).default("auto"),
-      level: z.enum(["trace", "debug", "info", "warn", "error", "fatal", "silent"]).default("info"),
-      /** Request and answer contents in the request line; never keys. */
-      bodies: z.boolean().default(false),
-    })
-    .prefault({}),
-  /** OpenTelemetry traces over OTLP/HTTP (src/tracing.ts); absent: off, and free. */
-  otel: z
-    .strictObject({
-      /** The collector's base URL (`/v1/traces` is added), e.g. http://127.0.0.1:4318. */
-      endpoint: z.url(),
-      serviceName: z.string().min(1).default("llm-gateway"),
-      /** Sent with every export (a collector's auth header). */
-      headers: z.record(z.string(), z.string()).default({}),
-    })
-    .optional(),
+  metrics: MetricsConfig.prefault({}),
+  log: LogConfig.prefault({}),
+  otel: OtelConfig.optional(),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/retention.ts). */
   retention: z
     .strictObject({ days: z.number().int().positive().max(36_500).default(90) })

@@ -9,6 +9,7 @@ import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
+import { parseConfig } from "../src/config.js";
 import { isLoopback } from "../src/metrics-route.js";
 import { parseMetrics, sampleOf, scrape, type Sample } from "./helpers/prometheus.js";
 
@@ -150,6 +151,10 @@ describe("who may scrape", () => {
   test("what counts as loopback: 127.0.0.0/8 and ::1, also IPv4-mapped; nothing else", () => {
     for (const ip of ["127.0.0.1", "127.8.9.10", "::1", "::ffff:127.0.0.1"]) expect(isLoopback(ip), ip).toBe(true);
     for (const ip of ["10.0.0.1", "192.168.1.127", "::ffff:10.0.0.1", "::2", "fe80::1", "unknown"]) expect(isLoopback(ip), ip).toBe(false);
+  });
+
+  test("a token shorter than 16 characters is a config error naming the key", () => {
+    expect(() => parseConfig({ metrics: { token: "short" } })).toThrow("metrics.token: expected at least 16 characters");
   });
 
   test("metrics.enabled: false closes the endpoint", async () => {
