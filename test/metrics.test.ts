@@ -192,8 +192,12 @@ describe("Server-Timing", () => {
     expect(st.gateway).toBeLessThan(head);
   });
 
-  test("on embeddings answers and on errors too", async () => {
+  test("on embeddings and Responses answers, and on errors too", async () => {
     const { gw, key } = await setup();
+    const resp = await post(gw.url, "/v1/responses", { model: MODEL, input: "hi" }, bearer(key));
+    expect(resp.status).toBe(200);
+    await resp.json();
+    expect(timing(resp).upstream).toBeGreaterThan(0);
     const emb = await post(gw.url, "/v1/embeddings", { model: "openai/text-embedding-3-small", input: "hello" }, bearer(key));
     expect(emb.status).toBe(200);
     await emb.json();
@@ -201,6 +205,7 @@ describe("Server-Timing", () => {
     const m = await scrape(gw.url);
     expect(sampleOf(m, "gateway_requests_total", { route: "/v1/embeddings", status: "200", model: "openai/text-embedding-3-small", provider: "openai" })).toBe(1);
     expect(sampleOf(m, "gateway_tokens_total", { model: "openai/text-embedding-3-small", provider: "openai", kind: "prompt" })).toBe(2);
+    expect(sampleOf(m, "gateway_requests_total", { route: "/v1/responses", status: "200", model: MODEL, provider: "openai" })).toBe(1);
     const err = await post(gw.url, CHAT, { ...hi, model: "acme/nope" }, bearer(key));
     expect(err.status).toBe(404);
     expect(timing(err).upstream).toBe(0);
