@@ -4,7 +4,7 @@
  * false`, `log.level: silent`) and with the defaults `gateway serve` runs with (metrics on,
  * one JSON line per request to stdout, a pipe this process reads and discards, as a log
  * collector would). Instant upstream, 50 connections, JSON and streamed: where the gateway's
- * own CPU is all that limits throughput, so any cost shows. Off and on alternate (ABAB) so
+ * own CPU is all that limits throughput, so any cost shows. Off and on alternate (ABBA...) so
  * drift on a shared machine falls on both; each side's best round is compared (other work on
  * the machine only ever lowers a round). Issue 14's target: on ≥ 97 % of off.
  */
@@ -68,7 +68,9 @@ export async function compareObservability(setup: BenchSetup, fakePort: number, 
   const off = offSetup(setup, fakePort);
   const results: ObservabilityResult[] = CASES.map((c) => ({ case: c.id, offRps: [], onRps: [], ratio: NaN, offCpuUs: [], onCpuUs: [], cpuRatio: NaN }));
   for (let round = 1; round <= ROUNDS; round++) {
-    for (const [name, s] of [["off", off], ["on", setup]] as const) {
+    // The order flips every round (off-on, on-off, ...), so whatever favours going first or second falls on both.
+    const order = round % 2 === 1 ? ([["off", off], ["on", setup]] as const) : ([["on", setup], ["off", off]] as const);
+    for (const [name, s] of order) {
       log(`observability round ${round}/${ROUNDS}: metrics and logs ${name}...`);
       const runs = await measureWith(s, timing);
       runs.forEach((r, i) => {
