@@ -16,6 +16,11 @@ function recordCliSecrets(args: string[], env: Record<string, string> | undefine
   if (json && typeof json === "object" && typeof json.key === "string") recordSecret(json.key);
 }
 
+/** Gateway keys a command printed (`keys create` prints the new key, JSON or not). */
+function recordPrintedKeys(stdout: string): void {
+  for (const m of stdout.matchAll(/\bsk-[A-Za-z0-9]{20,}/g)) recordSecret(m[0]);
+}
+
 export const BIN = resolve("bin/gateway.js");
 
 export function assertBuilt(): void {
@@ -38,6 +43,7 @@ export async function gateway(args: string[], opts: { cwd?: string; env?: Record
     json = JSON.parse(r.stdout);
   } catch { /* not JSON */ }
   recordCliSecrets(args, opts.env, opts.input, json);
+  recordPrintedKeys(r.stdout);
   return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, json };
 }
 
