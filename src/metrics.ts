@@ -62,6 +62,8 @@ export class Metrics {
   private readonly shapes = new Map<string, RequestSeries>();
   private readonly upstreams = new Map<string, HistogramSeries>();
   private readonly usages = new Map<string, UsageSeries>();
+  private lastShape: { route: string; status: number; model: string; provider: string; series: RequestSeries } | null = null;
+  private lastUsage: { model: string; provider: string; series: UsageSeries } | null = null;
 
   constructor(source: CircuitSource) {
     new GaugeFamily("gateway_circuit_open", "1 while a circuit breaker of the provider is open or half-open.", ["provider"], () =>
@@ -107,6 +109,15 @@ export class Metrics {
   readonly contentType = Registry.PROMETHEUS_CONTENT_TYPE;
 
   private shape(route: string, status: number, model: string, provider: string): RequestSeries {
+    // Most requests have the shape of the one before: compared field by field, no key built.
+    const last = this.lastShape;
+    if (last && last.route === route && last.status === status && last.model === model && last.provider === provider) return last.series;
+    const series = this.shapeOf(route, status, model, provider);
+    this.lastShape = { route, status, model, provider, series };
+    return series;
+  }
+
+  private shapeOf(route: string, status: number, model: string, provider: string): RequestSeries {
     const key = `${route}\u0000${status}\u0000${model}\u0000${provider}`;
     let s = this.shapes.get(key);
     if (!s) {
@@ -121,6 +132,14 @@ export class Metrics {
   }
 
   private usage(model: string, provider: string): UsageSeries {
+    const last = this.lastUsage;
+    if (last && last.model === model && last.provider === provider) return last.series;
+    const series = this.usageOf(model, provider);
+    this.lastUsage = { model, provider, series };
+    return series;
+  }
+
+  private usageOf(model: string, provider: string): UsageSeries {
     const key = `${model}\u0000${provider}`;
     let u = this.usages.get(key);
     if (!u) {

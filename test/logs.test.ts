@@ -13,6 +13,8 @@ import { spawn } from "node:child_process";
 import { createLog } from "../src/log.js";
 import { LogWriter } from "../src/log-writer.js";
 import { prettyLine } from "../src/log-pretty.js";
+import { nanoToUsd } from "../src/money.js";
+import { usd } from "../src/request-line.js";
 import { scrub } from "../src/redact.js";
 import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
@@ -135,6 +137,12 @@ describe("writing never blocks", () => {
     const ended = performance.now();
     await writer.end();
     expect(performance.now() - ended).toBeLessThan(5000);
+  });
+});
+
+describe("cost in the line", () => {
+  test("the decimal USD of any nano-USD amount below 2^53 is exact (as money.ts says it)", () => {
+    for (const n of [0, 1, 1800, 13_500, 999_999_999, 1e9, 1e9 + 1, 123_456_789_012_345, Number.MAX_SAFE_INTEGER]) expect(usd(n), String(n)).toBe(nanoToUsd(n));
   });
 });
 
