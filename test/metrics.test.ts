@@ -206,6 +206,11 @@ describe("Server-Timing", () => {
     expect(sampleOf(m, "gateway_requests_total", { route: "/v1/embeddings", status: "200", model: "openai/text-embedding-3-small", provider: "openai" })).toBe(1);
     expect(sampleOf(m, "gateway_tokens_total", { model: "openai/text-embedding-3-small", provider: "openai", kind: "prompt" })).toBe(2);
     expect(sampleOf(m, "gateway_requests_total", { route: "/v1/responses", status: "200", model: MODEL, provider: "openai" })).toBe(1);
+    // Routed by h3 but answered by their own Exchange: counted once, and no longer in flight.
+    const total = (route: string) => m.filter((x) => x.name === "gateway_requests_total" && x.labels.route === route).reduce((a, x) => a + x.value, 0);
+    expect(total("/v1/embeddings")).toBe(1);
+    expect(total("/v1/responses")).toBe(1);
+    expect(sampleOf(m, "gateway_inflight_requests")).toBe(1); // this scrape
     const err = await post(gw.url, CHAT, { ...hi, model: "acme/nope" }, bearer(key));
     expect(err.status).toBe(404);
     expect(timing(err).upstream).toBe(0);
