@@ -1,6 +1,6 @@
 /**
  * What is never written to a log (contract.md §9), in one place. The request line is built
- * from a fixed list of fields that hold no secret (observer.ts), so nothing there needs
+ * from a fixed list of fields that hold no secret (request-line.ts), so nothing there needs
  * hiding; this list is the second wall, for everything else a log record may carry (an
  * error's fields, a config fragment): any of these names, at any of the first three levels,
  * is replaced, and free text (an error message) has credentials cut out by `scrub`.
