@@ -19,7 +19,10 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Each file starts real servers on loopback; two workers match the 2-core machines.
     maxWorkers: 2,
-    globalSetup: ["test/setup/services.ts"],
+    // Services (a run id, PostgreSQL and Redis answer) and the log scan: every gateway logs to a
+    // file; the teardown scans them all for the suite's secrets (helpers/secrets.ts). Each
+    // project runs them; the scan of the shared log folder happens once.
+    globalSetup: ["test/setup/services.ts", "test/global-setup.ts"],
     projects: [
       { extends: true, test: { name: "main", include: ["test/**/*.test.ts"] } },
       { extends: true, test: { name: "postgres", include: STORE_TESTS, env: { GATEWAY_TEST_STORE: "postgres" } } },

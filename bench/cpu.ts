@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 
-const HZ = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux
+export const HZ = 100; // USER_HZ: /proc reports CPU time in 1/100 s on Linux
 
 function systemBusyTicks(): number {
   const cpu = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
@@ -15,7 +15,7 @@ function systemBusyTicks(): number {
 }
 
 /** utime + stime (+ cutime + cstime: children already waited for, e.g. finished load workers). */
-function processTicks(pid: number | "self", withChildren: boolean): number {
+export function processTicks(pid: number | "self", withChildren: boolean): number {
   const file = `/proc/${pid}/stat`;
   if (!existsSync(file)) return 0;
   const text = readFileSync(file, "utf8");

@@ -71,6 +71,8 @@ export async function startGateway(setup: BenchSetup, nodeFlags: string[] = []):
   const port = await freePort();
   const child = spawnPinned(CORES.gateway, serveArgs(setup, port, nodeFlags), { cwd: setup.dir });
   const ready = await firstJsonLine<{ url: string }>(child, "gateway serve");
+  // Its request log comes on stdout: read and dropped, as a log collector would read it.
+  child.stdout?.resume();
   const stderr = { internalErrors: 0, tail: "" };
   child.stderr?.on("data", (d: Buffer) => {
     const text = d.toString();

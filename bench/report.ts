@@ -8,6 +8,7 @@ import { dirname } from "node:path";
 import type { TtfbResult } from "./check.js";
 import type { Case, Measurement } from "./load.js";
 import type { StreamsResult } from "./streams-worker.js";
+import { renderObservability, type ObservabilityResult } from "./observability.js";
 
 export interface CaseResult {
   case: Case;
@@ -52,6 +53,8 @@ export interface BenchResults {
   /** `[gateway] ... internal error` lines the gateway logged (e.g. on client disconnects). */
   gatewayLog: { internalErrors: number; tail: string };
   targets: TargetResult[];
+  /** Metrics and the request log on vs off (observability.ts). */
+  observability?: ObservabilityResult[];
   valid: boolean;
   totalS: number;
 }
@@ -150,6 +153,7 @@ export function render(r: BenchResults): string {
       `failed ${r.longStreams.gateway.failed}, peak RSS ${f(r.longStreams.gateway.peakRssMb, 1)} MB), direct p50 ${f(r.longStreams.direct.p50Ms, 0)} ms (p99 ${f(r.longStreams.direct.p99Ms, 0)}, failed ${r.longStreams.direct.failed})`,
     `gateway RSS: idle after start ${f(r.rss.idleMb, 1)} MB, peak under 50-conn load ${f(r.rss.peakUnderLoadMb, 1)} MB, VmHWM ${f(r.rss.hwmMb ?? NaN, 1)} MB, ` +
       `after repeated runs ${r.rss.afterRunsMb.map((x) => x.toFixed(1)).join(" -> ")} MB`,
+    ...(r.observability ? [renderObservability(r.observability)] : []),
     ...(r.gatewayLog.internalErrors ? [`gateway logged ${r.gatewayLog.internalErrors} internal errors on stderr (see gatewayLog.tail in the JSON)`] : []),
     "",
     targets,

@@ -5,6 +5,7 @@
  * streaming TTFB, 1,000 long streams at once, `gateway serve` ready time, idle RSS and RSS
  * across repeated runs.
  * Options: --duration <s> (default 5), --warmup <s> (default 1), --out <file>.
+ * --observability: only metrics + request log on vs off (observability.ts), under 2 minutes.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -16,10 +17,11 @@ import { measure, type Case, type Measurement, type Target } from "./load.js";
 import { LONG_STREAMS, measureLongStreams } from "./long-streams.js";
 import { measureFleet, renderFleet } from "./fleet.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
+import { compareObservability, observabilityTargets, renderObservability } from "./observability.js";
 import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
 
 const { values: opts } = parseArgs({
-  options: { duration: { type: "string", default: "5" }, warmup: { type: "string", default: "1" }, out: { type: "string" } },
+  options: { duration: { type: "string", default: "5" }, warmup: { type: "string", default: "1" }, out: { type: "string" }, observability: { type: "boolean", default: false } },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
 const OUT = resolve(opts.out ?? join(ROOT, "bench/results/latest.json"));
@@ -161,7 +163,7 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
 }
 
 async function main(): Promise<void> {
-  const budget = 20 + CASES.length * 3 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 14;
+  const budget = 20 + CASES.length * 3 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 14 + 110;
   log(`bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`);
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
@@ -173,7 +175,14 @@ async function main(): Promise<void> {
     bareProxy = spawnPinned(CORES.gateway, [join(ROOT, "dist/bench/bare-proxy.js"), String(port)]);
     const bare = await firstJsonLine<{ port: number }>(bareProxy, "bare proxy");
     setup = prepare(port);
+    if (opts.observability) {
+      process.stdout.write(`\n${renderObservability(await compareObservability(setup, port, timing))}\n`);
+      return;
+    }
     const results = await bench({ port, pid: fake.pid! }, { port: bare.port, pid: bareProxy.pid! }, setup);
+    // Last, in its own gateway processes: metrics and the request log on vs off (issue 14).
+    results.observability = await compareObservability(setup, port, timing);
+    results.targets.push(...observabilityTargets(results.observability));
     results.totalS = elapsedS();
     writeJson(OUT, results);
     process.stdout.write(`\n${render(results)}\n\n${renderFleet(results.fleet)}\nJSON: ${OUT}\n`);

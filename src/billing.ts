@@ -9,6 +9,7 @@ import type { Route, RoutedEndpoint } from "./catalog.js";
 import { insufficientCredits } from "./errors.js";
 import { budgetHold, budgetLeft, type BudgetHold } from "./budget.js";
 import { costOf, nanoToUsd, type Prices } from "./money.js";
+import type { RequestRecord } from "./request-record.js";
 import type { ChatRequest, Usage } from "./schema.js";
 import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "./store/index.js";
 
@@ -70,6 +71,8 @@ export class Bill {
   private settled = false;
   /** Which API the request came through, for the ledger (`gateway usage` by endpoint). */
   endpoint: ApiEndpoint = "chat";
+  /** Told the settlement (usage, charge, attempts) for the request's metrics and log line. */
+  private record: RequestRecord | null = null;
 
   constructor(
     private store: Store,
@@ -82,6 +85,11 @@ export class Bill {
     /** Only BYOK endpoints may serve this request (the balance could not cover it). */
     readonly byokOnly: boolean,
   ) {}
+
+  observe(record: RequestRecord): void {
+    this.record = record;
+    record.billed = true;
+  }
 
   /** This request as the in-flight journal records it, had it to stop now having delivered `usage` (journal.ts). */
   inflightRow(endpoint: RoutedEndpoint, usage: Usage): InflightRow | undefined {
@@ -112,6 +120,7 @@ export class Bill {
       (prompt = 0), (completion = 0), (listCost = 0);
     }
     const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
+    this.record?.settle({ provider: s.endpoint?.provider ?? null, prompt, completion, cost: charged, usageSource: s.usageSource, outcome: s.status, attempts: s.attempts });
     return this.store.settle(this.reservationId, {
       requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id,
       model: this.route.model.id, provider: s.endpoint?.provider ?? null, promptTokens: prompt, completionTokens: completion,

@@ -23,6 +23,7 @@ import type { ApiEndpoint, Attempt, KeyRecord } from "./store/index.js";
 import { writeSse, type StreamResult } from "./stream.js";
 import { StreamGuard } from "./stream-guard.js";
 import { countPromptTokens, countTextTokens } from "./tokens.js";
+import { timed } from "./timing.js";
 import { UpstreamFailure } from "./upstream.js";
 import { capped, decodeSse, readJson } from "./upstream-body.js";
 import { checkedUsage } from "./usage-check.js";
@@ -64,10 +65,12 @@ export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Pro
   const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
   if (!found) throw modelMissing(gw.catalog, body.model, (plugin) => byok.get(plugin));
   const route = narrowRoute(found, needsOf(body));
+  ex.state.rec.model = route.model.id; // a catalog id: never what the client typed (request-record.ts)
   const modelTier = gw.config.limits.models[route.model.id];
   if (modelTier) await takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
   const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: await openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
   if (out.endpoint) job.bill.endpoint = out.endpoint;
+  job.bill.observe(ex.state.rec);
   try {
     await (body.stream ? streamed(gw, ex, job, out) : completed(gw, ex, job, out));
   } catch (err) {
@@ -128,7 +131,8 @@ async function call(gw: Gateway, job: Job, e: RoutedEndpoint, signal: AbortSigna
 }
 
 function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
-  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, attempt);
+  // Each attempt's upstream wait is timed: the gateway's own time excludes it (timing.ts).
+  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, (e) => timed(gw.obs, ex.state.rec, attempt, e));
 }
 
 async function completed(gw: Gateway, ex: Exchange, job: Job, out: Renderer): Promise<void> {

@@ -9,6 +9,7 @@ import { cosmiconfig } from "cosmiconfig";
 import { z } from "zod";
 import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./config-errors.js";
 import { UsageError } from "./errors.js";
+import { LogConfig, MetricsConfig, OtelConfig } from "./config-observability.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
 const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")]);
@@ -146,6 +147,9 @@ export const Config = z.strictObject({
   dashboard: z
     .strictObject({ enabled: z.boolean().default(true), url: z.url().optional() })
     .prefault({}),
+  metrics: MetricsConfig.prefault({}),
+  log: LogConfig.prefault({}),
+  otel: OtelConfig.optional(),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/retention.ts). */
   retention: z
     .strictObject({ days: z.number().int().positive().max(36_500).default(90) })

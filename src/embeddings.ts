@@ -23,14 +23,19 @@ import { costOf } from "./money.js";
 import { authenticate, takeLimit } from "./request.js";
 import type { Usage } from "./schema.js";
 import type { Attempt } from "./store/index.js";
+import { timed } from "./timing.js";
 import { validate } from "./validate.js";
 
 /** The route's node:http handler; shutdown waits for its settlement like chat's. */
 export function serveEmbeddings(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
+  gw.obs.begin(ex.state.rec, "/v1/embeddings", req);
   const done = embeddings(gw, ex).catch((err: unknown) => ex.fail(err));
   gw.pending.add(done);
-  return done.finally(() => gw.pending.delete(done));
+  return done.finally(() => {
+    gw.pending.delete(done);
+    gw.obs.respond(ex.state.rec); // its metrics and log line (observer.ts)
+  });
 }
 
 interface Job {
@@ -47,6 +52,7 @@ export async function embeddings(gw: Gateway, ex: Exchange): Promise<void> {
   const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
   if (!found) throw modelNotFound(body.model);
   requireEmbeddingModel(found.model);
+  ex.state.rec.model = found.model.id;
   const inputs = inputsOf(body.input);
   const call = { dimensions: body.dimensions, user: body.user };
   const route = narrowEmbeddings(found, inputs, { ...call, encoding: body.encoding_format ?? "float" });
@@ -55,13 +61,14 @@ export async function embeddings(gw: Gateway, ex: Exchange): Promise<void> {
   const bound = inputTokenBound(inputs);
   const bill = await holdWorstCase(gw.store, key, route, () => costOf(pricesOf(route), bound, 0), ex.state.id, gw.now());
   bill.endpoint = "embeddings";
+  bill.observe(ex.state.rec);
   const job: Job = { inputs, bound, attempts: [], bill };
   try {
     const base64 = body.encoding_format === "base64";
     const { value, endpoint } = await gw.router.run(
       route,
       { byokOnly: bill.byokOnly, keyId: key.id, signal: ex.signal, requestId: ex.state.id, attempts: job.attempts },
-      (e) => embedOn(gw, e, inputs, call, base64, ex.signal),
+      (e) => timed(gw.obs, ex.state.rec, (x: RoutedEndpoint) => embedOn(gw, x, inputs, call, base64, ex.signal), e),
     );
     const usage = await settle(gw, job, endpoint, value);
     ex.json(200, JSON.stringify({

@@ -11,6 +11,8 @@ import { createAuthenticator, type Authenticator } from "./keys.js";
 import { createMemoryLimiter, type Limiter } from "./limits.js";
 import { loadProviders, type ProviderInstance } from "./plugins.js";
 import { InflightJournal } from "./journal.js";
+import { createLog, SILENT, type LogTarget } from "./log.js";
+import { Observer } from "./observer.js";
 import { Router } from "./router.js";
 import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest } from "./schema.js";
 import type { Store } from "./store/index.js";
@@ -34,6 +36,8 @@ export interface Gateway {
   stopping: AbortSignal;
   stopStreams(): void;
   journal: InflightJournal;
+  /** Metrics and the request log (observer.ts). */
+  obs: Observer;
   now(): number;
   close(): Promise<void>;
 }
@@ -45,6 +49,8 @@ export interface GatewayOptions {
   /** Where relative plugin paths resolve from (the config file's folder). */
   baseDir?: string;
   now?: () => number;
+  /** Where the log goes (log.ts); default: no log records, operator lines on stderr. */
+  log?: LogTarget;
 }
 
 /** How often last-used times of keys are written (one batched statement). */
@@ -76,12 +82,15 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const pending = new Set<Promise<unknown>>();
   const stopping = new AbortController();
   const journal = new InflightJournal(store);
+  const log = createLog(config.log, o.log ?? SILENT);
+  const obs = new Observer({ config, health, now, log, providers: () => [...instances.keys()] });
   const gateway: Gateway = {
     config, store, auth, byok, catalog: await buildCatalog(), instances, upstream, limiter, health, pending, now,
     stopping: stopping.signal,
     stopStreams: () => stopping.abort(),
     journal,
-    router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now }),
+    obs,
+    router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
     requestSchema: { strict: StrictChatRequest, openai: OpenAIChatRequest, passthrough: LooseChatRequest }[config.server.compat],
     async close() {
       clearInterval(timer);
@@ -92,6 +101,9 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       await auth.flush();
       await upstream.close();
       await shared?.close();
+      await obs.close();
+      log.events.info({ event: "stop" }, "gateway stopped");
+      await log.close();
     },
   };
   // Another connection or process changed state (a CLI revoke, credits add, byok set): drop cached state.

@@ -9,6 +9,7 @@ import { readBody } from "./body.js";
 import { errorReply } from "./error-reply.js";
 import { startRequest, type RequestState } from "./request.js";
 import type { SseSink } from "./stream.js";
+import { serverTiming } from "./timing.js";
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };
 
@@ -42,17 +43,27 @@ export class Exchange implements SseSink {
   }
 
   body(limit: number): Promise<Buffer> {
-    return readBody(this.req, limit);
+    const reading = readBody(this.req, limit);
+    const rec = this.state.rec;
+    // Kept for the log line only under log.bodies; otherwise no extra step on the hot path.
+    return rec.bodies ? reading.then((raw) => ((rec.requestBody = raw.toString("utf8")), raw)) : reading;
   }
 
-  /** The whole answer in one write; the request's headers (X-Request-Id, X-RateLimit-*) on it. */
+  /** The whole answer in one write; the request's headers (X-Request-Id, X-RateLimit-*, Server-Timing) on it. */
   json(status: number, body: string, headers: Record<string, string> = this.state.headers): void {
+    const rec = this.state.rec;
+    rec.head(status);
+    if (rec.bodies) rec.responseBody = body;
     headers["content-type"] = "application/json";
     headers["content-length"] = String(Buffer.byteLength(body));
+    headers["server-timing"] = serverTiming(rec);
     this.res.writeHead(status, headers).end(body);
   }
 
+  /** The stream's head: Server-Timing measured to this first byte (contract.md §9). */
   startSse(): void {
+    this.state.rec.head(200);
+    this.state.headers["server-timing"] = serverTiming(this.state.rec);
     this.res.writeHead(200, Object.assign(this.state.headers, SSE_HEADERS));
   }
 
@@ -76,6 +87,7 @@ export class Exchange implements SseSink {
   fail(error: unknown): void {
     const reply = errorReply(error, this.state, this.signal.aborted, this.withParam);
     const res = this.res;
+    this.state.rec.status ||= reply.status;
     if (res.headersSent) return void res.destroy(); // mid-stream: nothing valid is left to send
     if (this.signal.aborted) return;
     this.json(reply.status, reply.body, reply.headers);

@@ -8,17 +8,23 @@ import { randomUUID } from "node:crypto";
 import { GatewayError, rateLimited } from "./errors.js";
 import type { Gateway } from "./gateway.js";
 import type { LimitResult } from "./limits.js";
+import { RequestRecord } from "./request-record.js";
 import type { KeyRecord } from "./store/index.js";
 
 export interface RequestState {
   id: string;
   headers: Record<string, string>;
+  /** What the request did, for its metrics and log line (observer.ts). */
+  rec: RequestRecord;
 }
 
 export function startRequest(): RequestState {
   const id = `req_${randomUUID().replaceAll("-", "")}`;
-  return { id, headers: { "x-request-id": id } };
+  return { id, headers: { "x-request-id": id }, rec: new RequestRecord(id) };
 }
+
+/** The metric's `tier` label for each limiter scope. */
+const TIERS: Record<string, string> = { "API key": "key", "client IP": "ip", model: "model" };
 
 function setLimitHeaders(state: RequestState, r: LimitResult): void {
   state.headers["x-ratelimit-limit"] = String(r.limit);
@@ -30,7 +36,10 @@ function setLimitHeaders(state: RequestState, r: LimitResult): void {
 export async function takeLimit(gw: Gateway, state: RequestState, scope: string, bucket: string, tier: { requests: number; window: number }, report: boolean): Promise<void> {
   const r = await gw.limiter.take(bucket, tier.requests, tier.window * 1000, gw.now());
   if (report || !r.ok) setLimitHeaders(state, r);
-  if (!r.ok) throw rateLimited(scope, r.reset);
+  if (!r.ok) {
+    state.rec.limitedTier = TIERS[scope] ?? scope;
+    throw rateLimited(scope, r.reset);
+  }
 }
 
 /** Limits a request that has no valid key by client IP (key guessing is throttled too). */
@@ -47,6 +56,8 @@ export async function authenticate(gw: Gateway, state: RequestState, authorizati
     if (err instanceof GatewayError) await limitByIp(gw, state, ip);
     throw err;
   }
+  state.rec.keyId = key.id;
+  state.rec.account = key.account;
   const tier = key.rpm ? { requests: key.rpm, window: 60 } : gw.config.limits.key;
   await takeLimit(gw, state, "API key", `key:${key.id}`, tier, true);
   return key;

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
 import type { LoadedConfig } from "./config.js";
 import { createGateway, type Gateway } from "./gateway.js";
+import type { LogTarget } from "./log.js";
 import { settleLeftovers } from "./journal.js";
 import { clientErrorHandler, createHandler } from "./server.js";
 import type { Store } from "./store/index.js";
@@ -21,10 +22,20 @@ import { requireFleetSecret } from "./byok.js";
 export interface RunningServer {
   url: string;
   gateway: Gateway;
+  /** Streams a killed earlier run left open, billed at this start. */
+  leftovers: number;
   close(): Promise<void>;
 }
 
-export async function startServer(loaded: LoadedConfig, opts: { host?: string; port?: number; env?: NodeJS.ProcessEnv } = {}): Promise<RunningServer> {
+export interface ServeOptions {
+  host?: string;
+  port?: number;
+  env?: NodeJS.ProcessEnv;
+  /** Where the request log goes (log.ts); default none. `gateway serve` logs to stdout. */
+  log?: LogTarget;
+}
+
+export async function startServer(loaded: LoadedConfig, opts: ServeOptions = {}): Promise<RunningServer> {
   const { config } = loaded;
   requireFleetSecret(config.database, opts.env ?? process.env);
   // One process per SQLite file; PostgreSQL is shared by design (contract.md §7).
@@ -38,7 +49,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
     throw err;
   }
   try {
-    gateway = await createGateway({ config, store, env: opts.env, baseDir: loaded.file ? dirname(loaded.file) : process.cwd() });
+    gateway = await createGateway({ config, store, env: opts.env, baseDir: loaded.file ? dirname(loaded.file) : process.cwd(), log: opts.log });
   } catch (err) {
     await store.close();
     lock.release();
@@ -46,7 +57,8 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
   }
   // Streams a killed process left open are billed for what they had delivered (journal.ts).
   const leftovers = await settleLeftovers(store, Date.now());
-  if (leftovers) console.error(`[gateway] billed ${leftovers} stream(s) interrupted when the last run stopped, for what they had delivered`);
+  // Said on stderr only: a log record on stdout now would come before `serve --json`'s ready line.
+  if (leftovers) process.stderr.write(`[gateway] billed ${leftovers} stream(s) interrupted when the last run stopped, for what they had delivered\n`);
   const host = opts.host ?? config.server.host;
   const drain: Drain = { inflight: 0, waiting: [] };
   let server: Server;
@@ -65,6 +77,7 @@ export async function startServer(loaded: LoadedConfig, opts: { host?: string; p
   return {
     url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
     gateway,
+    leftovers,
     close: () =>
       (closing ??= (async () => {
         await stopAccepting(server, drain, config.server.timeouts.shutdown, () => gateway.stopStreams());

@@ -17,6 +17,7 @@ import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge,
 import type { Gateway } from "./gateway.js";
 import { Exchange } from "./http-node.js";
 import { keyInfo } from "./key-info.js";
+import { metricsReply } from "./metrics-route.js";
 import { getModel, listModels } from "./models.js";
 import { openApiDocument } from "./openapi.js";
 import { authenticate, limitByIp, startRequest, type RequestState } from "./request.js";
@@ -35,6 +36,7 @@ const ROUTES: Record<string, string> = {
   "/v1/key": "GET",
   "/v1/health/providers": "GET",
   "/v1/openapi.json": "GET",
+  "/metrics": "GET",
 };
 
 /** The node:http listener: the chat route straight to its pipeline, the rest through h3. */
@@ -48,12 +50,16 @@ function isChatUrl(url: string | undefined): boolean {
   return url !== undefined && url.startsWith(CHAT) && (url.length === CHAT.length || url.charCodeAt(CHAT.length) === 63 /* ? */);
 }
 
-function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse, handler = chatCompletions): Promise<void> {
+function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse, handler = chatCompletions, route = CHAT): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
+  gw.obs.begin(ex.state.rec, route, req);
   const done = handler(gw, ex).catch((err: unknown) => ex.fail(err));
   // Shutdown waits for every request's own settlement, not only for its socket to close.
   gw.pending.add(done);
-  return done.finally(() => gw.pending.delete(done));
+  return done.finally(() => {
+    gw.pending.delete(done);
+    gw.obs.respond(ex.state.rec); // its metrics and log line (observer.ts)
+  });
 }
 
 function createApp(gw: Gateway): H3 {
@@ -61,7 +67,11 @@ function createApp(gw: Gateway): H3 {
   let openapi: string | undefined;
   const app = new H3({
     silent: true,
-    onRequest: (event) => void (event.context.gateway = startRequest()),
+    onRequest: (event) => {
+      const state = (event.context.gateway = startRequest());
+      const res = nodeOf(event)?.res;
+      if (res) gw.obs.watch(res, state.rec, event.url.pathname);
+    },
     onError: async (error, event) => {
       // h3's own refusals (a path it cannot decode) are limited per IP like every request without a key.
       if (!(error.cause instanceof GatewayError) && error.status === 400) error = (await ipLimited(gw, stateOf(event), clientIp(event))) ?? error;
@@ -83,11 +93,12 @@ function createApp(gw: Gateway): H3 {
 
   // Spellings of the chat path the fast check in createHandler leaves to h3 (a trailing
   // slash, percent-encoding): the same node:http pipeline.
-  app.post(CHAT, fromNodeHandler((req, res) => serveChat(gw, req as IncomingMessage, res as ServerResponse)));
+  // These report their own record (the Exchange's): claimed, so h3's watch does not count them twice.
+  app.post(CHAT, fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveChat(gw, req as IncomingMessage, res as ServerResponse))));
   // Embeddings: routed by h3 (not the hot path), served on node:http like chat (embeddings.ts).
-  app.post(EMBEDDINGS, fromNodeHandler((req, res) => serveEmbeddings(gw, req as IncomingMessage, res as ServerResponse)));
+  app.post(EMBEDDINGS, fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveEmbeddings(gw, req as IncomingMessage, res as ServerResponse))));
   // POST /v1/responses runs the chat pipeline (chat.ts) on node:http like the chat route.
-  app.post(RESPONSES, fromNodeHandler((req, res) => serveChat(gw, req as IncomingMessage, res as ServerResponse, createResponse)));
+  app.post(RESPONSES, fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveChat(gw, req as IncomingMessage, res as ServerResponse, createResponse, RESPONSES))));
   app.get(`${RESPONSE_PREFIX}:id`, async (event) => {
     const key = await authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, await getResponse(gw, key, decodePath(event.context.params!.id!)));
@@ -123,6 +134,11 @@ function createApp(gw: Gateway): H3 {
   });
   // The web dashboard (contract.md §8): its pages and /dashboard/api/, in src/dashboard/.
   if (gw.config.dashboard.enabled) mountDashboard(app, gw);
+  // Prometheus (contract.md §9): loopback or the metrics token, else the unknown route's 404.
+  app.get("/metrics", async (event) => {
+    await limitByIp(gw, stateOf(event), clientIp(event));
+    return withHeaders(event, await metricsReply(gw, event.req.headers.get("authorization"), clientIp(event), event.url.pathname));
+  });
   app.all("/**", async (event) => {
     await limitByIp(gw, stateOf(event), clientIp(event));
     throw routeNotFound(event.url.pathname);
@@ -173,9 +189,12 @@ function stateOf(event: H3Event): RequestState {
   return (event.context.gateway as RequestState | undefined) ?? (event.context.gateway = startRequest());
 }
 
+function nodeOf(event: H3Event): { req?: IncomingMessage; res?: ServerResponse } | undefined {
+  return (event.runtime as { node?: { req?: IncomingMessage; res?: ServerResponse } } | undefined)?.node;
+}
+
 function clientIp(event: H3Event): string {
-  const node = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node;
-  return node?.req?.socket?.remoteAddress ?? "unknown";
+  return nodeOf(event)?.req?.socket?.remoteAddress ?? "unknown";
 }
 
 /** Stages the request's headers on a successful answer (errors get them in errorReply). */

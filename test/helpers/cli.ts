@@ -3,7 +3,23 @@ import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createServer } from "node:net";
+import { writeFileSync } from "node:fs";
 import { execa, type ResultPromise } from "execa";
+import { logFile, recordSecret } from "./secrets.js";
+
+/** The secrets a CLI call carries or prints (helpers/secrets.ts): keys it created, BYOK keys it set, keys in its environment. */
+function recordCliSecrets(args: string[], env: Record<string, string> | undefined, input: string | undefined, json: any): void {
+  const at = args.indexOf("--key");
+  if (at >= 0) recordSecret(args[at + 1]);
+  if (args.includes("--key-stdin")) recordSecret(input?.trim());
+  for (const [name, value] of Object.entries(env ?? {})) if (/KEY|SECRET|TOKEN|PASSWORD/.test(name)) recordSecret(value);
+  if (json && typeof json === "object" && typeof json.key === "string") recordSecret(json.key);
+}
+
+/** Gateway keys a command printed (`keys create` prints the new key, JSON or not). */
+function recordPrintedKeys(stdout: string): void {
+  for (const m of stdout.matchAll(/\bsk-[A-Za-z0-9]{20,}/g)) recordSecret(m[0]);
+}
 
 export const BIN = resolve("bin/gateway.js");
 
@@ -26,6 +42,8 @@ export async function gateway(args: string[], opts: { cwd?: string; env?: Record
   try {
     json = JSON.parse(r.stdout);
   } catch { /* not JSON */ }
+  recordCliSecrets(args, opts.env, opts.input, json);
+  recordPrintedKeys(r.stdout);
   return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, json };
 }
 
@@ -34,6 +52,10 @@ export async function serve(args: string[], opts: { cwd?: string; env?: Record<s
   const proc = execa("node", [BIN, "serve", "--port", "0", "--json", ...args], {
     cwd: opts.cwd, env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "", ...opts.env }, extendEnv: false, reject: false, stdin: "ignore",
   });
+  recordCliSecrets(args, opts.env, undefined, undefined);
+  // What it wrote (the ready line, its log, its notices) joins the final redaction scan.
+  const file = logFile("serve");
+  if (file) void proc.then((r) => writeFileSync(file, `${r.stdout}\n${r.stderr}`));
   const url = await new Promise<string>((resolveUrl, reject) => {
     let out = "";
     proc.stdout!.on("data", (d: Buffer) => {

@@ -5,6 +5,7 @@
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { recordCredentialHeaders } from "./secrets.js";
 
 export interface Recorded {
   method: string;
@@ -106,6 +107,8 @@ export async function startFakeUpstream(fallback: (req: Recorded) => Reply = () 
     } catch { /* keep the raw text */ }
     const recorded: Recorded = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, raw, body };
     fake.requests.push(recorded);
+    recordCredentialHeaders(req.headers); // the platform and BYOK keys the gateway sent: never in its log
+
     await send(res, replies.shift() ?? fake.fallback(recorded), fake);
   });
   server.keepAliveTimeout = 60_000;

@@ -15,9 +15,12 @@ import { startServer, type RunningServer } from "../../src/serve.js";
 import type { Store } from "../../src/store/index.js";
 import { createTestDatabase, onPostgres } from "./services.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./fake-upstream.js";
+import { logFile, recordConfigSecrets, recordSecret } from "./secrets.js";
 
 export interface TestGateway {
   url: string;
+  /** This gateway's log file (JSON lines, complete after `close`), when the suite runs with one. */
+  logFile?: string;
   dir: string;
   db: string;
   server: RunningServer;
@@ -45,7 +48,12 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
   const pgDb = !given && onPostgres() ? await createTestDatabase() : undefined;
   const db = given ?? pgDb?.url ?? join(dir, "gateway.db");
   const config = parseConfig({ ...raw, database: db }, env);
-  const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env } }).catch(async (err) => {
+  recordConfigSecrets(raw);
+  for (const [name, value] of Object.entries(env)) if (/KEY|SECRET|TOKEN|PASSWORD/.test(name)) recordSecret(value);
+  // In a suite run every gateway logs to a file the final redaction scan reads (helpers/secrets.ts).
+  const file = logFile("gateway");
+  const log = file ? { dest: file, format: "json" as const, level: "info" } : undefined;
+  const server = await startServer({ config }, { port: 0, env: { GATEWAY_SECRET: "test-secret", ...env }, log }).catch(async (err) => {
     await pgDb?.drop();
     throw err;
   });
@@ -54,9 +62,10 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
   const watch = config.server.compat === "openai" ? new (await import("./openai-schema.js")).SchemaWatch() : undefined;
   const gwFetch = watch?.fetch ?? globalThis.fetch;
   return {
-    url: server.url, dir, db, server, store,
+    url: server.url, dir, db, server, store, logFile: file,
     async createKey({ account = "default", rpm, expiresAt, name } = {}) {
       const key = generateKey();
+      recordSecret(key);
       await store.ensureAccount(account, Date.now());
       await store.createKey({
         id: newKeyId(), name: name ?? `test-${++counter}-${Math.random().toString(36).slice(2, 8)}`, account, hash: hashKey(key),

@@ -1,0 +1,105 @@
+/**
+ * Where every request ends up once it is over: its record (request-record.ts) moves the
+ * metrics (metrics.ts) and becomes one log line (log.ts). Requests served on node:http
+ * (chat, responses, embeddings) report through their Exchange; the h3 routes through the
+ * response's `close` (watch, below). docs/observability.md lists the log fields.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Config } from "./config.js";
+import type { Health } from "./health.js";
+import type { GatewayLog } from "./log.js";
+import { Metrics } from "./metrics.js";
+import { requestLine } from "./request-line.js";
+import type { RecordSink, RequestRecord } from "./request-record.js";
+import { Tracer } from "./tracing.js";
+
+/** The h3 routes' labels: the gateway's own paths, so a client's URL never becomes a label. */
+const PLAIN_ROUTES = new Set(["/v1/models", "/v1/key", "/v1/health/providers", "/v1/openapi.json", "/v1/chat/completions", "/v1/embeddings", "/v1/responses", "/metrics"]);
+
+export function routeOf(path: string): string {
+  if (PLAIN_ROUTES.has(path)) return path;
+  if (path.startsWith("/v1/models/")) return "/v1/models/{id}";
+  if (path.startsWith("/v1/responses/")) return "/v1/responses/{id}";
+  return "other";
+}
+
+export interface ObserverDeps {
+  config: Config;
+  health: Health;
+  /** Configured provider instance ids (the circuit gauge's label values). */
+  providers: () => string[];
+  now: () => number;
+  log: GatewayLog;
+}
+
+export class Observer implements RecordSink {
+  readonly metrics: Metrics | null;
+  readonly log: GatewayLog;
+  /** Only with `otel.endpoint`. */
+  private readonly tracer: Tracer | null;
+  private inflight = 0;
+  /** node:http responses an Exchange reports for, though h3 dispatched them: not watched twice. */
+  private readonly claimed = new WeakSet<ServerResponse>();
+
+  constructor(private readonly deps: ObserverDeps) {
+    this.log = deps.log;
+    this.metrics = deps.config.metrics.enabled
+      ? new Metrics({
+          inflight: () => this.inflight,
+          circuits: () => deps.health.snapshot(deps.now(), deps.providers()).providers.map((p) => ({ provider: p.id, open: p.circuit !== "closed" })),
+        })
+      : null;
+    const otel = deps.config.otel;
+    this.tracer = otel ? new Tracer(otel, (line) => deps.log.notice("warn", `warning: ${line}`)) : null;
+  }
+
+  /** A request starts being served on `route`. */
+  begin(rec: RequestRecord, route: string, req: IncomingMessage | undefined): void {
+    rec.route = route;
+    rec.sink = this;
+    rec.bodies = this.log.bodies;
+    this.inflight++;
+    if (this.tracer) rec.trace = { parent: (req?.headers.traceparent as string | undefined) ?? null, attempts: [] };
+  }
+
+  /** The response is over; the record finishes now or at its settlement. */
+  respond(rec: RequestRecord): void {
+    this.inflight--;
+    rec.respond();
+  }
+
+  /** An h3 route: reported when its response closes, unless an Exchange claimed it. */
+  watch(res: ServerResponse, rec: RequestRecord, path: string): void {
+    this.begin(rec, routeOf(path), res.req);
+    res.once("close", () => {
+      if (this.claimed.has(res)) return void this.inflight--;
+      rec.status ||= res.headersSent ? res.statusCode : 499;
+      this.respond(rec);
+    });
+  }
+
+  claim(res: ServerResponse): void {
+    this.claimed.add(res);
+  }
+
+  /** One upstream attempt's wait (timing.ts). */
+  upstreamWait(rec: RequestRecord, provider: string, waitMs: number): void {
+    rec.waited(waitMs);
+    this.metrics?.upstreamWait(provider, waitMs);
+  }
+
+  finish(rec: RequestRecord): void {
+    this.metrics?.record(rec);
+    if (this.log.requests) this.log.line(requestLine(rec, this.deps.now()));
+    this.tracer?.export(rec);
+  }
+
+  get tracing(): boolean {
+    return this.tracer !== null;
+  }
+
+  /** Sends the spans still queued. */
+  async close(): Promise<void> {
+    await this.tracer?.close();
+  }
+}

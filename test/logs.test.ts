@@ -1,0 +1,189 @@
+/**
+ * The request log (contract.md §9, issue 14): one JSON line per request carrying the
+ * X-Request-Id and the fields the contract lists, no contents unless `log.bodies`, never a
+ * key; `gateway serve` logs to stdout (JSON when not a terminal), `--log-format` and
+ * `--log-level`; secrets in other records are redacted from one list (src/redact.ts). The
+ * whole suite's logs are scanned for its secrets at the end (test/global-setup.ts).
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, test } from "vitest";
+import { parseConfig } from "../src/config.js";
+import { spawn } from "node:child_process";
+import { createLog } from "../src/log.js";
+import { LogWriter } from "../src/log-writer.js";
+import { prettyLine } from "../src/log-pretty.js";
+import { nanoToUsd } from "../src/money.js";
+import { usd } from "../src/request-line.js";
+import { scrub } from "../src/redact.js";
+import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
+import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
+import { bearer, post } from "./helpers/http.js";
+import { completion, stream } from "./helpers/openai-wire.js";
+
+const MODEL = "openai/gpt-4o-mini";
+const CHAT = "/v1/chat/completions";
+const SECRET_TEXT = "the quick brown fox 4417";
+const ask = { model: MODEL, messages: [{ role: "user", content: SECRET_TEXT }] };
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of cleanups.splice(0).reverse()) await close();
+});
+
+type Line = Record<string, any>;
+
+async function setup(extra: Record<string, unknown> = {}): Promise<{ fake: FakeUpstream; gw: TestGateway; key: string; lines: () => Promise<Line[]> }> {
+  const fake = await startFakeUpstream((req) => (req.body?.stream ? stream(["Hi", " there"], { prompt_tokens: 4, completion_tokens: 2 }) : completion("Hello", { prompt_tokens: 10, completion_tokens: 20 })));
+  const gw = await startGateway(openaiConfig(fake.url, extra));
+  let closed = false;
+  cleanups.push(() => fake.close(), async () => void (closed || (await gw.close())));
+  const key = await gw.createKey({ account: "acme" });
+  await gw.addCredits("10", "acme");
+  // The log is complete once the gateway closed (the last batch is written then).
+  const lines = async () => {
+    if (!closed) await gw.close();
+    closed = true;
+    expect(gw.logFile, "the suite runs with a log folder (test/global-setup.ts)").toBeDefined();
+    return readFileSync(gw.logFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+  };
+  return { fake, gw, key, lines };
+}
+
+describe("one line per request", () => {
+  test("JSON, with the X-Request-Id and the contract's fields; tokens, cost and usage source as billed", async () => {
+    const { gw, key, lines } = await setup();
+    const res = await post(gw.url, CHAT, ask, bearer(key));
+    expect(res.status).toBe(200);
+    await res.json();
+    const s = await post(gw.url, CHAT, { ...ask, stream: true }, bearer(key));
+    await s.text();
+    const bad = await post(gw.url, CHAT, ask, bearer("sk-not-a-real-key-000000000000000000"));
+    expect(bad.status).toBe(401);
+    const all = await lines();
+    const of = (r: Response) => all.filter((l) => l.req_id === r.headers.get("x-request-id"));
+    const [line] = of(res);
+    expect(of(res)).toHaveLength(1);
+    expect(line).toMatchObject({
+      level: "info", msg: "request", route: CHAT, status: 200, account: "acme", model: MODEL, provider: "openai",
+      prompt_tokens: 10, completion_tokens: 20, cost_usd: "0.0000135", failovers: 0, attempts: 1, usage_source: "provider", outcome: "ok",
+    });
+    expect(line!.key_id).toMatch(/\S/);
+    expect(typeof line!.time).toBe("number");
+    for (const f of ["latency_ms", "upstream_ms", "overhead_ms"]) expect(line![f]).toBeGreaterThanOrEqual(0);
+    expect(line!.overhead_ms).toBeLessThanOrEqual(line!.latency_ms);
+    expect(of(s)[0]).toMatchObject({ status: 200, prompt_tokens: 4, completion_tokens: 2, cost_usd: "0.0000018", usage_source: "provider", outcome: "ok" });
+    expect(of(bad)[0]).toMatchObject({ status: 401, key_id: null, model: null, provider: null, prompt_tokens: null });
+    // Start-up and shutdown are records too; contents are not logged by default; the key never is.
+    expect(all.some((l) => l.event === "stop")).toBe(true);
+    const text = readFileSync(gw.logFile!, "utf8");
+    expect(text).not.toContain(SECRET_TEXT);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain("sk-upstream-secret-0000");
+  });
+
+  test("log.bodies adds the request and the answer, still never a key", async () => {
+    const { gw, key, lines } = await setup({ log: { bodies: true } });
+    const res = await post(gw.url, CHAT, ask, bearer(key));
+    await res.json();
+    const line = (await lines()).find((l) => l.req_id === res.headers.get("x-request-id"))!;
+    expect(JSON.parse(line.request_body).messages[0].content).toBe(SECRET_TEXT);
+    expect(JSON.parse(line.response_body).choices[0].message.content).toBe("Hello");
+    expect(readFileSync(gw.logFile!, "utf8")).not.toContain(key);
+  });
+
+  test("h3 routes are logged too, with the key's id once authenticated", async () => {
+    const { gw, key, lines } = await setup();
+    const res = await fetch(`${gw.url}/v1/models`, { headers: bearer(key) });
+    expect(res.status).toBe(200);
+    await res.json();
+    const line = (await lines()).find((l) => l.req_id === res.headers.get("x-request-id"));
+    expect(line).toMatchObject({ route: "/v1/models", status: 200, account: "acme" });
+  });
+});
+
+describe("redaction", () => {
+  test("any record: secret fields are replaced and credentials cut out of free text", async () => {
+    const dir = tempDir();
+    const file = join(dir, "events.log");
+    const log = createLog(parseConfig({}).log, { dest: file, format: "json", say: null });
+    log.events.warn({ provider: { apiKey: "sk-live-aaaaaaaaaaaa1111", baseUrl: "https://x" }, headers: { authorization: "Bearer sk-live-bbbbbbbb2222" }, password: "hunter2-hunter2" }, "oops");
+    log.notice("error", "cannot reach https://admin:pa55word-77@example.com/v1 with Bearer sk-live-cccccccc3333");
+    await log.close();
+    const text = readFileSync(file, "utf8");
+    for (const secret of ["sk-live-aaaaaaaaaaaa1111", "sk-live-bbbbbbbb2222", "hunter2-hunter2", "pa55word-77", "sk-live-cccccccc3333"]) expect(text).not.toContain(secret);
+    expect(text).toContain("[redacted]");
+    expect(text).toContain("https://x"); // what is not secret stays
+    expect(scrub("key sk-proj-abcdefgh12345678 and AKIAABCDEFGHIJKLMNOP")).toBe("key [redacted] and [redacted]");
+  });
+});
+
+describe("writing never blocks", () => {
+  test("a reader that stops reading: lines past the cap are dropped, the event loop stays free, shutdown does not hang", async () => {
+    // A pipe nobody reads: the child never reads its stdin.
+    const child = spawn("sleep", ["30"], { stdio: ["pipe", "ignore", "ignore"] });
+    cleanups.push(async () => void child.kill());
+    const fd = (child.stdin as unknown as { _handle: { fd: number } })._handle.fd;
+    const writer = new LogWriter(fd, { minLength: 4096, maxPending: 200_000 }, false);
+    const line = `${"x".repeat(1023)}\n`;
+    const t0 = performance.now();
+    for (let i = 0; i < 2000; i++) writer.write(line); // 2 MB into a 64 KiB pipe
+    expect(performance.now() - t0).toBeLessThan(500); // appends only: no write waited
+    const tick = performance.now();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(performance.now() - tick).toBeLessThan(500);
+    expect(writer.dropped).toBeGreaterThan(1000);
+    const ended = performance.now();
+    await writer.end();
+    expect(performance.now() - ended).toBeLessThan(5000);
+  });
+});
+
+describe("cost in the line", () => {
+  test("the decimal USD of any nano-USD amount below 2^53 is exact (as money.ts says it)", () => {
+    for (const n of [0, 1, 1800, 13_500, 999_999_999, 1e9, 1e9 + 1, 123_456_789_012_345, Number.MAX_SAFE_INTEGER]) expect(usd(n), String(n)).toBe(nanoToUsd(n));
+  });
+});
+
+describe("pretty lines for a terminal", () => {
+  test("time, level, message and the fields, one line", () => {
+    const line = prettyLine(JSON.stringify({ level: "info", time: Date.UTC(2026, 0, 1, 12, 30, 5, 7), msg: "request", req_id: "req_1", status: 200, model: "openai/gpt-4o-mini", key_id: null }), false);
+    expect(line).toBe("12:30:05.007 INFO  request req_id=req_1 status=200 model=openai/gpt-4o-mini\n");
+  });
+});
+
+describe("gateway serve", () => {
+  beforeAll(() => assertBuilt());
+
+  test("logs JSON lines to stdout when it is not a terminal; --log-format pretty and --log-level change that", async () => {
+    const fake = await startFakeUpstream(() => completion("Hello"));
+    cleanups.push(() => fake.close());
+    const dir = tempDir();
+    const config = join(dir, "gateway.config.json");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(config, JSON.stringify({ ...openaiConfig(fake.url), database: join(dir, "gateway.db") }));
+    const key = (await gateway(["keys", "create", "--name", "app", "--json", "--config", config])).json.key as string;
+    await gateway(["credits", "add", "5", "--config", config]);
+    const run = async (flags: string[]) => {
+      const s = await serve(["--config", config, ...flags]);
+      const res = await post(s.url, CHAT, ask, bearer(key));
+      await res.text();
+      s.proc.kill("SIGTERM");
+      const r = await s.proc;
+      return { id: res.headers.get("x-request-id")!, out: String(r.stdout).split("\n").slice(1).filter(Boolean) };
+    };
+    const json = await run([]);
+    const records = json.out.map((l) => JSON.parse(l) as Line);
+    expect(records.find((l) => l.req_id === json.id)).toMatchObject({ msg: "request", status: 200, model: MODEL });
+    expect(records[0]).toMatchObject({ event: "start", msg: "gateway started" });
+    expect(records.some((l) => l.event === "stop")).toBe(true);
+    const pretty = await run(["--log-format", "pretty"]);
+    expect(pretty.out.find((l) => l.includes(pretty.id))).toMatch(/^\d\d:\d\d:\d\d\.\d{3} .*INFO.* request req_id=req_\w+ route=\/v1\/chat\/completions status=200 /);
+    const quiet = await run(["--log-level", "warn"]);
+    expect(quiet.out.join("\n")).not.toContain(quiet.id);
+    const wrong = await gateway(["serve", "--log-format", "xml", "--config", config]);
+    expect(wrong.exitCode).toBe(2);
+    expect(wrong.stderr).toContain("--log-format: expected json or pretty, got xml");
+  });
+});
