@@ -7,10 +7,26 @@ import { defineConfig } from "vitest/config";
  * the global set-up fails the run with one line when either is missing.
  */
 const STORE_TESTS = [
-  "test/auth.test.ts", "test/billing.test.ts", "test/compat.test.ts", "test/embeddings.test.ts", "test/errors.test.ts",
-  "test/failover.test.ts", "test/health.test.ts", "test/hostile-upstreams.test.ts", "test/limits.test.ts", "test/money-cache.test.ts",
-  "test/money-exact.test.ts", "test/money-hard-cases.test.ts", "test/responses.test.ts", "test/stream.test.ts", "test/validation.test.ts",
-  "test/clients/openai-node.test.ts", "test/dashboard-api.test.ts", "test/dashboard-auth.test.ts", "test/clients/responses.test.ts", "test/providers/anthropic.test.ts",
+  "test/auth.test.ts",
+  "test/billing.test.ts",
+  "test/compat.test.ts",
+  "test/embeddings.test.ts",
+  "test/errors.test.ts",
+  "test/failover.test.ts",
+  "test/health.test.ts",
+  "test/hostile-upstreams.test.ts",
+  "test/limits.test.ts",
+  "test/money-cache.test.ts",
+  "test/money-exact.test.ts",
+  "test/money-hard-cases.test.ts",
+  "test/responses.test.ts",
+  "test/stream.test.ts",
+  "test/validation.test.ts",
+  "test/clients/openai-node.test.ts",
+  "test/dashboard-api.test.ts",
+  "test/dashboard-auth.test.ts",
+  "test/clients/responses.test.ts",
+  "test/providers/anthropic.test.ts",
 ];
 
 export default defineConfig({

@@ -39,7 +39,8 @@ function post(target: Target, body: string): Promise<Reply> {
 
 type Json = Record<string, unknown>;
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const usageOk = (u: unknown) => isObj(u) && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number" && typeof u.total_tokens === "number";
+const usageOk = (u: unknown) =>
+  isObj(u) && typeof u.prompt_tokens === "number" && typeof u.completion_tokens === "number" && typeof u.total_tokens === "number";
 
 /** Problems with a non-streamed answer; [] when it is a well-formed chat.completion. */
 export function completionProblems(r: Reply): string[] {

@@ -20,7 +20,10 @@ export function processTicks(pid: number | "self", withChildren: boolean): numbe
   if (!existsSync(file)) return 0;
   const text = readFileSync(file, "utf8");
   // Fields after the parenthesised command name; utime is field 14 overall, index 11 here.
-  const f = text.slice(text.lastIndexOf(")") + 2).split(" ").map(Number);
+  const f = text
+    .slice(text.lastIndexOf(")") + 2)
+    .split(" ")
+    .map(Number);
   return f[11]! + f[12]! + (withChildren ? f[13]! + f[14]! : 0);
 }
 

@@ -96,8 +96,11 @@ export function summarise(profile: CpuProfile): Summary {
   const busyMs = busyUs / 1000;
   const toMs = (m: Map<string, number>) => new Map([...m].map(([k, v]) => [k, v / 1000]));
   return {
-    busyMs, idleMs: idleUs / 1000,
-    functions: rows(toMs(selfFn), busyMs), modulesSelf: rows(toMs(selfMod), busyMs), modulesInclusive: rows(toMs(inclMod), busyMs),
+    busyMs,
+    idleMs: idleUs / 1000,
+    functions: rows(toMs(selfFn), busyMs),
+    modulesSelf: rows(toMs(selfMod), busyMs),
+    modulesInclusive: rows(toMs(inclMod), busyMs),
     ownInclusive: rows(toMs(inclOwn), busyMs),
   };
 }

@@ -18,19 +18,37 @@ const MODEL = "gpt-4o-mini-2024-07-18";
 export const REPLY_PARTS = ["Hello! ", "This is ", "a benchmark ", "reply from ", "the fake upstream."];
 export const REPLY_TEXT = REPLY_PARTS.join("");
 const USAGE = {
-  prompt_tokens: 27, completion_tokens: 12, total_tokens: 39,
+  prompt_tokens: 27,
+  completion_tokens: 12,
+  total_tokens: 39,
   prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
   completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
 };
 
-const completionBody = Buffer.from(JSON.stringify({
-  id: "chatcmpl-BENCH0000000000000000000000001", object: "chat.completion", created: CREATED, model: MODEL,
-  choices: [{ index: 0, message: { role: "assistant", content: REPLY_TEXT, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
-  usage: USAGE, service_tier: "default", system_fingerprint: "fp_bench0001",
-}));
+const completionBody = Buffer.from(
+  JSON.stringify({
+    id: "chatcmpl-BENCH0000000000000000000000001",
+    object: "chat.completion",
+    created: CREATED,
+    model: MODEL,
+    choices: [{ index: 0, message: { role: "assistant", content: REPLY_TEXT, refusal: null, annotations: [] }, logprobs: null, finish_reason: "stop" }],
+    usage: USAGE,
+    service_tier: "default",
+    system_fingerprint: "fp_bench0001",
+  }),
+);
 
 function chunk(choices: unknown[], usage: unknown = null): string {
-  const c = { id: "chatcmpl-BENCH0000000000000000000000002", object: "chat.completion.chunk", created: CREATED, model: MODEL, service_tier: "default", system_fingerprint: "fp_bench0001", choices, usage };
+  const c = {
+    id: "chatcmpl-BENCH0000000000000000000000002",
+    object: "chat.completion.chunk",
+    created: CREATED,
+    model: MODEL,
+    service_tier: "default",
+    system_fingerprint: "fp_bench0001",
+    choices,
+    usage,
+  };
   return `data: ${JSON.stringify(c)}\n\n`;
 }
 const delta = (d: Record<string, unknown>, finish: string | null = null) => ({ index: 0, delta: d, logprobs: null, finish_reason: finish });

@@ -37,7 +37,10 @@ async function admin(sql: string): Promise<void> {
 }
 
 export async function measureFleet(
-  fakePort: number, setLatency: (ms: number) => Promise<void>, timing: { warmupS: number; durationS: number }, sqliteRps: (id: string) => number | null,
+  fakePort: number,
+  setLatency: (ms: number) => Promise<void>,
+  timing: { warmupS: number; durationS: number },
+  sqliteRps: (id: string) => number | null,
 ): Promise<FleetResult> {
   const name = `gwbench_${randomBytes(4).toString("hex")}`;
   await admin(`CREATE DATABASE ${name}`);
@@ -68,6 +71,15 @@ export async function measureFleet(
 }
 
 export function renderFleet(r: FleetResult): string {
-  const rows = r.cases.map((c) => `| ${c.id} | ${Math.round(c.rps)} | ${c.sqliteRps ? `${((100 * c.rps) / c.sqliteRps).toFixed(1)} %` : "-"} | ${c.p50Ms.toFixed(2)} / ${c.p99Ms.toFixed(2)} ms | ${c.failures} |`);
-  return [`${r.store} store (one gateway process):`, "", "| case | req/s | of the SQLite gateway | p50 / p99 | failures |", "|---|---|---|---|---|", ...rows].join("\n");
+  const rows = r.cases.map(
+    (c) =>
+      `| ${c.id} | ${Math.round(c.rps)} | ${c.sqliteRps ? `${((100 * c.rps) / c.sqliteRps).toFixed(1)} %` : "-"} | ${c.p50Ms.toFixed(2)} / ${c.p99Ms.toFixed(2)} ms | ${c.failures} |`,
+  );
+  return [
+    `${r.store} store (one gateway process):`,
+    "",
+    "| case | req/s | of the SQLite gateway | p50 / p99 | failures |",
+    "|---|---|---|---|---|",
+    ...rows,
+  ].join("\n");
 }

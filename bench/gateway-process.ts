@@ -26,10 +26,15 @@ export function benchConfig(fakePort: number): Record<string, unknown> {
   return {
     server: { host: "127.0.0.1" },
     providers: { openai: { baseUrl: `http://127.0.0.1:${fakePort}/v1`, apiKey: "sk-bench-upstream-0000" } },
-    models: [{
-      id: "openai/gpt-4o-mini", pricing: { prompt: "0.15", completion: "0.6" }, context_length: 128000, max_output: 16384,
-      endpoints: [{ provider: "openai", model: "gpt-4o-mini" }],
-    }],
+    models: [
+      {
+        id: "openai/gpt-4o-mini",
+        pricing: { prompt: "0.15", completion: "0.6" },
+        context_length: 128000,
+        max_output: 16384,
+        endpoints: [{ provider: "openai", model: "gpt-4o-mini" }],
+      },
+    ],
     // High enough never to trigger: the benchmark measures the path, not the limiter's 429s.
     limits: { key: { requests: 10_000_000, window: 60 }, ip: { requests: 10_000_000, window: 60 } },
   };

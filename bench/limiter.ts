@@ -33,9 +33,11 @@ async function serial(limiter: Limiter, bucket: string): Promise<{ p50: number; 
 async function concurrent(limiter: Limiter, bucket: string): Promise<number> {
   let left = TAKES;
   const t = performance.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, async (_, w) => {
-    while (left-- > 0) await limiter.take(`${bucket}:${w}`, 1_000_000, 60_000, Date.now());
-  }));
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async (_, w) => {
+      while (left-- > 0) await limiter.take(`${bucket}:${w}`, 1_000_000, 60_000, Date.now());
+    }),
+  );
   return TAKES / ((performance.now() - t) / 1000);
 }
 

@@ -56,10 +56,19 @@ export function bodyOk(stream: boolean): (body: string) => boolean {
 
 function cannon(spec: LoadSpec, durationS: number, onLatency?: (ms: number) => void): Promise<AutocannonResult> {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({
-      url: spec.url, method: "POST", body: spec.body, headers: spec.headers,
-      connections: spec.connections, duration: durationS, timeout: 10, verifyBody: bodyOk(spec.stream),
-    }, (err, result) => (err ? reject(err) : resolve(result)));
+    const instance = autocannon(
+      {
+        url: spec.url,
+        method: "POST",
+        body: spec.body,
+        headers: spec.headers,
+        connections: spec.connections,
+        duration: durationS,
+        timeout: 10,
+        verifyBody: bodyOk(spec.stream),
+      },
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
     if (onLatency) instance.on("response", (_c, status, _b, ms) => status >= 200 && status < 300 && onLatency(ms));
   });
 }
@@ -72,10 +81,16 @@ export async function runLoad(spec: LoadSpec): Promise<LoadResult> {
   const durationS = (performance.now() - t0) / 1000;
   latencies.sort((a, b) => a - b);
   return {
-    requests: latencies.length, durationS, rps: latencies.length / durationS,
-    p50Ms: percentile(latencies, 50), p99Ms: percentile(latencies, 99),
+    requests: latencies.length,
+    durationS,
+    rps: latencies.length / durationS,
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
     meanMs: latencies.reduce((a, b) => a + b, 0) / Math.max(1, latencies.length),
-    non2xx: r.non2xx, errors: r.errors, timeouts: r.timeouts, mismatches: r.mismatches,
+    non2xx: r.non2xx,
+    errors: r.errors,
+    timeouts: r.timeouts,
+    mismatches: r.mismatches,
   };
 }
 

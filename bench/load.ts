@@ -42,8 +42,13 @@ export interface Measurement extends LoadResult {
 
 export async function measure(target: Target, c: Case, timing: { warmupS: number; durationS: number }, gatewayPid?: number): Promise<Measurement> {
   const spec: LoadSpec = {
-    url: target.url, body: bodyFor(c.stream), headers: { "content-type": "application/json", ...target.headers },
-    connections: c.connections, warmupS: timing.warmupS, durationS: timing.durationS, stream: c.stream,
+    url: target.url,
+    body: bodyFor(c.stream),
+    headers: { "content-type": "application/json", ...target.headers },
+    connections: c.connections,
+    warmupS: timing.warmupS,
+    durationS: timing.durationS,
+    stream: c.stream,
   };
   const rss = gatewayPid === undefined ? null : sampleRss(gatewayPid);
   try {

@@ -64,12 +64,25 @@ async function measureWith(setup: BenchSetup, timing: { warmupS: number; duratio
   }
 }
 
-export async function compareObservability(setup: BenchSetup, fakePort: number, timing: { warmupS: number; durationS: number }): Promise<ObservabilityResult[]> {
+export async function compareObservability(
+  setup: BenchSetup,
+  fakePort: number,
+  timing: { warmupS: number; durationS: number },
+): Promise<ObservabilityResult[]> {
   const off = offSetup(setup, fakePort);
   const results: ObservabilityResult[] = CASES.map((c) => ({ case: c.id, offRps: [], onRps: [], ratio: NaN, offCpuUs: [], onCpuUs: [], cpuRatio: NaN }));
   for (let round = 1; round <= ROUNDS; round++) {
     // The order flips every round (off-on, on-off, ...), so whatever favours going first or second falls on both.
-    const order = round % 2 === 1 ? ([["off", off], ["on", setup]] as const) : ([["on", setup], ["off", off]] as const);
+    const order =
+      round % 2 === 1
+        ? ([
+            ["off", off],
+            ["on", setup],
+          ] as const)
+        : ([
+            ["on", setup],
+            ["off", off],
+          ] as const);
     for (const [name, s] of order) {
       log(`observability round ${round}/${ROUNDS}: metrics and logs ${name}...`);
       const runs = await measureWith(s, timing);
@@ -91,9 +104,11 @@ export function renderObservability(results: ObservabilityResult[]): string {
     const pct = (r.ratio - 1) * 100;
     const cpu = (r.cpuRatio - 1) * 100;
     const list = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join(", ");
-    return `  ${r.case}: best off ${Math.max(...r.offRps).toFixed(0)} req/s (rounds ${list(r.offRps)}), best on ${Math.max(...r.onRps).toFixed(0)} req/s (${list(r.onRps)}): ` +
+    return (
+      `  ${r.case}: best off ${Math.max(...r.offRps).toFixed(0)} req/s (rounds ${list(r.offRps)}), best on ${Math.max(...r.onRps).toFixed(0)} req/s (${list(r.onRps)}): ` +
       `${pct >= 0 ? "+" : ""}${pct.toFixed(1)} % ${r.ratio >= 0.97 ? "PASS" : "MISS"}; gateway CPU per request, least off ${Math.min(...r.offCpuUs).toFixed(1)} µs (${list(r.offCpuUs, 1)}), ` +
-      `least on ${Math.min(...r.onCpuUs).toFixed(1)} µs (${list(r.onCpuUs, 1)}): CPU-bound throughput ${cpu >= 0 ? "+" : ""}${cpu.toFixed(1)} %`;
+      `least on ${Math.min(...r.onCpuUs).toFixed(1)} µs (${list(r.onCpuUs, 1)}): CPU-bound throughput ${cpu >= 0 ? "+" : ""}${cpu.toFixed(1)} %`
+    );
   });
   return ["Metrics + request log on vs off (instant upstream, 50 connections, best of rounds; target: at most 3 % lower):", ...lines].join("\n");
 }

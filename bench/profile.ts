@@ -14,13 +14,20 @@ import { measure } from "./load.js";
 import { CORES, firstJsonLine, pinSelf, spawnPinned, stop } from "./proc.js";
 
 const { values: opts } = parseArgs({
-  options: { duration: { type: "string", default: "10" }, dir: { type: "string", default: "/tmp/prof" }, stream: { type: "boolean", default: false }, startup: { type: "boolean", default: false },
+  options: {
+    duration: { type: "string", default: "10" },
+    dir: { type: "string", default: "/tmp/prof" },
+    stream: { type: "boolean", default: false },
+    startup: { type: "boolean", default: false },
     connections: { type: "string", default: "50" },
   },
 });
 
 function newest(dir: string, since: number): string {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).map((f) => join(dir, f)).filter((f) => statSync(f).mtimeMs >= since);
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith(".cpuprofile"))
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since);
   const file = files.sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0];
   if (!file) throw new Error(`no .cpuprofile written to ${dir}`);
   return file;
@@ -47,7 +54,12 @@ async function main(): Promise<void> {
 
 async function load(url: string, key: string, pid: number): Promise<void> {
   const target = { name: "gateway" as const, url: `${url}/v1/chat/completions`, headers: { authorization: `Bearer ${key}` } };
-  const m = await measure(target, { id: "profile", latencyMs: 0, connections: Number(opts.connections), stream: opts.stream }, { warmupS: 1, durationS: Number(opts.duration) }, pid);
+  const m = await measure(
+    target,
+    { id: "profile", latencyMs: 0, connections: Number(opts.connections), stream: opts.stream },
+    { warmupS: 1, durationS: Number(opts.duration) },
+    pid,
+  );
   process.stdout.write(`load: ${m.rps.toFixed(0)} req/s, p50 ${m.p50Ms.toFixed(2)} ms, p99 ${m.p99Ms.toFixed(2)} ms, non2xx ${m.non2xx}, errors ${m.errors}\n`);
 }
 

@@ -61,14 +61,22 @@ export interface BenchResults {
 
 export function compare(c: Case, gateway: Measurement, direct: Measurement, bare: Measurement, sampled: string[]): CaseResult {
   const problems = [...sampled];
-  for (const [name, m] of [["gateway", gateway], ["direct", direct], ["bare", bare]] as const) {
+  for (const [name, m] of [
+    ["gateway", gateway],
+    ["direct", direct],
+    ["bare", bare],
+  ] as const) {
     if (m.non2xx) problems.push(`${name}: ${m.non2xx} non-2xx`);
     if (m.errors) problems.push(`${name}: ${m.errors} errors (${m.timeouts} timeouts)`);
     if (m.mismatches) problems.push(`${name}: ${m.mismatches} malformed bodies`);
     if (m.requests === 0) problems.push(`${name}: no successful responses`);
   }
   return {
-    case: c, gateway, direct, bare, problems,
+    case: c,
+    gateway,
+    direct,
+    bare,
+    problems,
     throughputRatio: gateway.rps / direct.rps,
     bareRatio: gateway.rps / bare.rps,
     addedP50Ms: gateway.p50Ms - direct.p50Ms,
@@ -106,11 +114,21 @@ export function evaluate(r: Omit<BenchResults, "targets" | "valid" | "totalS" | 
   add("streaming, 1 conn: added TTFB (p50)", ms(r.ttfb.addedP50Ms), "<= 1 ms", r.ttfb.addedP50Ms <= 1);
   const long = r.longStreams;
   const own = long.ownMs;
-  add(`${long.concurrency} long streams: p50 vs the stream's own length`, `${f(long.gateway.p50Ms, 0)} / ${f(own, 0)} ms`, "<= +5 %", long.gateway.failed === 0 && long.gateway.p50Ms <= own * 1.05);
+  add(
+    `${long.concurrency} long streams: p50 vs the stream's own length`,
+    `${f(long.gateway.p50Ms, 0)} / ${f(own, 0)} ms`,
+    "<= +5 %",
+    long.gateway.failed === 0 && long.gateway.p50Ms <= own * 1.05,
+  );
   add(`${long.concurrency} long streams: gateway peak RSS`, `${f(long.gateway.peakRssMb, 1)} MB`, "<= 200 MB", long.gateway.peakRssMb <= 200);
   add("gateway RSS idle after start", `${f(r.rss.idleMb, 1)} MB`, "<= 60 MB", r.rss.idleMb <= 60);
   add("gateway peak RSS under 50-conn load", `${r.rss.peakUnderLoadMb.toFixed(1)} MB`, "<= 120 MB", r.rss.peakUnderLoadMb <= 120);
-  add("RSS growth across repeated runs", `${r.rss.growthMb >= 0 ? "+" : ""}${r.rss.growthMb.toFixed(1)} MB`, `<= ${RSS_GROWTH_TOLERANCE_MB} MB`, r.rss.growthMb <= RSS_GROWTH_TOLERANCE_MB);
+  add(
+    "RSS growth across repeated runs",
+    `${r.rss.growthMb >= 0 ? "+" : ""}${r.rss.growthMb.toFixed(1)} MB`,
+    `<= ${RSS_GROWTH_TOLERANCE_MB} MB`,
+    r.rss.growthMb <= RSS_GROWTH_TOLERANCE_MB,
+  );
   add("`gateway serve` ready (best of 3)", `${(r.ready.bestMs / 1000).toFixed(3)} s`, "<= 0.3 s", r.ready.bestMs <= 300);
   return targets;
 }
@@ -124,21 +142,54 @@ const f = (x: number, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "-");
 
 export function render(r: BenchResults): string {
   const cases = table([
-    ["case", "gw req/s", "gw p50", "gw p99", "bare req/s", "direct req/s", "d p50", "d p99", "gw/direct", "gw/bare", "bare/direct", "+p50 ms", "+p99 ms", "non2xx/err", "gw RSS MB", "other CPU", "status"],
+    [
+      "case",
+      "gw req/s",
+      "gw p50",
+      "gw p99",
+      "bare req/s",
+      "direct req/s",
+      "d p50",
+      "d p99",
+      "gw/direct",
+      "gw/bare",
+      "bare/direct",
+      "+p50 ms",
+      "+p99 ms",
+      "non2xx/err",
+      "gw RSS MB",
+      "other CPU",
+      "status",
+    ],
     ...r.cases.map((c) => [
-      c.case.id, f(c.gateway.rps, 0), f(c.gateway.p50Ms), f(c.gateway.p99Ms), f(c.bare.rps, 0), f(c.direct.rps, 0), f(c.direct.p50Ms), f(c.direct.p99Ms),
-      pct(c.throughputRatio), pct(c.bareRatio), pct(c.bare.rps / c.direct.rps), f(c.addedP50Ms, 3), f(c.addedP99Ms, 3),
+      c.case.id,
+      f(c.gateway.rps, 0),
+      f(c.gateway.p50Ms),
+      f(c.gateway.p99Ms),
+      f(c.bare.rps, 0),
+      f(c.direct.rps, 0),
+      f(c.direct.p50Ms),
+      f(c.direct.p99Ms),
+      pct(c.throughputRatio),
+      pct(c.bareRatio),
+      pct(c.bare.rps / c.direct.rps),
+      f(c.addedP50Ms, 3),
+      f(c.addedP99Ms, 3),
       `${c.gateway.non2xx + c.direct.non2xx + c.bare.non2xx}/${c.gateway.errors + c.direct.errors + c.bare.errors + c.gateway.mismatches + c.direct.mismatches + c.bare.mismatches}`,
-      f(c.gateway.gatewayPeakRssMb ?? NaN, 1), `${f(c.otherCpuPct ?? NaN, 0)} %`, c.problems.length ? "INVALID" : "ok",
+      f(c.gateway.gatewayPeakRssMb ?? NaN, 1),
+      `${f(c.otherCpuPct ?? NaN, 0)} %`,
+      c.problems.length ? "INVALID" : "ok",
     ]),
   ]);
   const problems = r.cases.flatMap((c) => c.problems.map((p) => `  ${c.case.id}: ${p}`));
   // Keep-alive to the upstream: a handful of new connections per connection of load at most.
-  const churn = r.cases.filter((c) => c.upstream && c.upstream.connections > 4 * c.case.connections + 10)
+  const churn = r.cases
+    .filter((c) => c.upstream && c.upstream.connections > 4 * c.case.connections + 10)
     .map((c) => `  ${c.case.id}: the gateway opened ${c.upstream!.connections} upstream connections for ${c.upstream!.requests} requests`);
   const targets = table([["target", "value", "limit", ""], ...r.targets.map((t) => [t.target, t.value, t.limit, t.pass ? "PASS" : "MISS"])]);
   const other = r.machine.otherCpuPct ?? 0;
-  const busy = other > OTHER_CPU_WARN_PCT ? `\nWARNING: other processes used ${other.toFixed(0)} % of the machine during the cases: these numbers are skewed.` : "";
+  const busy =
+    other > OTHER_CPU_WARN_PCT ? `\nWARNING: other processes used ${other.toFixed(0)} % of the machine during the cases: these numbers are skewed.` : "";
   return [
     `Latencies in ms (p50/p99 per request). ${r.timing.warmupS} s warmup + ${r.timing.durationS} s per measurement. ${r.machine.layout}${busy}`,
     "",

@@ -21,7 +21,12 @@ import { compareObservability, observabilityTargets, renderObservability } from 
 import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
 
 const { values: opts } = parseArgs({
-  options: { duration: { type: "string", default: "5" }, warmup: { type: "string", default: "1" }, out: { type: "string" }, observability: { type: "boolean", default: false } },
+  options: {
+    duration: { type: "string", default: "5" },
+    warmup: { type: "string", default: "1" },
+    out: { type: "string" },
+    observability: { type: "boolean", default: false },
+  },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
 const OUT = resolve(opts.out ?? join(ROOT, "bench/results/latest.json"));
@@ -152,7 +157,12 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
     const longStreams = await measureLongStreams(gw, direct, fake.port, gateway.pid);
     await gateway.close(); // one gateway at a time on the gateway's core
     log("the PostgreSQL + Redis store (a gateway of its own on a fresh database)...");
-    const fleet = await measureFleet(fake.port, (ms) => setLatency(fake.port, ms), timing, (id) => cases.find((c) => c.case.id === id)?.gateway.rps ?? null);
+    const fleet = await measureFleet(
+      fake.port,
+      (ms) => setLatency(fake.port, ms),
+      timing,
+      (id) => cases.find((c) => c.case.id === id)?.gateway.rps ?? null,
+    );
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
     const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, longStreams, fleet };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
@@ -164,7 +174,9 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
 
 async function main(): Promise<void> {
   const budget = 20 + CASES.length * 3 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 14 + 110;
-  log(`bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`);
+  log(
+    `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+  );
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
   let bareProxy: ReturnType<typeof spawnPinned> | undefined;

@@ -95,9 +95,16 @@ export class Bill {
   inflightRow(endpoint: RoutedEndpoint, usage: Usage): InflightRow | undefined {
     if (this.settled) return undefined;
     return {
-      requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id, model: this.route.model.id,
-      provider: endpoint.provider, promptTokens: usage.prompt_tokens, completionTokens: usage.completion_tokens,
-      listCost: usageCost(pricesOf(this.route), usage), byok: endpoint.byok,
+      requestId: this.requestId,
+      createdAt: this.startedAt,
+      account: this.key.account,
+      keyId: this.key.id,
+      model: this.route.model.id,
+      provider: endpoint.provider,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      listCost: usageCost(pricesOf(this.route), usage),
+      byok: endpoint.byok,
     };
   }
 
@@ -117,16 +124,41 @@ export class Bill {
     } catch {
       // Counts reach here validated (usage-check.ts); should one not, the row is still written
       // and the hold released (a throw here would strand the hold until restart).
-      (prompt = 0), (completion = 0), (listCost = 0);
+      ((prompt = 0), (completion = 0), (listCost = 0));
     }
     const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
-    this.record?.settle({ provider: s.endpoint?.provider ?? null, prompt, completion, cost: charged, usageSource: s.usageSource, outcome: s.status, attempts: s.attempts });
-    return this.store.settle(this.reservationId, {
-      requestId: this.requestId, createdAt: this.startedAt, account: this.key.account, keyId: this.key.id,
-      model: this.route.model.id, provider: s.endpoint?.provider ?? null, promptTokens: prompt, completionTokens: completion,
-      cost: charged, listCost, byok: s.endpoint?.byok ?? false, usageSource: s.usageSource, status: s.status,
-      httpStatus: s.httpStatus, latencyMs: now - this.startedAt, attempts: s.attempts.length, endpoint: this.endpoint,
-    }, s.attempts);
+    this.record?.settle({
+      provider: s.endpoint?.provider ?? null,
+      prompt,
+      completion,
+      cost: charged,
+      usageSource: s.usageSource,
+      outcome: s.status,
+      attempts: s.attempts,
+    });
+    return this.store.settle(
+      this.reservationId,
+      {
+        requestId: this.requestId,
+        createdAt: this.startedAt,
+        account: this.key.account,
+        keyId: this.key.id,
+        model: this.route.model.id,
+        provider: s.endpoint?.provider ?? null,
+        promptTokens: prompt,
+        completionTokens: completion,
+        cost: charged,
+        listCost,
+        byok: s.endpoint?.byok ?? false,
+        usageSource: s.usageSource,
+        status: s.status,
+        httpStatus: s.httpStatus,
+        latencyMs: now - this.startedAt,
+        attempts: s.attempts.length,
+        endpoint: this.endpoint,
+      },
+      s.attempts,
+    );
   }
 }
 
@@ -155,7 +187,9 @@ async function refusal(store: Store, key: KeyRecord, worst: number, budget: Budg
   if (budget) {
     const left = await budgetLeft(store, budget);
     if (left < BigInt(worst)) {
-      return insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${!key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`}.`);
+      return insufficientCredits(
+        `This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${!key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`}.`,
+      );
     }
   }
   const balance = (await store.balance(key.account)) ?? 0n;

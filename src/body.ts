@@ -53,7 +53,8 @@ function tooManyValues(body: Buffer): boolean {
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b && ++objects > MAX_JSON_OBJECTS) return true;
@@ -64,7 +65,10 @@ function tooManyValues(body: Buffer): boolean {
 
 export function parseJsonBody(body: Buffer): unknown {
   if (body.length > SCAN_FROM_BYTES && tooManyValues(body)) {
-    throw invalidRequest(`body: Too many JSON values (at most ${MAX_JSON_OBJECTS} objects and ${MAX_JSON_VALUES} array or object members)`, "request_too_large");
+    throw invalidRequest(
+      `body: Too many JSON values (at most ${MAX_JSON_OBJECTS} objects and ${MAX_JSON_VALUES} array or object members)`,
+      "request_too_large",
+    );
   }
   const text = body.toString("utf8");
   try {

@@ -19,7 +19,7 @@ export function periodStart(period: BudgetPeriod, at: number): number {
   if (period === "total") return 0;
   const day = at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
   if (period === "day") return day;
-  if (period === "week") return day - (((new Date(day).getUTCDay() + 6) % 7) * DAY_MS);
+  if (period === "week") return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
   const d = new Date(day);
   return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
 }

@@ -13,7 +13,6 @@ import type { CatalogModel, ModelCapabilities } from "./store/index.js";
 
 export const EMBEDDING_CAPABILITIES: ModelCapabilities = { chat: false, embeddings: true };
 
-
 /** From each plugin whose description asks for them (`catalog.embeddings`, with its genai-prices id). */
 export function embeddingEntries(plugins: readonly ProviderPlugin[]): Array<Omit<CatalogModel, "created">> {
   const out: Array<Omit<CatalogModel, "created">> = [];
@@ -26,9 +25,15 @@ export function embeddingEntries(plugins: readonly ProviderPlugin[]): Array<Omit
       const id = exactId(m);
       if (!id || !/embed/i.test(id)) continue;
       out.push({
-        id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: price, completionPrice: 0,
-        contextLength: m.context_window ?? null, maxOutput: null,
-        endpoints: [{ provider: plugin, model: id }], capabilities: { ...EMBEDDING_CAPABILITIES }, source: "bundled",
+        id: `${plugin}/${id}`,
+        ownedBy: plugin,
+        promptPrice: price,
+        completionPrice: 0,
+        contextLength: m.context_window ?? null,
+        maxOutput: null,
+        endpoints: [{ provider: plugin, model: id }],
+        capabilities: { ...EMBEDDING_CAPABILITIES },
+        source: "bundled",
       });
     }
   }

@@ -60,7 +60,10 @@ export const byokUnreadable = (provider: string) =>
 
 /** One account's BYOK keys, as routing and listing see them. */
 export class AccountKeys {
-  constructor(private keys: Map<string, string>, private unreadable: ReadonlySet<string>) {}
+  constructor(
+    private keys: Map<string, string>,
+    private unreadable: ReadonlySet<string>,
+  ) {}
 
   /**
    * The key for a plugin, for a request about to use it. An unreadable key is a 400, not a
@@ -81,7 +84,10 @@ export class AccountKeys {
 export class ByokKeys {
   private cache = new Map<string, AccountKeys>();
 
-  constructor(private store: Store, private secret: Buffer) {}
+  constructor(
+    private store: Store,
+    private secret: Buffer,
+  ) {}
 
   /** Cached until the store changes: the hot path reads memory (the first request of an account reads the store). */
   async forAccount(account: string): Promise<AccountKeys> {
@@ -106,7 +112,8 @@ export class ByokKeys {
 
   /** Every stored key the current secret cannot open (said once at start); never key material. */
   async unreadable(): Promise<Array<{ account: string; provider: string }>> {
-    return (await this.store.listByok()).filter((r) => this.open(r.account, r.provider, r.secret) === undefined)
+    return (await this.store.listByok())
+      .filter((r) => this.open(r.account, r.provider, r.secret) === undefined)
       .map((r) => ({ account: r.account, provider: r.provider }));
   }
 
@@ -131,9 +138,14 @@ export class ByokKeys {
 /** The start-up line for keys the secret cannot open (contract.md §13); undefined when there are none. */
 export function unreadableLine(keys: Array<{ account: string; provider: string }>, shown = 10): string | undefined {
   if (keys.length === 0) return undefined;
-  const names = keys.slice(0, shown).map((k) => `${k.account}/${k.provider}`).join(", ");
+  const names = keys
+    .slice(0, shown)
+    .map((k) => `${k.account}/${k.provider}`)
+    .join(", ");
   const more = keys.length > shown ? ` and ${keys.length - shown} more` : "";
-  return `warning: ${keys.length} stored BYOK key${keys.length === 1 ? "" : "s"} cannot be decrypted with the current secret ` +
+  return (
+    `warning: ${keys.length} stored BYOK key${keys.length === 1 ? "" : "s"} cannot be decrypted with the current secret ` +
     `(GATEWAY_SECRET or the .secret file beside the database changed): ${names}${more}; requests that need ` +
-    `${keys.length === 1 ? "it" : "them"} get 400 byok_key_unreadable until set again with 'gateway byok set'`;
+    `${keys.length === 1 ? "it" : "them"} get 400 byok_key_unreadable until set again with 'gateway byok set'`
+  );
 }

@@ -41,7 +41,8 @@ const WHAT: Record<Feature, string> = {
 export function needsOf(req: ChatRequest): Need[] {
   const needs: Need[] = [];
   if (req.tools?.length) needs.push({ feature: "tools", param: "tools", model: "tools" });
-  if (req.tools?.length && (req.tool_choice === "required" || typeof req.tool_choice === "object")) needs.push({ feature: "tool_choice", param: "tool_choice" });
+  if (req.tools?.length && (req.tool_choice === "required" || typeof req.tool_choice === "object"))
+    needs.push({ feature: "tool_choice", param: "tool_choice" });
   if (req.tools?.length && req.parallel_tool_calls === false) needs.push({ feature: "parallel_tool_calls", param: "parallel_tool_calls" });
   const format = req.response_format?.type;
   if (format === "json_object" || format === "json_schema") needs.push({ feature: format, param: "response_format", model: "structured_output" });
@@ -82,8 +83,10 @@ export function narrowRoute(route: Route, needs: Need[]): Route {
   }
   const endpoints = route.endpoints.filter((e) => needs.every((n) => e.instance.plugin.features?.includes(n.feature)));
   if (endpoints.length) return endpoints.length === route.endpoints.length ? route : { ...route, endpoints };
-  const missing = needs.find((n) => !route.endpoints.some((e) => e.instance.plugin.features?.includes(n.feature)))
-    ?? needs[0]!; // each is served somewhere, but no endpoint serves them all
+  const missing = needs.find((n) => !route.endpoints.some((e) => e.instance.plugin.features?.includes(n.feature))) ?? needs[0]!; // each is served somewhere, but no endpoint serves them all
   const providers = [...new Set(route.endpoints.map((e) => e.instance.plugin.name))].join(", ");
-  throw unsupported(missing.param, `${WHAT[missing.feature]} is not supported for '${route.model.id}' by ${providers} together with the other fields of this request.`);
+  throw unsupported(
+    missing.param,
+    `${WHAT[missing.feature]} is not supported for '${route.model.id}' by ${providers} together with the other fields of this request.`,
+  );
 }

@@ -54,7 +54,12 @@ export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): C
       continue;
     }
     const capabilities = prior.capabilities || m.capabilities ? { ...prior.capabilities, ...m.capabilities } : undefined;
-    byId.set(m.id, { ...m, contextLength: m.contextLength ?? prior.contextLength, maxOutput: m.maxOutput ?? prior.maxOutput, ...(capabilities ? { capabilities } : {}) });
+    byId.set(m.id, {
+      ...m,
+      contextLength: m.contextLength ?? prior.contextLength,
+      maxOutput: m.maxOutput ?? prior.maxOutput,
+      ...(capabilities ? { capabilities } : {}),
+    });
   }
   // Ordinal order: localeCompare's first call costs ~17 ms of ICU set-up at start.
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -63,7 +68,10 @@ export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): C
 export class Catalog {
   private byId: Map<string, CatalogModel>;
 
-  constructor(models: CatalogModel[], private instances: Map<string, ProviderInstance>) {
+  constructor(
+    models: CatalogModel[],
+    private instances: Map<string, ProviderInstance>,
+  ) {
     this.byId = new Map(models.map((m) => [m.id, m]));
   }
 

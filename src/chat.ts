@@ -68,14 +68,24 @@ export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Pro
   ex.state.rec.model = route.model.id; // a catalog id: never what the client typed (request-record.ts)
   const modelTier = gw.config.limits.models[route.model.id];
   if (modelTier) await takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
-  const job: Job = { requestId: ex.state.id, keyId: key.id, body, route, bill: await openBill(gw.store, key, route, body, ex.state.id, gw.now()), attempts: [] };
+  const job: Job = {
+    requestId: ex.state.id,
+    keyId: key.id,
+    body,
+    route,
+    bill: await openBill(gw.store, key, route, body, ex.state.id, gw.now()),
+    attempts: [],
+  };
   if (out.endpoint) job.bill.endpoint = out.endpoint;
   job.bill.observe(ex.state.rec);
   try {
     await (body.stream ? streamed(gw, ex, job, out) : completed(gw, ex, job, out));
   } catch (err) {
     const status = err instanceof GatewayError ? err.status : 500;
-    await job.bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
+    await job.bill.settle(
+      { endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts },
+      gw.now(),
+    );
     throw err;
   }
 }
@@ -95,7 +105,10 @@ const CHAT: Renderer = {
   },
   answer(gw, ex, job, value, usage) {
     const answer = renderCompletion(value, usage, gw.config.server.compat !== "strict");
-    ex.json(200, JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }));
+    ex.json(
+      200,
+      JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }),
+    );
   },
   stream(gw, ex, job, opened, delivered) {
     return writeSse(ex, {
@@ -125,14 +138,22 @@ function malformed(cause: unknown): GatewayError {
 /** The adapter's request sent to one endpoint; failover around it is the router's. */
 async function call(gw: Gateway, job: Job, e: RoutedEndpoint, signal: AbortSignal) {
   const plugin = e.instance.plugin;
-  const ctx: CallContext = { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: job.body.stream === true, maxOutput: outputBudget(job.body, job.route) };
+  const ctx: CallContext = {
+    settings: e.instance.settings,
+    apiKey: e.apiKey,
+    model: e.model,
+    stream: job.body.stream === true,
+    maxOutput: outputBudget(job.body, job.route),
+  };
   const res = await gw.upstream.send(await plugin.chat.request(job.body, ctx), plugin, signal);
   return { plugin, ctx, res };
 }
 
 function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
   // Each attempt's upstream wait is timed: the gateway's own time excludes it (timing.ts).
-  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, (e) => timed(gw.obs, ex.state.rec, attempt, e));
+  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, (e) =>
+    timed(gw.obs, ex.state.rec, attempt, e),
+  );
 }
 
 async function completed(gw: Gateway, ex: Exchange, job: Job, out: Renderer): Promise<void> {
@@ -193,9 +214,10 @@ function settleStream(gw: Gateway, job: Job, endpoint: RoutedEndpoint, r: Stream
   const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") =>
     job.bill.settle({ endpoint, usage, usageSource, status: r.outcome, httpStatus: 200, attempts: job.attempts }, gw.now());
   // The client already has its answer: shutdown waits for this write (gw.pending).
-  const settling = r.usage || !r.text
-    ? settle(r.usage, r.usage ? (r.estimated ? "estimated" : "provider") : "none")
-    : estimate(job.body, r.text).then((usage) => settle(usage, "estimated"));
+  const settling =
+    r.usage || !r.text
+      ? settle(r.usage, r.usage ? (r.estimated ? "estimated" : "provider") : "none")
+      : estimate(job.body, r.text).then((usage) => settle(usage, "estimated"));
   gw.pending.add(settling);
   settling.catch((err) => console.error(`[gateway] ${job.requestId} settlement failed:`, err)).finally(() => gw.pending.delete(settling));
 }

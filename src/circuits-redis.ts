@@ -30,7 +30,10 @@ export function shareCircuits(health: Health, client: Redis, subscriber: Redis, 
     if (ttl > 0) batch.set(keyOf(provider, model), notice, "PX", ttl);
     else batch.del(keyOf(provider, model));
     // Redis down: this process keeps its own circuit; the others find out from their own traffic.
-    batch.publish(channel, notice).exec().catch(() => undefined);
+    batch
+      .publish(channel, notice)
+      .exec()
+      .catch(() => undefined);
   });
 
   subscriber.on("message", (on: string, text: string) => {
@@ -39,9 +42,13 @@ export function shareCircuits(health: Health, client: Redis, subscriber: Redis, 
     if (notice && notice.from !== self) health.applyPeerCircuit(notice.provider, notice.model, notice.until);
   });
   // Every (re)connection: circuits opened while this process was not listening.
-  const catchUp = () => void openCircuits(client, `${prefix}circuit:`).then((notices) => {
-    for (const n of notices) if (n.from !== self && n.until !== null && n.until > now()) health.applyPeerCircuit(n.provider, n.model, n.until);
-  }, () => undefined);
+  const catchUp = () =>
+    void openCircuits(client, `${prefix}circuit:`).then(
+      (notices) => {
+        for (const n of notices) if (n.from !== self && n.until !== null && n.until > now()) health.applyPeerCircuit(n.provider, n.model, n.until);
+      },
+      () => undefined,
+    );
   // SUBSCRIBE on every connection: one sent while Redis was down at start is dropped, not retried.
   const listen = () => {
     subscriber.subscribe(channel).catch(() => undefined);

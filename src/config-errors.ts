@@ -114,8 +114,18 @@ export async function yamlLines(content: string, prefix: PathSeg[], mask: (text:
 
 // ---- reading the schema ---------------------------------------------------------------
 
-type Def = { type: string; innerType?: z.ZodType; in?: z.ZodType; shape?: Record<string, z.ZodType>; valueType?: z.ZodType;
-  element?: z.ZodType; options?: z.ZodType[]; entries?: Record<string, unknown>; format?: string; checks?: Array<{ _zod: { def: Check } }> };
+type Def = {
+  type: string;
+  innerType?: z.ZodType;
+  in?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  valueType?: z.ZodType;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  entries?: Record<string, unknown>;
+  format?: string;
+  checks?: Array<{ _zod: { def: Check } }>;
+};
 type Check = { check: string; value?: number; inclusive?: boolean; format?: string };
 
 const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
@@ -146,14 +156,23 @@ export function expected(s: z.ZodType | undefined): string {
   if (!s) return "a valid value";
   const d = defOf(unwrap(s));
   switch (d.type) {
-    case "number": return numberText(d.checks?.map((c) => c._zod.def) ?? []);
-    case "boolean": return "true or false";
-    case "enum": return `one of ${Object.values(d.entries ?? {}).join(", ")}`;
-    case "string": return d.format === "url" ? "a URL" : "a string";
-    case "union": return (d.options ?? []).map(expected).join(" or ");
-    case "array": return "a list";
-    case "object": case "record": return "a mapping";
-    default: return `a ${d.type}`;
+    case "number":
+      return numberText(d.checks?.map((c) => c._zod.def) ?? []);
+    case "boolean":
+      return "true or false";
+    case "enum":
+      return `one of ${Object.values(d.entries ?? {}).join(", ")}`;
+    case "string":
+      return d.format === "url" ? "a URL" : "a string";
+    case "union":
+      return (d.options ?? []).map(expected).join(" or ");
+    case "array":
+      return "a list";
+    case "object":
+    case "record":
+      return "a mapping";
+    default:
+      return `a ${d.type}`;
   }
 }
 

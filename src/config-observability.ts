@@ -8,7 +8,10 @@ import { z } from "zod";
 export const MetricsConfig = z.strictObject({
   enabled: z.boolean().default(true),
   /** A refine, not min(): config-errors.ts shows a custom message as written. */
-  token: z.string().refine((t) => t.length >= 16, "expected at least 16 characters (a long random value)").optional(),
+  token: z
+    .string()
+    .refine((t) => t.length >= 16, "expected at least 16 characters (a long random value)")
+    .optional(),
   /** Loopback clients need no token; false: only the token opens it (a shared host). */
   loopback: z.boolean().default(true),
 });

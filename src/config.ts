@@ -72,8 +72,16 @@ const Timeouts = z.strictObject({
 
 /** Every buffer that holds upstream bytes has a cap (docs/limits.md). */
 const UpstreamCaps = z.strictObject({
-  maxEventBytes: z.number().int().positive().default(1024 * 1024),
-  maxResponseBytes: z.number().int().positive().default(32 * 1024 * 1024),
+  maxEventBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
   /**
    * Connections per upstream origin. Each in-flight request holds one for its whole answer,
    * and an LLM stream lasts seconds: a small pool queues streams behind each other.
@@ -88,7 +96,8 @@ const RedisSettings = z
   .union([z.string(), z.strictObject({ url: z.string(), prefix: z.string().min(1).default("gw:") })])
   .superRefine((v, ctx) => {
     // Not echoed: the URL may carry a password.
-    if (!REDIS_URL.test(typeof v === "string" ? v : v.url)) ctx.addIssue({ code: "custom", path: typeof v === "string" ? [] : ["url"], message: REDIS_URL_EXPECTED });
+    if (!REDIS_URL.test(typeof v === "string" ? v : v.url))
+      ctx.addIssue({ code: "custom", path: typeof v === "string" ? [] : ["url"], message: REDIS_URL_EXPECTED });
   })
   .transform((v) => (typeof v === "string" ? { url: v, prefix: "gw:" } : v));
 export type RedisSettings = z.output<typeof RedisSettings>;
@@ -98,7 +107,11 @@ export const Config = z.strictObject({
     .strictObject({
       host: z.string().default("127.0.0.1"),
       port: z.number().int().min(0).max(65535).default(8787),
-      maxBodyBytes: z.number().int().positive().default(8 * 1024 * 1024),
+      maxBodyBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(8 * 1024 * 1024),
       compat: z.enum(["strict", "openai", "passthrough"]).default("strict"),
       /** Behind a reverse proxy: believe its X-Forwarded-Proto (the dashboard's Secure cookie flag). */
       trustProxy: z.boolean().default(false),
@@ -144,16 +157,12 @@ export const Config = z.strictObject({
     })
     .prefault({}),
   /** The web dashboard at /dashboard/ (contract.md §8); `url`: its public address, for the sign-in links `gateway users` prints. */
-  dashboard: z
-    .strictObject({ enabled: z.boolean().default(true), url: z.url().optional() })
-    .prefault({}),
+  dashboard: z.strictObject({ enabled: z.boolean().default(true), url: z.url().optional() }).prefault({}),
   metrics: MetricsConfig.prefault({}),
   log: LogConfig.prefault({}),
   otel: OtelConfig.optional(),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/retention.ts). */
-  retention: z
-    .strictObject({ days: z.number().int().positive().max(36_500).default(90) })
-    .prefault({}),
+  retention: z.strictObject({ days: z.number().int().positive().max(36_500).default(90) }).prefault({}),
 });
 export type Config = z.infer<typeof Config>;
 
@@ -255,7 +264,16 @@ function restore(value: unknown, saved: string[]): unknown {
 
 export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<LoadedConfig> {
   const explorer = cosmiconfig("gateway", {
-    searchPlaces: ["gateway.config.yaml", "gateway.config.yml", "gateway.config.json", ".gatewayrc", ".gatewayrc.yaml", ".gatewayrc.yml", ".gatewayrc.json", "package.json"],
+    searchPlaces: [
+      "gateway.config.yaml",
+      "gateway.config.yml",
+      "gateway.config.json",
+      ".gatewayrc",
+      ".gatewayrc.yaml",
+      ".gatewayrc.yml",
+      ".gatewayrc.json",
+      "package.json",
+    ],
     loaders: { ".yaml": yamlLoader, ".yml": yamlLoader, noExt: yamlLoader },
     searchStrategy: "project",
     cache: false,

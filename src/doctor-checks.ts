@@ -30,20 +30,30 @@ export function configuredInstances(config: Config, instances: Map<string, Provi
 }
 
 export async function providerFindings(chosen: ProviderInstance[], offline: boolean): Promise<Finding[]> {
-  const findings = await Promise.all(chosen.map(async (i): Promise<Finding> => {
-    const check = `provider ${i.settings.id}`;
-    const envVar = i.plugin.defaults.apiKeyEnv;
-    if (i.settings.apiKey === undefined && !keyless(i)) {
-      return { check, status: "fail", message: `no key: set providers.${i.settings.id}.apiKey${envVar ? ` or ${envVar}` : ""}` };
-    }
-    if (offline) return { check, status: "ok", message: `${keyless(i) ? "no key needed" : "key present"} (not checked live: --offline)` };
-    const r = await checkKey(i);
-    const status: Level = r.status === "accepted" ? "ok" : r.status === "rejected" || r.status === "unreachable" ? "fail" : "warn";
-    const what = keyless(i) ? `${i.settings.baseUrl}: ` : "key ";
-    return { check, status, message: `${what}${r.detail}${r.status === "rejected" ? `: fix providers.${i.settings.id}.apiKey${envVar ? ` or ${envVar}` : ""}` : ""}` };
-  }));
+  const findings = await Promise.all(
+    chosen.map(async (i): Promise<Finding> => {
+      const check = `provider ${i.settings.id}`;
+      const envVar = i.plugin.defaults.apiKeyEnv;
+      if (i.settings.apiKey === undefined && !keyless(i)) {
+        return { check, status: "fail", message: `no key: set providers.${i.settings.id}.apiKey${envVar ? ` or ${envVar}` : ""}` };
+      }
+      if (offline) return { check, status: "ok", message: `${keyless(i) ? "no key needed" : "key present"} (not checked live: --offline)` };
+      const r = await checkKey(i);
+      const status: Level = r.status === "accepted" ? "ok" : r.status === "rejected" || r.status === "unreachable" ? "fail" : "warn";
+      const what = keyless(i) ? `${i.settings.baseUrl}: ` : "key ";
+      return {
+        check,
+        status,
+        message: `${what}${r.detail}${r.status === "rejected" ? `: fix providers.${i.settings.id}.apiKey${envVar ? ` or ${envVar}` : ""}` : ""}`,
+      };
+    }),
+  );
   if (chosen.length === 0) {
-    findings.push({ check: "providers", status: "fail", message: "no provider configured and no provider key in the environment: every chat request would get 404 (run gateway init)" });
+    findings.push({
+      check: "providers",
+      status: "fail",
+      message: "no provider configured and no provider key in the environment: every chat request would get 404 (run gateway init)",
+    });
   }
   return findings;
 }
@@ -56,9 +66,11 @@ export function databaseFindings(db: string): Finding[] {
     const conn = new Database(db, { readonly: true, fileMustExist: true });
     try {
       const result = conn.pragma("integrity_check", { simple: true });
-      findings.push(result === "ok"
-        ? { check, status: "ok", message: `${db} is reachable and passes PRAGMA integrity_check` }
-        : { check, status: "fail", message: `${db} fails PRAGMA integrity_check: ${String(result)}; restore it from a backup` });
+      findings.push(
+        result === "ok"
+          ? { check, status: "ok", message: `${db} is reachable and passes PRAGMA integrity_check` }
+          : { check, status: "fail", message: `${db} fails PRAGMA integrity_check: ${String(result)}; restore it from a backup` },
+      );
     } finally {
       conn.close();
     }
@@ -66,7 +78,11 @@ export function databaseFindings(db: string): Finding[] {
     findings.push({ check, status: "fail", message: `${db} cannot be read: ${(err as Error).message}` });
   }
   const modes = fileModeWarning(db);
-  findings.push(modes ? { check: "file modes", status: "fail", message: modes.replace(/^warning: /, "") } : { check: "file modes", status: "ok", message: "database files are the owner's alone" });
+  findings.push(
+    modes
+      ? { check: "file modes", status: "fail", message: modes.replace(/^warning: /, "") }
+      : { check: "file modes", status: "ok", message: "database files are the owner's alone" },
+  );
   const holder = databaseHolder(db);
   if (holder !== undefined) findings.push({ check, status: "ok", message: `in use by gateway serve (PID ${holder})` });
   return findings;
@@ -79,10 +95,18 @@ export async function postgresFindings(url: string): Promise<Finding[]> {
   const { pgMigrations } = await import("./store/pg/schema.js");
   const pool = createPool(url, 1);
   try {
-    const { rows } = await pool.query<{ v: number | null }>("SELECT (SELECT MAX(version) FROM gateway_migrations) AS v").catch(async () => ({ rows: [{ v: null }] }));
+    const { rows } = await pool
+      .query<{ v: number | null }>("SELECT (SELECT MAX(version) FROM gateway_migrations) AS v")
+      .catch(async () => ({ rows: [{ v: null }] }));
     await pool.query("SELECT 1");
     const v = rows[0]?.v ?? 0;
-    return [{ check, status: "ok", message: `PostgreSQL is reachable; schema version ${v} of ${pgMigrations.length}${v < pgMigrations.length ? " (gateway serve or gateway db migrate applies the rest)" : ""}` }];
+    return [
+      {
+        check,
+        status: "ok",
+        message: `PostgreSQL is reachable; schema version ${v} of ${pgMigrations.length}${v < pgMigrations.length ? " (gateway serve or gateway db migrate applies the rest)" : ""}`,
+      },
+    ];
   } catch (err) {
     return [{ check, status: "fail", message: `PostgreSQL cannot be reached: ${(err as Error).message}` }];
   } finally {
@@ -99,7 +123,9 @@ export async function portFinding(host: string, port: number, db: string): Promi
   });
   if (!error) return { check, status: "ok", message: `${host}:${port} is free` };
   const holder = databaseHolder(db);
-  if (error.code === "EADDRINUSE" && holder !== undefined) return { check, status: "ok", message: `${host}:${port} is in use, presumably by the gateway serve running on this database (PID ${holder})` };
-  if (error.code === "EADDRINUSE") return { check, status: "fail", message: `${host}:${port} is in use by another program: set server.port, or start with --port ${port + 1}` };
+  if (error.code === "EADDRINUSE" && holder !== undefined)
+    return { check, status: "ok", message: `${host}:${port} is in use, presumably by the gateway serve running on this database (PID ${holder})` };
+  if (error.code === "EADDRINUSE")
+    return { check, status: "fail", message: `${host}:${port} is in use by another program: set server.port, or start with --port ${port + 1}` };
   return { check, status: "fail", message: `cannot listen on ${host}:${port}: ${error.code ?? error.message}` };
 }

@@ -23,7 +23,14 @@ export interface Embedded {
   promptTokens: number | undefined;
 }
 
-export async function embedOn(gw: Gateway, e: RoutedEndpoint, inputs: Inputs, call: Omit<EmbeddingsCall, "input" | "encoding">, base64: boolean, signal: AbortSignal): Promise<Embedded> {
+export async function embedOn(
+  gw: Gateway,
+  e: RoutedEndpoint,
+  inputs: Inputs,
+  call: Omit<EmbeddingsCall, "input" | "encoding">,
+  base64: boolean,
+  signal: AbortSignal,
+): Promise<Embedded> {
   const adapter = e.instance.plugin.embeddings!;
   const size = batchSize(adapter, e.model, inputs.length);
   const batches: Inputs[] = [];

@@ -72,7 +72,10 @@ function refuseUnsupported(provider: string, adapter: Adapter, model: string, in
   if (call.dimensions !== undefined && !has("dimensions")) throw unsupported("dimensions", `${provider} cannot set the number of dimensions of '${model}'.`);
   const perCall = batchSize(adapter, model, inputs.length);
   if (Math.ceil(inputs.length / perCall) > MAX_UPSTREAM_CALLS) {
-    throw unsupported("input", `${provider} embeds ${perCall} input(s) per call for '${model}'; send at most ${MAX_UPSTREAM_CALLS * perCall} inputs per request.`);
+    throw unsupported(
+      "input",
+      `${provider} embeds ${perCall} input(s) per call for '${model}'; send at most ${MAX_UPSTREAM_CALLS * perCall} inputs per request.`,
+    );
   }
   adapter.check?.(call, model);
 }

@@ -12,12 +12,7 @@ const TokenIds = z.array(z.number().int().min(0)).min(1);
 
 const requestShape = {
   model: z.string().min(1),
-  input: z.union([
-    z.string(),
-    z.array(z.string()).min(1).max(MAX_EMBEDDING_INPUTS),
-    TokenIds,
-    z.array(TokenIds).min(1).max(MAX_EMBEDDING_INPUTS),
-  ]),
+  input: z.union([z.string(), z.array(z.string()).min(1).max(MAX_EMBEDDING_INPUTS), TokenIds, z.array(TokenIds).min(1).max(MAX_EMBEDDING_INPUTS)]),
   encoding_format: z.enum(["float", "base64"]).optional(),
   dimensions: z.number().int().min(1).optional(),
   user: z.string().optional(),
@@ -30,12 +25,14 @@ export type EmbeddingsRequest = z.infer<typeof EmbeddingsRequest>;
 
 export const EmbeddingsResponse = z.object({
   object: z.literal("list"),
-  data: z.array(z.object({
-    object: z.literal("embedding"),
-    index: z.number().int(),
-    /** Numbers, or with `encoding_format: base64` the little-endian float32 bytes in base64. */
-    embedding: z.union([z.array(z.number()), z.string()]),
-  })),
+  data: z.array(
+    z.object({
+      object: z.literal("embedding"),
+      index: z.number().int(),
+      /** Numbers, or with `encoding_format: base64` the little-endian float32 bytes in base64. */
+      embedding: z.union([z.array(z.number()), z.string()]),
+    }),
+  ),
   model: z.string(),
   usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
 });
@@ -52,7 +49,10 @@ export function embeddingsOpenApi() {
   const limitHeaders = Object.fromEntries(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"].map((h) => [h, { schema: { type: "integer" } }]));
   return {
     schemas: {
-      EmbeddingsRequest: { ...json(EmbeddingsRequest), description: "Unknown fields are a 400 (under `server.compat: passthrough` they are dropped). A chat model here is 400 `unsupported_model`." },
+      EmbeddingsRequest: {
+        ...json(EmbeddingsRequest),
+        description: "Unknown fields are a 400 (under `server.compat: passthrough` they are dropped). A chat model here is 400 `unsupported_model`.",
+      },
       EmbeddingsResponse: json(EmbeddingsResponse),
     },
     paths: {
@@ -61,10 +61,24 @@ export function embeddingsOpenApi() {
           security: [{ bearerAuth: [] }],
           requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/EmbeddingsRequest" } } } },
           responses: {
-            "200": { description: "One vector per input, `index` in input order", headers: limitHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/EmbeddingsResponse" } } } },
+            "200": {
+              description: "One vector per input, `index` in input order",
+              headers: limitHeaders,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/EmbeddingsResponse" } } },
+            },
             ...Object.fromEntries(
-              ([["400", "Invalid request, unsupported_model or unsupported_parameter"], ["401", "Invalid API key"], ["402", "Insufficient credits"], ["404", "Model not found"], ["413", "Request too large"], ["429", "Rate limited"], ["502", "No usable upstream answer"], ["503", "Upstream unavailable"]] as const)
-                .map(([s, d]) => [s, errorRef(d)]),
+              (
+                [
+                  ["400", "Invalid request, unsupported_model or unsupported_parameter"],
+                  ["401", "Invalid API key"],
+                  ["402", "Insufficient credits"],
+                  ["404", "Model not found"],
+                  ["413", "Request too large"],
+                  ["429", "Rate limited"],
+                  ["502", "No usable upstream answer"],
+                  ["503", "Upstream unavailable"],
+                ] as const
+              ).map(([s, d]) => [s, errorRef(d)]),
             ),
           },
         },

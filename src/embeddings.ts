@@ -71,15 +71,21 @@ export async function embeddings(gw: Gateway, ex: Exchange): Promise<void> {
       (e) => timed(gw.obs, ex.state.rec, (x: RoutedEndpoint) => embedOn(gw, x, inputs, call, base64, ex.signal), e),
     );
     const usage = await settle(gw, job, endpoint, value);
-    ex.json(200, JSON.stringify({
-      object: "list",
-      data: value.vectors.map((v, index) => ({ object: "embedding", index, embedding: render(v, base64 ? "base64" : "float") })),
-      model: route.model.id,
-      usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.total_tokens },
-    }));
+    ex.json(
+      200,
+      JSON.stringify({
+        object: "list",
+        data: value.vectors.map((v, index) => ({ object: "embedding", index, embedding: render(v, base64 ? "base64" : "float") })),
+        model: route.model.id,
+        usage: { prompt_tokens: usage.prompt_tokens, total_tokens: usage.total_tokens },
+      }),
+    );
   } catch (err) {
     const status = err instanceof GatewayError ? err.status : 500;
-    await bill.settle({ endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts }, gw.now());
+    await bill.settle(
+      { endpoint: null, usage: null, usageSource: "none", status: ex.signal.aborted ? "cancelled" : "error", httpStatus: status, attempts: job.attempts },
+      gw.now(),
+    );
     throw err;
   }
 }
@@ -101,6 +107,9 @@ async function settle(gw: Gateway, job: Job, endpoint: RoutedEndpoint, value: Em
   const reported = value.promptTokens;
   const prompt = reported === undefined ? await estimateTokens(job.inputs) : Math.min(reported, job.bound);
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt };
-  await job.bill.settle({ endpoint, usage, usageSource: reported === undefined ? "estimated" : "provider", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
+  await job.bill.settle(
+    { endpoint, usage, usageSource: reported === undefined ? "estimated" : "provider", status: "ok", httpStatus: 200, attempts: job.attempts },
+    gw.now(),
+  );
   return usage;
 }

@@ -3,13 +3,7 @@
  * edges (the HTTP error handler renders it as api.md's error object, the CLI runner prints
  * its message). `type` is api.md's closed set; `code` is the stable machine-readable code.
  */
-export type ErrorType =
-  | "invalid_request_error"
-  | "authentication_error"
-  | "insufficient_credits"
-  | "not_found"
-  | "rate_limit_error"
-  | "upstream_error";
+export type ErrorType = "invalid_request_error" | "authentication_error" | "insufficient_credits" | "not_found" | "rate_limit_error" | "upstream_error";
 
 export class GatewayError extends Error {
   readonly status: number;
@@ -52,10 +46,15 @@ export const insufficientCredits = (detail: string) =>
   });
 
 export const modelNotFound = (model: string) =>
-  new GatewayError(404, "not_found", "model_not_found", `The model '${model}' does not exist or is not available to this account. GET /v1/models lists the usable ids.`, { param: "model" });
+  new GatewayError(
+    404,
+    "not_found",
+    "model_not_found",
+    `The model '${model}' does not exist or is not available to this account. GET /v1/models lists the usable ids.`,
+    { param: "model" },
+  );
 
-export const routeNotFound = (path: string) =>
-  new GatewayError(404, "not_found", "not_found", `No route for ${path}.`);
+export const routeNotFound = (path: string) => new GatewayError(404, "not_found", "not_found", `No route for ${path}.`);
 
 export const methodNotAllowed = (method: string, path: string, allow: string) =>
   new GatewayError(405, "invalid_request_error", "method_not_allowed", `Method ${method} is not allowed on ${path}.`, {
@@ -65,8 +64,7 @@ export const methodNotAllowed = (method: string, path: string, allow: string) =>
 export const requestTooLarge = (limit: number) =>
   new GatewayError(413, "invalid_request_error", "request_too_large", `Request body exceeds the limit of ${limit} bytes.`);
 
-export const requestHeadersTooLarge = () =>
-  new GatewayError(431, "invalid_request_error", "request_header_too_large", "The request's headers are too large.");
+export const requestHeadersTooLarge = () => new GatewayError(431, "invalid_request_error", "request_header_too_large", "The request's headers are too large.");
 
 export const rateLimited = (scope: string, retryAfter: number) =>
   new GatewayError(429, "rate_limit_error", "rate_limited", `Rate limit exceeded for this ${scope}. Retry after ${retryAfter} s.`, {
@@ -74,17 +72,21 @@ export const rateLimited = (scope: string, retryAfter: number) =>
   });
 
 /** Every endpoint of a model failed; the message never carries upstream detail (api.md rule 1). */
-export const upstreamUnavailable = () =>
-  new GatewayError(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.");
+export const upstreamUnavailable = () => new GatewayError(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.");
 
 /**
  * The provider refused the gateway's own (platform) key with 401/403: a misconfiguration, not
  * a blip (contract.md §13). Names the provider instances, never the key.
  */
 export const upstreamAuthFailed = (providers: string[]) =>
-  new GatewayError(502, "upstream_error", "upstream_auth_failed", providers.length === 1
-    ? `The gateway's key for provider ${providers[0]} was rejected by the provider. The gateway operator must fix it (gateway doctor).`
-    : `The gateway's keys for providers ${providers.join(", ")} were rejected by the providers. The gateway operator must fix them (gateway doctor).`);
+  new GatewayError(
+    502,
+    "upstream_error",
+    "upstream_auth_failed",
+    providers.length === 1
+      ? `The gateway's key for provider ${providers[0]} was rejected by the provider. The gateway operator must fix it (gateway doctor).`
+      : `The gateway's keys for providers ${providers.join(", ")} were rejected by the providers. The gateway operator must fix them (gateway doctor).`,
+  );
 
 /** Every endpoint answered, and no answer was usable (over a cap, not the provider's format, bad usage). */
 /**
@@ -92,13 +94,15 @@ export const upstreamAuthFailed = (providers: string[]) =>
  * with a 503 the client may retry, never a 500 (contract.md §7). The cause stays in the log.
  */
 export const storeUnavailable = (cause?: unknown) =>
-  new GatewayError(503, "upstream_error", "store_unavailable", "The gateway's database is temporarily unavailable. Retry later.", { cause, headers: { "retry-after": "1" } });
+  new GatewayError(503, "upstream_error", "store_unavailable", "The gateway's database is temporarily unavailable. Retry later.", {
+    cause,
+    headers: { "retry-after": "1" },
+  });
 
 export const upstreamInvalid = () =>
   new GatewayError(502, "upstream_error", "upstream_invalid_response", "The provider sent an answer the gateway cannot use. Retry later.");
 
-export const internalError = (cause?: unknown) =>
-  new GatewayError(500, "upstream_error", "internal_error", "Internal gateway error.", { cause });
+export const internalError = (cause?: unknown) => new GatewayError(500, "upstream_error", "internal_error", "Internal gateway error.", { cause });
 
 /** Bad CLI usage (exit 2) as opposed to a failed operation (exit 1). */
 export class UsageError extends Error {
@@ -112,8 +116,7 @@ export class UsageError extends Error {
 export const notFound = (message: string, code = "not_found") => new GatewayError(404, "not_found", code, message);
 
 /** No valid dashboard session (contract.md §8). */
-export const signInRequired = (message = "Sign in to the dashboard first.") =>
-  new GatewayError(401, "authentication_error", "session_required", message);
+export const signInRequired = (message = "Sign in to the dashboard first.") => new GatewayError(401, "authentication_error", "session_required", message);
 
 /** A state-changing dashboard request from another origin, or an account holder reaching past their account. */
 export const forbidden = (message: string, code: string) => new GatewayError(403, "invalid_request_error", code, message);

@@ -85,7 +85,17 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const log = createLog(config.log, o.log ?? SILENT);
   const obs = new Observer({ config, health, now, log, providers: () => [...instances.keys()] });
   const gateway: Gateway = {
-    config, store, auth, byok, catalog: await buildCatalog(), instances, upstream, limiter, health, pending, now,
+    config,
+    store,
+    auth,
+    byok,
+    catalog: await buildCatalog(),
+    instances,
+    upstream,
+    limiter,
+    health,
+    pending,
+    now,
     stopping: stopping.signal,
     stopStreams: () => stopping.abort(),
     journal,
@@ -111,7 +121,10 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     auth.invalidate();
     byok.invalidate();
     // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
-    buildCatalog().then((c) => void (gateway.catalog = c), (err: Error) => console.error(`[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`));
+    buildCatalog().then(
+      (c) => void (gateway.catalog = c),
+      (err: Error) => console.error(`[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`),
+    );
   });
   return gateway;
 }

@@ -7,7 +7,10 @@
 import { findProvider } from "@pydantic/genai-prices";
 import { usdToNano } from "./money.js";
 
-interface Match { equals?: string; or?: Match[] }
+interface Match {
+  equals?: string;
+  or?: Match[];
+}
 
 export interface PriceModel {
   id: string;

@@ -194,7 +194,7 @@ export class Health {
     const rate = (windowMs: number) => {
       let ok = 0;
       let failed = 0;
-      for (const [b, c] of p.buckets) if (b * BUCKET_MS >= now - windowMs) (ok += c.ok), (failed += c.failed);
+      for (const [b, c] of p.buckets) if (b * BUCKET_MS >= now - windowMs) ((ok += c.ok), (failed += c.failed));
       return ok + failed === 0 ? null : Math.round((ok / (ok + failed)) * 1000) / 1000;
     };
     const circuits = [...this.endpoints.entries()]

@@ -62,5 +62,4 @@ export async function checkEntry(id: string, entry: ProviderEntry, env: NodeJS.P
 }
 
 /** The line printed for a check; the key never appears. */
-export const checkLine = (c: KeyCheck): string =>
-  `  ${c.provider}: ${c.provider === LOCAL ? "server" : "key"} ${c.status === "no_key" ? "missing" : c.detail}`;
+export const checkLine = (c: KeyCheck): string => `  ${c.provider}: ${c.provider === LOCAL ? "server" : "key"} ${c.status === "no_key" ? "missing" : c.detail}`;

@@ -18,7 +18,10 @@ export class InflightJournal {
   private readonly timer: NodeJS.Timeout;
   private writing = false;
 
-  constructor(private readonly store: Store, intervalMs = JOURNAL_MS) {
+  constructor(
+    private readonly store: Store,
+    intervalMs = JOURNAL_MS,
+  ) {
     this.timer = setInterval(() => void this.write(), intervalMs);
     this.timer.unref();
   }
@@ -56,8 +59,21 @@ export async function settleLeftovers(store: Store, now: number): Promise<number
 
 function leftoverEntry(r: InflightRow, now: number): LedgerEntry {
   return {
-    requestId: r.requestId, createdAt: r.createdAt, account: r.account, keyId: r.keyId, model: r.model, provider: r.provider,
-    promptTokens: r.promptTokens, completionTokens: r.completionTokens, cost: r.byok ? 0 : r.listCost, listCost: r.listCost,
-    byok: r.byok, usageSource: "estimated", status: "cancelled", httpStatus: 200, latencyMs: Math.max(0, now - r.createdAt), attempts: 0,
+    requestId: r.requestId,
+    createdAt: r.createdAt,
+    account: r.account,
+    keyId: r.keyId,
+    model: r.model,
+    provider: r.provider,
+    promptTokens: r.promptTokens,
+    completionTokens: r.completionTokens,
+    cost: r.byok ? 0 : r.listCost,
+    listCost: r.listCost,
+    byok: r.byok,
+    usageSource: "estimated",
+    status: "cancelled",
+    httpStatus: 200,
+    latencyMs: Math.max(0, now - r.createdAt),
+    attempts: 0,
   };
 }

@@ -15,7 +15,9 @@ export class KeyRejectionLog {
     const at = this.last.get(provider);
     if (at !== undefined && now - at < EVERY_MS) return;
     this.last.set(provider, now);
-    this.write(`[gateway] error: provider ${provider} rejected the gateway's key${status === null ? "" : ` (HTTP ${status})`}: ` +
-      `check providers.${provider}.apiKey or its environment variable (run gateway doctor); its requests fail over to other providers, else get 502 upstream_auth_failed`);
+    this.write(
+      `[gateway] error: provider ${provider} rejected the gateway's key${status === null ? "" : ` (HTTP ${status})`}: ` +
+        `check providers.${provider}.apiKey or its environment variable (run gateway doctor); its requests fail over to other providers, else get 502 upstream_auth_failed`,
+    );
   }
 }

@@ -71,15 +71,22 @@ function follow(client: Redis, name: string, log: (line: string) => void) {
   const turn = (next: boolean, why?: string) => {
     if (next === up) return;
     up = next;
-    log(next ? `[gateway] ${name} answers again: rate limits are shared by every process`
-      : `[gateway] ${name} does not answer (${why}): rate limits are per process until it does`);
+    log(
+      next
+        ? `[gateway] ${name} answers again: rate limits are shared by every process`
+        : `[gateway] ${name} does not answer (${why}): rate limits are per process until it does`,
+    );
   };
   const ready = () => turn(true);
   const closed = () => turn(false, "connection closed");
   client.on("ready", ready);
   client.on("close", closed);
   const probe = setInterval(() => {
-    if (!up) client.ping().then(() => turn(true), () => undefined);
+    if (!up)
+      client.ping().then(
+        () => turn(true),
+        () => undefined,
+      );
   }, PROBE_MS);
   probe.unref();
   return {

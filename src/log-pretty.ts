@@ -18,7 +18,9 @@ export function prettyLine(json: string, colour: boolean): string {
   }
   const { time, level, msg, ...rest } = rec;
   const at = typeof time === "number" ? new Date(time).toISOString().slice(11, 23) : "";
-  const lvl = String(level ?? "").toUpperCase().padEnd(5);
+  const lvl = String(level ?? "")
+    .toUpperCase()
+    .padEnd(5);
   const fields = Object.entries(rest)
     .filter(([, v]) => v !== null && v !== undefined)
     .map(([k, v]) => `${k}=${typeof v === "string" && !/\s/.test(v) ? v : JSON.stringify(v)}`)

@@ -49,7 +49,9 @@ export const SILENT: LogTarget = { dest: -1, level: "silent" };
 
 export function createLog(config: Config["log"], target: LogTarget): GatewayLog {
   const level = target.level ?? config.level;
-  const format = target.format ?? (config.format !== "auto" ? config.format : typeof target.dest === "number" && target.dest >= 0 && isatty(target.dest) ? "pretty" : "json");
+  const format =
+    target.format ??
+    (config.format !== "auto" ? config.format : typeof target.dest === "number" && target.dest >= 0 && isatty(target.dest) ? "pretty" : "json");
   const say = target.say === undefined ? (line: string) => process.stderr.write(`${line}\n`) : target.say;
   if (level === "silent" || target.dest === -1) return quiet(say);
   const fd = typeof target.dest === "number" ? target.dest : openLogFile(target.dest);

@@ -56,7 +56,12 @@ export interface CounterSeries {
 export class CounterFamily extends Family {
   private series = new Map<string, { value: number; labels: Labels }>();
 
-  constructor(name: string, help: string, labelNames: readonly string[], private readonly scale = 1) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    private readonly scale = 1,
+  ) {
     super(name, help, "counter", labelNames);
   }
 
@@ -74,7 +79,12 @@ export class CounterFamily extends Family {
 
 /** A gauge read when scraped. */
 export class GaugeFamily extends Family {
-  constructor(name: string, help: string, labelNames: readonly string[], private readonly read: () => Array<{ labels: readonly string[]; value: number }>) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    private readonly read: () => Array<{ labels: readonly string[]; value: number }>,
+  ) {
     super(name, help, "gauge", labelNames);
   }
 
@@ -92,7 +102,12 @@ export interface HistogramSeries {
 export class HistogramFamily extends Family {
   private series = new Map<string, HistogramSeries & { labels: Labels }>();
 
-  constructor(name: string, help: string, labelNames: readonly string[], private readonly bounds: readonly number[]) {
+  constructor(
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    private readonly bounds: readonly number[],
+  ) {
     super(name, help, "histogram", labelNames);
   }
 

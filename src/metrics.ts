@@ -51,14 +51,46 @@ export interface CircuitSource {
 
 export class Metrics {
   private readonly registry = new Registry();
-  private readonly requests = new CounterFamily("gateway_requests_total", "HTTP requests answered, by route, status, model and provider.", ["route", "status", "model", "provider"]).register(this.registry);
-  private readonly duration = new HistogramFamily("gateway_request_duration_seconds", "Whole request time, start to the last byte.", ["route"], LONG).register(this.registry);
-  private readonly upstream = new HistogramFamily("gateway_upstream_duration_seconds", "One upstream attempt's wait (JSON: the answer read; stream: the first delta).", ["provider"], LONG).register(this.registry);
-  private readonly overhead = new HistogramFamily("gateway_overhead_seconds", "Time spent in the gateway up to the answer's head (a stream's first byte), upstream waits excluded.", ["provider"], SHORT).register(this.registry);
-  private readonly tokens = new CounterFamily("gateway_tokens_total", "Tokens billed, by model, provider and kind (prompt|completion).", ["model", "provider", "kind"]).register(this.registry);
-  private readonly cost = new CounterFamily("gateway_cost_usd_total", "USD charged on the platform keys (BYOK and free models add 0), exact: summed in nano-USD.", ["model", "provider"], 1e9).register(this.registry);
-  private readonly failovers = new CounterFamily("gateway_failovers_total", "Failed upstream attempts after which the request moved on to another attempt, by the provider that failed.", ["provider"]).register(this.registry);
-  private readonly limited = new CounterFamily("gateway_rate_limited_total", "429 answers, by the tier that refused (key|ip|model|provider).", ["tier"]).register(this.registry);
+  private readonly requests = new CounterFamily("gateway_requests_total", "HTTP requests answered, by route, status, model and provider.", [
+    "route",
+    "status",
+    "model",
+    "provider",
+  ]).register(this.registry);
+  private readonly duration = new HistogramFamily("gateway_request_duration_seconds", "Whole request time, start to the last byte.", ["route"], LONG).register(
+    this.registry,
+  );
+  private readonly upstream = new HistogramFamily(
+    "gateway_upstream_duration_seconds",
+    "One upstream attempt's wait (JSON: the answer read; stream: the first delta).",
+    ["provider"],
+    LONG,
+  ).register(this.registry);
+  private readonly overhead = new HistogramFamily(
+    "gateway_overhead_seconds",
+    "Time spent in the gateway up to the answer's head (a stream's first byte), upstream waits excluded.",
+    ["provider"],
+    SHORT,
+  ).register(this.registry);
+  private readonly tokens = new CounterFamily("gateway_tokens_total", "Tokens billed, by model, provider and kind (prompt|completion).", [
+    "model",
+    "provider",
+    "kind",
+  ]).register(this.registry);
+  private readonly cost = new CounterFamily(
+    "gateway_cost_usd_total",
+    "USD charged on the platform keys (BYOK and free models add 0), exact: summed in nano-USD.",
+    ["model", "provider"],
+    1e9,
+  ).register(this.registry);
+  private readonly failovers = new CounterFamily(
+    "gateway_failovers_total",
+    "Failed upstream attempts after which the request moved on to another attempt, by the provider that failed.",
+    ["provider"],
+  ).register(this.registry);
+  private readonly limited = new CounterFamily("gateway_rate_limited_total", "429 answers, by the tier that refused (key|ip|model|provider).", [
+    "tier",
+  ]).register(this.registry);
   private readonly shapes = new Map<string, RequestSeries>();
   private readonly upstreams = new Map<string, HistogramSeries>();
   private readonly usages = new Map<string, UsageSeries>();
@@ -143,7 +175,11 @@ export class Metrics {
     const key = `${model}\u0000${provider}`;
     let u = this.usages.get(key);
     if (!u) {
-      u = { prompt: this.counter(this.tokens, model, provider, "prompt"), completion: this.counter(this.tokens, model, provider, "completion"), cost: this.counter(this.cost, model, provider) };
+      u = {
+        prompt: this.counter(this.tokens, model, provider, "prompt"),
+        completion: this.counter(this.tokens, model, provider, "completion"),
+        cost: this.counter(this.cost, model, provider),
+      };
       this.usages.set(key, u);
     }
     return u;

@@ -15,8 +15,10 @@ export function modelMissing(catalog: Catalog, requested: string, byokKey: (plug
     const providers = catalog.keylessProviders(requested);
     if (providers.length === 0) return modelNotFound(requested);
     const names = providers.join(", ");
-    return notFound(`The model '${requested}' is not available: the gateway has no key for provider ${names}. ` +
-      `The operator sets one (gateway init, or providers.${providers[0]}.apiKey), or the account brings its own (gateway byok set).`);
+    return notFound(
+      `The model '${requested}' is not available: the gateway has no key for provider ${names}. ` +
+        `The operator sets one (gateway init, or providers.${providers[0]}.apiKey), or the account brings its own (gateway byok set).`,
+    );
   }
   if (requested.includes("/")) return modelNotFound(requested);
   const named = catalog.idsNamed(requested);

@@ -22,6 +22,10 @@ export function requireChatModel(m: CatalogModel): void {
 
 export function requireEmbeddingModel(m: CatalogModel): void {
   if (!servesEmbeddings(m)) {
-    throw invalidRequest(`model: '${m.id}' is not an embedding model; GET /v1/models lists those with capabilities.embeddings true.`, "unsupported_model", "model");
+    throw invalidRequest(
+      `model: '${m.id}' is not an embedding model; GET /v1/models lists those with capabilities.embeddings true.`,
+      "unsupported_model",
+      "model",
+    );
   }
 }

@@ -16,7 +16,9 @@ export function modelEntry(m: CatalogModel) {
     owned_by: m.ownedBy,
     capabilities: capabilitiesEntry(m),
     // Unknown prices are left out rather than shown as free.
-    ...(m.promptPrice !== null && m.completionPrice !== null ? { pricing: { prompt: nanoToUsd(m.promptPrice), completion: nanoToUsd(m.completionPrice) } } : {}),
+    ...(m.promptPrice !== null && m.completionPrice !== null
+      ? { pricing: { prompt: nanoToUsd(m.promptPrice), completion: nanoToUsd(m.completionPrice) } }
+      : {}),
     ...(m.contextLength ? { context_length: m.contextLength } : {}),
   };
 }

@@ -50,7 +50,12 @@ function numberToDecimal(n: number): string {
   if (!Number.isFinite(n) || n < 0) throw new RangeError(`not a non-negative amount: ${n}`);
   // toString gives the shortest round-trip form; expand exponent forms like 1e-7.
   const s = n.toString();
-  return s.includes("e") ? n.toFixed(NANO_DIGITS + 6).replace(/0+$/, "").replace(/\.$/, "") : s;
+  return s.includes("e")
+    ? n
+        .toFixed(NANO_DIGITS + 6)
+        .replace(/0+$/, "")
+        .replace(/\.$/, "")
+    : s;
 }
 
 /** 12_500_000_000 (or 12_500_000_000n) -> "12.5"; always exact. */
@@ -88,8 +93,11 @@ export function costOf(prices: Prices, promptTokens: number, completionTokens: n
   const read = BigInt(cache.read ?? 0);
   const write = BigInt(cache.write ?? 0);
   const uncached = BigInt(promptTokens) - read - write;
-  const scaled = (uncached > 0n ? uncached : 0n) * BigInt(prices.prompt) + read * BigInt(prices.cacheRead ?? prices.prompt) +
-    write * BigInt(prices.cacheWrite ?? prices.prompt) + BigInt(completionTokens) * BigInt(prices.completion);
+  const scaled =
+    (uncached > 0n ? uncached : 0n) * BigInt(prices.prompt) +
+    read * BigInt(prices.cacheRead ?? prices.prompt) +
+    write * BigInt(prices.cacheWrite ?? prices.prompt) +
+    BigInt(completionTokens) * BigInt(prices.completion);
   const cost = (scaled + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT;
   return cost > MAX_SAFE ? Number.MAX_SAFE_INTEGER : Number(cost);
 }

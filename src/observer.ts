@@ -14,7 +14,16 @@ import type { RecordSink, RequestRecord } from "./request-record.js";
 import { Tracer } from "./tracing.js";
 
 /** The h3 routes' labels: the gateway's own paths, so a client's URL never becomes a label. */
-const PLAIN_ROUTES = new Set(["/v1/models", "/v1/key", "/v1/health/providers", "/v1/openapi.json", "/v1/chat/completions", "/v1/embeddings", "/v1/responses", "/metrics"]);
+const PLAIN_ROUTES = new Set([
+  "/v1/models",
+  "/v1/key",
+  "/v1/health/providers",
+  "/v1/openapi.json",
+  "/v1/chat/completions",
+  "/v1/embeddings",
+  "/v1/responses",
+  "/metrics",
+]);
 
 export function routeOf(path: string): string {
   if (PLAIN_ROUTES.has(path)) return path;

@@ -6,7 +6,16 @@ import { z } from "zod";
 import { responsesOpenApi } from "./responses/openapi.js";
 import { KeyInfo } from "./key-info.js";
 import {
-  ChatChunk, ChatCompletion, ErrorBody, ModelEntry, ModelList, OpenAIChatChunk, OpenAIChatCompletion, OpenAIChatRequest, OpenAIErrorBody, StrictChatRequest,
+  ChatChunk,
+  ChatCompletion,
+  ErrorBody,
+  ModelEntry,
+  ModelList,
+  OpenAIChatChunk,
+  OpenAIChatCompletion,
+  OpenAIChatRequest,
+  OpenAIErrorBody,
+  StrictChatRequest,
 } from "./schema.js";
 
 import { embeddingsOpenApi } from "./embeddings-schema.js";
@@ -40,13 +49,19 @@ export function openApiDocument() {
       securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
       schemas: {
         ChatCompletionRequest: describe(json(StrictChatRequest), "api.md's request (`server.compat: strict`, the default)."),
-        OpenAIChatCompletionRequest: describe(json(OpenAIChatRequest), "The OpenAI request superset (`server.compat: openai`; `passthrough` also drops unknown top-level fields). An explicit null for an optional field means absent."),
+        OpenAIChatCompletionRequest: describe(
+          json(OpenAIChatRequest),
+          "The OpenAI request superset (`server.compat: openai`; `passthrough` also drops unknown top-level fields). An explicit null for an optional field means absent.",
+        ),
         ChatCompletionResponse: json(ChatCompletion),
         OpenAIChatCompletionResponse: json(OpenAIChatCompletion),
         ChatCompletionChunk: json(ChatChunk),
         OpenAIChatCompletionChunk: json(OpenAIChatChunk),
         Model: json(ModelEntry),
-        KeyInfo: describe(json(KeyInfo), "The calling key: limits, budget and balance; money as decimal USD strings. `budget.remaining` = limit - spent in the period - open holds."),
+        KeyInfo: describe(
+          json(KeyInfo),
+          "The calling key: limits, budget and balance; money as decimal USD strings. `budget.remaining` = limit - spent in the period - open holds.",
+        ),
         ModelList: json(ModelList),
         Error: describe(json(ErrorBody), "Under `server.compat: strict`."),
         ...responses.schemas,
@@ -70,7 +85,17 @@ export function openApiDocument() {
               },
             },
             ...Object.fromEntries(
-              ([["400", "Invalid request"], ["401", "Invalid API key"], ["402", "Insufficient credits"], ["404", "Model not found"], ["413", "Request too large"], ["429", "Rate limited"], ["503", "Upstream unavailable"]] as const).map(([s, d]) => [s, errorResponse(d)]),
+              (
+                [
+                  ["400", "Invalid request"],
+                  ["401", "Invalid API key"],
+                  ["402", "Insufficient credits"],
+                  ["404", "Model not found"],
+                  ["413", "Request too large"],
+                  ["429", "Rate limited"],
+                  ["503", "Upstream unavailable"],
+                ] as const
+              ).map(([s, d]) => [s, errorResponse(d)]),
             ),
           },
         },
@@ -79,7 +104,11 @@ export function openApiDocument() {
         get: {
           security: bearer,
           responses: {
-            "200": { description: "What the calling key may still do", headers: rateLimitHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/KeyInfo" } } } },
+            "200": {
+              description: "What the calling key may still do",
+              headers: rateLimitHeaders,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/KeyInfo" } } },
+            },
             "401": errorResponse("Invalid API key"),
             "429": errorResponse("Rate limited"),
           },
@@ -89,7 +118,11 @@ export function openApiDocument() {
         get: {
           security: bearer,
           responses: {
-            "200": { description: "Models usable by this account", headers: rateLimitHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/ModelList" } } } },
+            "200": {
+              description: "Models usable by this account",
+              headers: rateLimitHeaders,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/ModelList" } } },
+            },
             "401": errorResponse("Invalid API key"),
             "429": errorResponse("Rate limited"),
           },
@@ -98,9 +131,21 @@ export function openApiDocument() {
       "/v1/models/{id}": {
         get: {
           security: bearer,
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: "A model id or an alias; a vendor/model id's slash may stand as it is." }],
+          parameters: [
+            {
+              name: "id",
+              in: "path",
+              required: true,
+              schema: { type: "string" },
+              description: "A model id or an alias; a vendor/model id's slash may stand as it is.",
+            },
+          ],
           responses: {
-            "200": { description: "One entry of GET /v1/models", headers: rateLimitHeaders, content: { "application/json": { schema: { $ref: "#/components/schemas/Model" } } } },
+            "200": {
+              description: "One entry of GET /v1/models",
+              headers: rateLimitHeaders,
+              content: { "application/json": { schema: { $ref: "#/components/schemas/Model" } } },
+            },
             "401": errorResponse("Invalid API key"),
             "404": errorResponse("Model not found (code model_not_found)"),
             "429": errorResponse("Rate limited"),
@@ -108,7 +153,17 @@ export function openApiDocument() {
         },
       },
       ...responses.paths,
-      "/v1/health/providers": { get: { security: [], responses: { "200": { description: "Provider health from live traffic; `limits` says whether rate limits are shared by every process (`shared`, Redis) or counted in this one (`per_process`)" } } } },
+      "/v1/health/providers": {
+        get: {
+          security: [],
+          responses: {
+            "200": {
+              description:
+                "Provider health from live traffic; `limits` says whether rate limits are shared by every process (`shared`, Redis) or counted in this one (`per_process`)",
+            },
+          },
+        },
+      },
       "/v1/openapi.json": { get: { security: [], responses: { "200": { description: "This document" } } } },
     },
   };

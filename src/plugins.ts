@@ -76,14 +76,21 @@ export const byokPlugins = async (): Promise<ProviderPlugin[]> => (await loadBui
 
 function unknownPlugin(spec: string): UsageError {
   const near = nearMiss(spec, builtinPlugins());
-  return new UsageError(`unknown provider plugin '${spec}'${near ? ` (did you mean ${near}?)` : ""}: the built-in plugins are ${builtinPlugins().join(", ")} ` +
-    "(openai-compatible serves any OpenAI-compatible server: Ollama, LM Studio, vLLM); a third-party plugin is a path (./my-plugin.js) or an installed package name");
+  return new UsageError(
+    `unknown provider plugin '${spec}'${near ? ` (did you mean ${near}?)` : ""}: the built-in plugins are ${builtinPlugins().join(", ")} ` +
+      "(openai-compatible serves any OpenAI-compatible server: Ollama, LM Studio, vLLM); a third-party plugin is a path (./my-plugin.js) or an installed package name",
+  );
 }
 
 function checkPlugin(spec: string, value: unknown): ProviderPlugin {
   const p = value as Partial<ProviderPlugin> | undefined;
-  const ok = p && typeof p.name === "string" && p.defaults && typeof p.chat?.request === "function" &&
-    typeof p.chat.response === "function" && typeof p.chat.stream === "function";
+  const ok =
+    p &&
+    typeof p.name === "string" &&
+    p.defaults &&
+    typeof p.chat?.request === "function" &&
+    typeof p.chat.response === "function" &&
+    typeof p.chat.stream === "function";
   if (!ok) throw new UsageError(`provider plugin '${spec}' does not default-export a provider (name, defaults, chat.request/response/stream)`);
   return p as ProviderPlugin;
 }
@@ -106,7 +113,13 @@ export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, base
     const fromEnv = envDefaults(plugin, env);
     instances.set(id, {
       plugin,
-      settings: { id, plugin: plugin.name, baseUrl: baseUrl ?? fromEnv.baseUrl ?? plugin.defaults.baseUrl, apiKey: apiKey || fromEnv.apiKey || undefined, options },
+      settings: {
+        id,
+        plugin: plugin.name,
+        baseUrl: baseUrl ?? fromEnv.baseUrl ?? plugin.defaults.baseUrl,
+        apiKey: apiKey || fromEnv.apiKey || undefined,
+        options,
+      },
     });
   }
   for (const plugin of await loadBuiltins()) {

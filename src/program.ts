@@ -29,7 +29,20 @@ export function buildProgram(): Command {
     .exitOverride()
     // serve holds the young generation until it is ready (heap.ts); every other command frees it now.
     .hook("preAction", (_program, action) => void (action.name() !== "serve" && commandStarts()));
-  for (const add of [initCommand, serveCommand, keysCommand, creditsCommand, byokCommand, modelsCommand, usageCommand, dbCommand, doctorCommand, accountsCommand, usersCommand]) add(program);
+  for (const add of [
+    initCommand,
+    serveCommand,
+    keysCommand,
+    creditsCommand,
+    byokCommand,
+    modelsCommand,
+    usageCommand,
+    dbCommand,
+    doctorCommand,
+    accountsCommand,
+    usersCommand,
+  ])
+    add(program);
   for (const c of program.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();

@@ -125,8 +125,21 @@ export interface ModelInfo {
  * sends a request using one only to endpoints whose plugin lists it; others get a 400.
  */
 export type Feature =
-  | "tools" | "tool_choice" | "parallel_tool_calls" | "json_object" | "json_schema" | "images" | "image_urls"
-  | "logprobs" | "reasoning_effort" | "logit_bias" | "service_tier" | "store" | "prediction" | "web_search" | "verbosity";
+  | "tools"
+  | "tool_choice"
+  | "parallel_tool_calls"
+  | "json_object"
+  | "json_schema"
+  | "images"
+  | "image_urls"
+  | "logprobs"
+  | "reasoning_effort"
+  | "logit_bias"
+  | "service_tier"
+  | "store"
+  | "prediction"
+  | "web_search"
+  | "verbosity";
 
 /**
  * What the core knows of a provider beyond its adapter, stated by the plugin itself: the

@@ -8,8 +8,20 @@
 
 /** Field names whose values are secrets wherever they appear. */
 const SECRET_FIELDS = [
-  "authorization", "cookie", "set-cookie", "x-api-key", "api-key",
-  "apiKey", "api_key", "key", "secret", "password", "token", "secretAccessKey", "sessionToken", "accessKeyId",
+  "authorization",
+  "cookie",
+  "set-cookie",
+  "x-api-key",
+  "api-key",
+  "apiKey",
+  "api_key",
+  "key",
+  "secret",
+  "password",
+  "token",
+  "secretAccessKey",
+  "sessionToken",
+  "accessKeyId",
 ];
 
 /** pino `redact` paths: each name at the top and at the two levels below it. */

@@ -25,7 +25,12 @@ export interface SharedState {
 }
 
 /** Both connections and what runs on them; resolves once Redis answered or START_WAIT_MS passed. */
-export async function openShared(settings: RedisSettings, health: Health, now: () => number, log: (line: string) => void = (l) => console.error(l)): Promise<SharedState> {
+export async function openShared(
+  settings: RedisSettings,
+  health: Health,
+  now: () => number,
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<SharedState> {
   // Commands fail at once while disconnected (no offline queue): a limit falls back rather than waits.
   const client = connect(settings.url, { enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
   // The subscriber is off the request path; it subscribes on each connection (src/circuits-redis.ts).

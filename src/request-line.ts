@@ -37,8 +37,10 @@ export function requestLine(rec: RequestRecord, time: number): string {
     ? `"prompt_tokens":${s.prompt},"completion_tokens":${s.completion},"cost_usd":"${usd(s.cost)}","usage_source":${own(s.usageSource)},"outcome":${own(s.outcome)},"attempts":${s.attempts.length}`
     : `"prompt_tokens":null,"completion_tokens":null,"cost_usd":null,"usage_source":null,"outcome":null,"attempts":0`;
   const bodies = rec.bodies ? `,"request_body":${str(rec.requestBody)},"response_body":${str(rec.responseBody)}` : "";
-  return `{"level":"info","time":${time},"msg":"request","req_id":"${rec.id}","route":${own(rec.route)},"status":${rec.status},` +
+  return (
+    `{"level":"info","time":${time},"msg":"request","req_id":"${rec.id}","route":${own(rec.route)},"status":${rec.status},` +
     `"key_id":${str(rec.keyId)},"account":${str(rec.account)},"model":${str(rec.model)},"provider":${own(rec.provider)},` +
     `"latency_ms":${ms(rec.endMs)},"upstream_ms":${rec.waitedMs > 0 ? ms(rec.upstreamMs) : null},"overhead_ms":${ms(rec.overheadMs())},` +
-    `${usage},"failovers":${failoversOf(rec)}${bodies}}\n`;
+    `${usage},"failovers":${failoversOf(rec)}${bodies}}\n`
+  );
 }

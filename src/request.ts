@@ -33,7 +33,14 @@ function setLimitHeaders(state: RequestState, r: LimitResult): void {
 }
 
 /** Counts against a tier; the headers report the key (or IP) tier, a 429 the tier that refused. */
-export async function takeLimit(gw: Gateway, state: RequestState, scope: string, bucket: string, tier: { requests: number; window: number }, report: boolean): Promise<void> {
+export async function takeLimit(
+  gw: Gateway,
+  state: RequestState,
+  scope: string,
+  bucket: string,
+  tier: { requests: number; window: number },
+  report: boolean,
+): Promise<void> {
   const r = await gw.limiter.take(bucket, tier.requests, tier.window * 1000, gw.now());
   if (report || !r.ok) setLimitHeaders(state, r);
   if (!r.ok) {

@@ -64,7 +64,10 @@ export function startRetention(store: Store, days: number, log: (line: string) =
     const before = retentionCutoff(now(), days);
     try {
       const r = await pruneInBackground(store, before, () => stopped);
-      if (r.rows > 0) log(`retention: folded ${r.rows} ledger rows older than ${new Date(before).toISOString()} into daily totals (${r.rollups} rollups, ${r.attempts} attempts dropped)`);
+      if (r.rows > 0)
+        log(
+          `retention: folded ${r.rows} ledger rows older than ${new Date(before).toISOString()} into daily totals (${r.rollups} rollups, ${r.attempts} attempts dropped)`,
+        );
       // Stored responses (POST /v1/responses) are kept as long as the ledger rows of their requests.
       const responses = await store.pruneResponses(before);
       if (responses > 0) log(`retention: deleted ${responses} stored responses older than ${new Date(before).toISOString()}`);

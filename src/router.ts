@@ -116,14 +116,14 @@ export class Router {
     const { health, now } = this.deps;
     const t = now();
     // A refused platform key is the operator's to fix: skipped (no backoff) until a probe after the cooldown.
-    if (!e.byok && (opts.refused.has(e) || health.misconfigured(e.provider, t))) return tally.keyRefused(e.provider), false;
+    if (!e.byok && (opts.refused.has(e) || health.misconfigured(e.provider, t))) return (tally.keyRefused(e.provider), false);
     const wait = Math.max(health.availableIn(e.provider, e.model, t), (opts.notBefore.get(e) ?? 0) - t);
-    if (wait > 0) return tally.later(wait), false;
+    if (wait > 0) return (tally.later(wait), false);
     // After the circuit check, so an open circuit does not use up the provider's tier.
     const full = await this.providerFull(e.provider);
-    if (full) return tally.limitedBy(full), false;
+    if (full) return (tally.limitedBy(full), false);
     // Last, as it takes the half-open probe slot: another request may be probing.
-    if (!health.admit(e.provider, e.model, t)) return tally.later(0), false;
+    if (!health.admit(e.provider, e.model, t)) return (tally.later(0), false);
     return true;
   }
 
@@ -163,9 +163,25 @@ export class Router {
     return r.ok ? null : r;
   }
 
-  private log(opts: RunOptions, e: RoutedEndpoint, outcome: Outcome | "cancelled", status: number | null, started: number, retryAfterMs: number | null = null, suspect = false): void {
+  private log(
+    opts: RunOptions,
+    e: RoutedEndpoint,
+    outcome: Outcome | "cancelled",
+    status: number | null,
+    started: number,
+    retryAfterMs: number | null = null,
+    suspect = false,
+  ): void {
     const t = this.deps.now();
-    opts.attempts.push({ requestId: opts.requestId, createdAt: started, provider: e.provider, model: e.model, outcome, httpStatus: status, latencyMs: t - started });
+    opts.attempts.push({
+      requestId: opts.requestId,
+      createdAt: started,
+      provider: e.provider,
+      model: e.model,
+      outcome,
+      httpStatus: status,
+      latencyMs: t - started,
+    });
     if (outcome === "cancelled") return;
     // An account's own key refused says nothing about the provider: health is shared by all.
     const seen = outcome === "key_rejected" && e.byok ? "rejected" : outcome;

@@ -41,7 +41,10 @@ export type ContentPart = z.infer<typeof ContentPart>;
 /** The superset's message: `developer`, content parts, and what clients echo back on assistant turns. */
 export const ChatMessage = z.strictObject({
   role: z.enum(["system", "developer", "user", "assistant", "tool"]),
-  content: z.union([z.string(), z.array(ContentPart)]).nullable().optional(),
+  content: z
+    .union([z.string(), z.array(ContentPart)])
+    .nullable()
+    .optional(),
   name: z.string().optional(),
   tool_calls: z.array(ToolCall).optional(),
   tool_call_id: z.string().optional(),
@@ -124,13 +127,21 @@ const openaiShape = {
   store: z.boolean().optional(),
   modalities: z.array(z.literal("text")).optional(),
   prediction: z.strictObject({ type: z.literal("content"), content: z.union([z.string(), z.array(TextPart)]) }).optional(),
-  web_search_options: z.strictObject({
-    search_context_size: z.enum(["low", "medium", "high"]).optional(),
-    user_location: z.unknown().optional(),
-  }).optional(),
+  web_search_options: z
+    .strictObject({
+      search_context_size: z.enum(["low", "medium", "high"]).optional(),
+      user_location: z.unknown().optional(),
+    })
+    .optional(),
 };
 
-type Refinable = { messages: Array<{ role: string; tool_call_id?: string }>; max_tokens?: number; max_completion_tokens?: number; top_logprobs?: number; logprobs?: boolean };
+type Refinable = {
+  messages: Array<{ role: string; tool_call_id?: string }>;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  top_logprobs?: number;
+  logprobs?: boolean;
+};
 
 /** Rules across fields: a tool message names its call; one output limit; top_logprobs needs logprobs. */
 function crossField(body: Refinable, ctx: z.core.$RefinementCtx): void {
@@ -203,11 +214,13 @@ export const ChatChunk = z.object({
   object: z.literal("chat.completion.chunk"),
   created: z.number().int(),
   model: z.string(),
-  choices: z.array(z.object({
-    index: z.number().int(),
-    delta: z.object({ role: z.literal("assistant").optional(), content: z.string().nullable().optional(), tool_calls: z.array(ToolCallChunk).optional() }),
-    finish_reason: FinishReason,
-  })),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({ role: z.literal("assistant").optional(), content: z.string().nullable().optional(), tool_calls: z.array(ToolCallChunk).optional() }),
+      finish_reason: FinishReason,
+    }),
+  ),
   usage: Usage.optional(),
 });
 
@@ -216,21 +229,25 @@ const Logprobs = z.object({ content: z.array(z.unknown()).nullable(), refusal: z
 const OpenAIFinish = z.enum(["stop", "length", "tool_calls", "content_filter"]).nullable();
 
 export const OpenAIChatCompletion = ChatCompletion.extend({
-  choices: z.array(z.object({
-    index: z.number().int(),
-    message: AssistantMessage.extend({ refusal: z.string().nullable() }),
-    finish_reason: OpenAIFinish,
-    logprobs: Logprobs,
-  })),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: AssistantMessage.extend({ refusal: z.string().nullable() }),
+      finish_reason: OpenAIFinish,
+      logprobs: Logprobs,
+    }),
+  ),
 });
 
 export const OpenAIChatChunk = ChatChunk.extend({
-  choices: z.array(z.object({
-    index: z.number().int(),
-    delta: ChatChunk.shape.choices.element.shape.delta.extend({ refusal: z.string().nullable().optional() }),
-    finish_reason: OpenAIFinish,
-    logprobs: Logprobs.optional(),
-  })),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: ChatChunk.shape.choices.element.shape.delta.extend({ refusal: z.string().nullable().optional() }),
+      finish_reason: OpenAIFinish,
+      logprobs: Logprobs.optional(),
+    }),
+  ),
 });
 
 export const ModelEntry = z.object({

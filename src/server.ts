@@ -47,7 +47,7 @@ export function createHandler(gw: Gateway): RequestListener {
 
 /** The canonical spelling, with or without a query; other spellings h3 resolves (below). */
 function isChatUrl(url: string | undefined): boolean {
-  return url !== undefined && url.startsWith(CHAT) && (url.length === CHAT.length || url.charCodeAt(CHAT.length) === 63 /* ? */);
+  return url !== undefined && url.startsWith(CHAT) && (url.length === CHAT.length || url.charCodeAt(CHAT.length) === 63); /* ? */
 }
 
 function serveChat(gw: Gateway, req: IncomingMessage, res: ServerResponse, handler = chatCompletions, route = CHAT): Promise<void> {
@@ -94,11 +94,22 @@ function createApp(gw: Gateway): H3 {
   // Spellings of the chat path the fast check in createHandler leaves to h3 (a trailing
   // slash, percent-encoding): the same node:http pipeline.
   // These report their own record (the Exchange's): claimed, so h3's watch does not count them twice.
-  app.post(CHAT, fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveChat(gw, req as IncomingMessage, res as ServerResponse))));
+  app.post(
+    CHAT,
+    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveChat(gw, req as IncomingMessage, res as ServerResponse))),
+  );
   // Embeddings: routed by h3 (not the hot path), served on node:http like chat (embeddings.ts).
-  app.post(EMBEDDINGS, fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveEmbeddings(gw, req as IncomingMessage, res as ServerResponse))));
+  app.post(
+    EMBEDDINGS,
+    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveEmbeddings(gw, req as IncomingMessage, res as ServerResponse))),
+  );
   // POST /v1/responses runs the chat pipeline (chat.ts) on node:http like the chat route.
-  app.post(RESPONSES, fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveChat(gw, req as IncomingMessage, res as ServerResponse, createResponse, RESPONSES))));
+  app.post(
+    RESPONSES,
+    fromNodeHandler(
+      (req, res) => (gw.obs.claim(res as ServerResponse), serveChat(gw, req as IncomingMessage, res as ServerResponse, createResponse, RESPONSES)),
+    ),
+  );
   app.get(`${RESPONSE_PREFIX}:id`, async (event) => {
     const key = await authenticate(gw, stateOf(event), event.req.headers.get("authorization"), clientIp(event));
     return withHeaders(event, await getResponse(gw, key, decodePath(event.context.params!.id!)));
@@ -123,7 +134,10 @@ function createApp(gw: Gateway): H3 {
   });
   app.get("/v1/health/providers", async (event) => {
     await limitByIp(gw, stateOf(event), clientIp(event));
-    const snapshot = gw.health.snapshot(gw.now(), [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id));
+    const snapshot = gw.health.snapshot(
+      gw.now(),
+      [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id),
+    );
     // Whether rate limits are counted across every process (Redis) or in this one (contract.md §7).
     return withHeaders(event, { ...snapshot, limits: gw.limiter.shared ? "shared" : "per_process" });
   });
@@ -180,7 +194,9 @@ export function clientErrorHandler(gw: Gateway): (err: NodeJS.ErrnoException, so
     error = (await ipLimited(gw, state, ip))?.cause ?? error;
     if (!socket.writable) return void socket.destroy();
     const reply = errorReply(error, state, false, gw.config.server.compat !== "strict");
-    const head = Object.entries({ ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)), connection: "close" }).map(([k, v]) => `${k}: ${v}`).join("\r\n");
+    const head = Object.entries({ ...reply.headers, "content-length": String(Buffer.byteLength(reply.body)), connection: "close" })
+      .map(([k, v]) => `${k}: ${v}`)
+      .join("\r\n");
     socket.end(`HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ""}\r\n${head}\r\n\r\n${reply.body}`);
   };
 }

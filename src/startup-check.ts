@@ -12,8 +12,7 @@ import type { ProviderInstance } from "./plugins.js";
 /** A local OpenAI-compatible server usually needs no key (catalog.ts isKeyless). */
 const keyless = (i: ProviderInstance) => i.plugin.describe?.keyless === true;
 
-const keyHint = (i: ProviderInstance) =>
-  `providers.${i.settings.id}.apiKey${i.plugin.defaults.apiKeyEnv ? ` or ${i.plugin.defaults.apiKeyEnv}` : ""}`;
+const keyHint = (i: ProviderInstance) => `providers.${i.settings.id}.apiKey${i.plugin.defaults.apiKeyEnv ? ` or ${i.plugin.defaults.apiKeyEnv}` : ""}`;
 
 export function startupWarnings(gw: Gateway, env: NodeJS.ProcessEnv = process.env): string[] {
   const lines: string[] = [];
@@ -29,8 +28,10 @@ export function startupWarnings(gw: Gateway, env: NodeJS.ProcessEnv = process.en
   }
   const usable = [...gw.instances.values()].some((i) => i.settings.apiKey !== undefined || (keyless(i) && configured.includes(i.settings.id)));
   if (!usable) {
-    lines.push("warning: no provider is usable: none has a key, so every chat request gets 404 model_not_found " +
-      "(run gateway init, or export OPENAI_API_KEY, ANTHROPIC_API_KEY, ... and restart); accounts' own keys (gateway byok set) still work");
+    lines.push(
+      "warning: no provider is usable: none has a key, so every chat request gets 404 model_not_found " +
+        "(run gateway init, or export OPENAI_API_KEY, ANTHROPIC_API_KEY, ... and restart); accounts' own keys (gateway byok set) still work",
+    );
   }
   return lines;
 }

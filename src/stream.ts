@@ -114,9 +114,9 @@ class Framer {
     const refusal = this.openai ? d.refusal : undefined;
     if (d.content === undefined && !d.tool_calls && refusal === undefined) return null;
     const delta: Record<string, unknown> = {};
-    if (!this.started.has(index)) (delta.role = "assistant"), this.started.add(index);
-    if (d.content !== undefined) (delta.content = d.content), (this.text += d.content);
-    if (refusal !== undefined) (delta.refusal = refusal), (this.text += refusal);
+    if (!this.started.has(index)) ((delta.role = "assistant"), this.started.add(index));
+    if (d.content !== undefined) ((delta.content = d.content), (this.text += d.content));
+    if (refusal !== undefined) ((delta.refusal = refusal), (this.text += refusal));
     if (d.tool_calls) {
       delta.tool_calls = d.tool_calls;
       for (const t of d.tool_calls) this.text += (t.function?.name ?? "") + (t.function?.arguments ?? "");

@@ -10,8 +10,8 @@ import { exactId, flatPrice, priceModels } from "./genai-prices.js";
 import type { ProviderPlugin } from "./provider.js";
 import type { CatalogModel } from "./store/index.js";
 
-const NOT_CHAT = /embed|tts|whisper|dall-e|image|moderation|audio|realtime|transcribe|search|sonic|rerank|davinci|babbage|\bada\b|curie|instruct$|^anthropic\.|claude/i;
-
+const NOT_CHAT =
+  /embed|tts|whisper|dall-e|image|moderation|audio|realtime|transcribe|search|sonic|rerank|davinci|babbage|\bada\b|curie|instruct$|^anthropic\.|claude/i;
 
 /** The entries of each plugin naming a genai-prices provider (`describe.catalog.genaiPrices`). */
 export function supplementEntries(plugins: readonly ProviderPlugin[]): Array<Omit<CatalogModel, "created">> {
@@ -27,9 +27,15 @@ export function supplementEntries(plugins: readonly ProviderPlugin[]): Array<Omi
       if (!id || NOT_CHAT.test(id) || prompt === undefined || completion === undefined) continue;
       if (only && !only.test(id)) continue; // e.g. Google's Vertex-only entries
       out.push({
-        id: `${plugin}/${id}`, ownedBy: plugin, promptPrice: prompt, completionPrice: completion, ...cachePrices(m.prices?.cache_read_mtok, m.prices?.cache_write_mtok),
-        contextLength: m.context_window ?? null, maxOutput: null,
-        endpoints: [{ provider: plugin, model: id }], source: "bundled",
+        id: `${plugin}/${id}`,
+        ownedBy: plugin,
+        promptPrice: prompt,
+        completionPrice: completion,
+        ...cachePrices(m.prices?.cache_read_mtok, m.prices?.cache_write_mtok),
+        contextLength: m.context_window ?? null,
+        maxOutput: null,
+        endpoints: [{ provider: plugin, model: id }],
+        source: "bundled",
       });
     }
   }

@@ -26,12 +26,10 @@ const LIST_TIMEOUT_MS = 30_000;
 const NOT_CHAT = /embed|rerank|whisper|tts|transcribe|dall-e|gpt-image|stable-diffusion|flux|sora|moderation|realtime|davinci|babbage/i;
 
 /** Plugins with a bundled catalog keep their plugin name as vendor (ids match it); others use the instance id (`ollama/llama3.1`). */
-const vendorOf = (instance: ProviderInstance): string =>
-  instance.plugin.describe?.catalog ? instance.plugin.name : instance.settings.id;
+const vendorOf = (instance: ProviderInstance): string => (instance.plugin.describe?.catalog ? instance.plugin.name : instance.settings.id);
 
 /** Instances worth asking: a platform key, or a local server that needs none. */
-const listable = (i: ProviderInstance): boolean =>
-  i.plugin.models !== undefined && (i.settings.apiKey !== undefined || i.plugin.describe?.keyless === true);
+const listable = (i: ProviderInstance): boolean => i.plugin.models !== undefined && (i.settings.apiKey !== undefined || i.plugin.describe?.keyless === true);
 
 /**
  * A live model the bundled catalog lacks gets an unknown price (null), never a guessed one.
@@ -42,9 +40,15 @@ const listable = (i: ProviderInstance): boolean =>
  */
 function liveModel(vendor: string, instance: ProviderInstance, m: ModelInfo, created: number): CatalogModel {
   return {
-    id: `${vendor}/${m.id}`, ownedBy: vendor, promptPrice: null, completionPrice: null,
-    contextLength: m.contextLength ?? null, maxOutput: m.maxOutput ?? null,
-    endpoints: [{ provider: instance.settings.id, model: m.id }], source: "live", created,
+    id: `${vendor}/${m.id}`,
+    ownedBy: vendor,
+    promptPrice: null,
+    completionPrice: null,
+    contextLength: m.contextLength ?? null,
+    maxOutput: m.maxOutput ?? null,
+    endpoints: [{ provider: instance.settings.id, model: m.id }],
+    source: "live",
+    created,
   };
 }
 
@@ -95,6 +99,9 @@ export async function syncModels(config: Config, store: Store, instances: Map<st
   // Config entries are not stored: they apply at every start, so removing one takes effect.
   const stored = mergeCatalog(bundled, [...live.values()]);
   await store.replaceCatalog(stored);
-  const served = mergeCatalog(stored, config.models.map((m) => configModel(m, created)));
+  const served = mergeCatalog(
+    stored,
+    config.models.map((m) => configModel(m, created)),
+  );
   return { models: served.length, providers };
 }

@@ -8,7 +8,12 @@ import type { Observer } from "./observer.js";
 import type { RequestRecord } from "./request-record.js";
 
 /** Runs one upstream attempt, its wait counted whether it answers or fails. */
-export async function timed<E extends { provider: string; model: string }, T>(obs: Observer, rec: RequestRecord, attempt: (e: E) => Promise<T>, e: E): Promise<T> {
+export async function timed<E extends { provider: string; model: string }, T>(
+  obs: Observer,
+  rec: RequestRecord,
+  attempt: (e: E) => Promise<T>,
+  e: E,
+): Promise<T> {
   const t0 = performance.now();
   let ok = false;
   try {

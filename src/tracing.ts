@@ -53,7 +53,10 @@ export class Tracer {
   private lastError = -Infinity;
   dropped = 0;
 
-  constructor(private readonly config: NonNullable<Config["otel"]>, private readonly warn: (message: string) => void) {
+  constructor(
+    private readonly config: NonNullable<Config["otel"]>,
+    private readonly warn: (message: string) => void,
+  ) {
     this.url = tracesUrl(config.endpoint);
     this.timer = setInterval(() => void this.flush(), EVERY_MS).unref();
   }
@@ -69,13 +72,25 @@ export class Tracer {
     if (rec.provider) attributes.push(str("gen_ai.provider.name", rec.provider));
     if (s) attributes.push(int("gen_ai.usage.input_tokens", s.prompt), int("gen_ai.usage.output_tokens", s.completion), int("gateway.cost_nano_usd", s.cost));
     this.push({
-      traceId, spanId, ...(parent && { parentSpanId: parent[2] }), name: rec.route, kind: SERVER,
-      startTimeUnixNano: nanos(rec.t0), endTimeUnixNano: nanos(rec.t0 + rec.endMs), attributes, status: { code: rec.status >= 500 ? ERROR : OK },
+      traceId,
+      spanId,
+      ...(parent && { parentSpanId: parent[2] }),
+      name: rec.route,
+      kind: SERVER,
+      startTimeUnixNano: nanos(rec.t0),
+      endTimeUnixNano: nanos(rec.t0 + rec.endMs),
+      attributes,
+      status: { code: rec.status >= 500 ? ERROR : OK },
     });
     for (const a of rec.trace?.attempts ?? []) {
       this.push({
-        traceId, spanId: hex(8), parentSpanId: spanId, name: `upstream ${a.provider}`, kind: CLIENT,
-        startTimeUnixNano: nanos(a.start), endTimeUnixNano: nanos(a.start + a.ms),
+        traceId,
+        spanId: hex(8),
+        parentSpanId: spanId,
+        name: `upstream ${a.provider}`,
+        kind: CLIENT,
+        startTimeUnixNano: nanos(a.start),
+        endTimeUnixNano: nanos(a.start + a.ms),
         attributes: [str("gateway.request_id", rec.id), str("gen_ai.provider.name", a.provider), str("gen_ai.request.model", a.model)],
         status: { code: a.ok ? OK : ERROR },
       });
@@ -98,13 +113,20 @@ export class Tracer {
 
   private async send(spans: Span[]): Promise<void> {
     const body = JSON.stringify({
-      resourceSpans: [{
-        resource: { attributes: [str("service.name", this.config.serviceName)] },
-        scopeSpans: [{ scope: { name: "llm-gateway" }, spans }],
-      }],
+      resourceSpans: [
+        {
+          resource: { attributes: [str("service.name", this.config.serviceName)] },
+          scopeSpans: [{ scope: { name: "llm-gateway" }, spans }],
+        },
+      ],
     });
     try {
-      const res = await fetch(this.url, { method: "POST", headers: { "content-type": "application/json", ...this.config.headers }, body, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(this.url, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...this.config.headers },
+        body,
+        signal: AbortSignal.timeout(10_000),
+      });
       await res.arrayBuffer();
       if (!res.ok) this.onError(`otel: the collector answered HTTP ${res.status}; ${spans.length} spans dropped`);
     } catch (err) {

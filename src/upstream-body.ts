@@ -43,7 +43,7 @@ export async function* decodeSse(body: AsyncIterable<Uint8Array>, caps: BodyCaps
   const queue: EventSourceMessage[] = [];
   let done = false;
   let pending = 0; // bytes since the last complete event
-  const parser = createParser({ onEvent: (e) => void (pending = 0, done || queue.push(e)) });
+  const parser = createParser({ onEvent: (e) => void ((pending = 0), done || queue.push(e)) });
   const decoder = new TextDecoder();
   for await (const chunk of capped(body, caps.maxResponseBytes)) {
     if (done) continue;

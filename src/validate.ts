@@ -28,7 +28,11 @@ export function checkItemCount(body: unknown): void {
     if (Array.isArray(m?.tool_calls)) items += m.tool_calls.length;
   }
   if (items > MAX_REQUEST_ITEMS) {
-    throw invalidRequest(`messages: A request may hold at most ${MAX_REQUEST_ITEMS} messages, content parts and tool calls together`, "request_too_large", "messages");
+    throw invalidRequest(
+      `messages: A request may hold at most ${MAX_REQUEST_ITEMS} messages, content parts and tool calls together`,
+      "request_too_large",
+      "messages",
+    );
   }
 }
 

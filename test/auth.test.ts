@@ -4,7 +4,10 @@ import { openaiConfig, startGateway, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
 
-const h = useGateway((fakeUrl) => openaiConfig(fakeUrl, { limits: { ip: { requests: 1000, window: 60 } } }), { credits: "10", fallback: () => completion("ok") });
+const h = useGateway((fakeUrl) => openaiConfig(fakeUrl, { limits: { ip: { requests: 1000, window: 60 } } }), {
+  credits: "10",
+  fallback: () => completion("ok"),
+});
 
 const models = (headers: Record<string, string>) => fetch(`${h.gw.url}/v1/models`, { headers });
 
@@ -54,7 +57,7 @@ describe("401 invalid_api_key", () => {
 describe("public endpoints and keyless throttling", () => {
   test("health and openapi need no key", async () => {
     expect((await fetch(`${h.gw.url}/v1/health/providers`)).status).toBe(200);
-    const doc = await (await fetch(`${h.gw.url}/v1/openapi.json`)).json() as { openapi: string; info: { version: string } };
+    const doc = (await (await fetch(`${h.gw.url}/v1/openapi.json`)).json()) as { openapi: string; info: { version: string } };
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("1.0.0");
   });

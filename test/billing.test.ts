@@ -10,17 +10,29 @@ import { bearer, expectError } from "./helpers/http.js";
 import { completion, stream } from "./helpers/openai-wire.js";
 
 const MODEL = "openai/gpt-4o-mini";
-const h = useGateway((fakeUrl) => ({
-  providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
-  models: [
-    { id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-    { id: "openai/tiny-price", pricing: { prompt: "0.0000015", completion: "0" }, endpoints: [{ provider: "openai", model: "tiny" }] },
-  ],
-  retry: FAST_RETRY,
-  health: { failureThreshold: 1000 },
-}), { fallback: () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) });
+const h = useGateway(
+  (fakeUrl) => ({
+    providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
+    models: [
+      { id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
+      { id: "openai/tiny-price", pricing: { prompt: "0.0000015", completion: "0" }, endpoints: [{ provider: "openai", model: "tiny" }] },
+    ],
+    retry: FAST_RETRY,
+    health: { failureThreshold: 1000 },
+  }),
+  { fallback: () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) },
+);
 
-interface LedgerRow { account: string; cost: number; list_cost: number; byok: number; usage_source: string; status: string; prompt_tokens: number; completion_tokens: number }
+interface LedgerRow {
+  account: string;
+  cost: number;
+  list_cost: number;
+  byok: number;
+  usage_source: string;
+  status: string;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
 const ledger = (account: string) => rows<LedgerRow>(h.gw.db, "SELECT * FROM ledger WHERE account = ? ORDER BY id", account);
 const balance = async (account: string) => Number((await h.gw.store.balance(account)) ?? 0n);
 const ask = (key: string, extra: Record<string, unknown> = {}) =>
@@ -33,7 +45,9 @@ describe("exact debits", () => {
     expect((await ask(key)).status).toBe(200);
     // 12 × 150_000_000 + 5 × 600_000_000 nano-USD per 1M tokens = 4_800 nano-USD.
     expect(await balance("exact")).toBe(1_000_000_000 - 4_800);
-    expect(await ledger("exact")).toEqual([expect.objectContaining({ cost: 4_800, list_cost: 4_800, prompt_tokens: 12, completion_tokens: 5, usage_source: "provider", status: "ok", byok: 0 })]);
+    expect(await ledger("exact")).toEqual([
+      expect.objectContaining({ cost: 4_800, list_cost: 4_800, prompt_tokens: 12, completion_tokens: 5, usage_source: "provider", status: "ok", byok: 0 }),
+    ]);
     // 12 × 1_500 / 1e6 = 0.018 nano -> rounded up to 1.
     expect((await ask(key, { model: "openai/tiny-price" })).status).toBe(200);
     expect(await balance("exact")).toBe(1_000_000_000 - 4_801);
@@ -82,7 +96,7 @@ describe("concurrency", () => {
       await expect.poll(() => statuses.length, { timeout: 10_000 }).toBe(45);
       expect(statuses.every((s) => s === 402)).toBe(true);
       // All of it is held by the five in flight: not one more nano-USD can be reserved.
-      expect((await h.gw.store.reserve("probe", "race", 1))).toBe(false);
+      expect(await h.gw.store.reserve("probe", "race", 1)).toBe(false);
       release();
       const all = await Promise.all(pending);
       expect(all.filter((s) => s === 200)).toHaveLength(5);
@@ -101,7 +115,13 @@ describe("streams and disconnects", () => {
   test("a client that disconnects mid-stream is charged for what it received (estimated)", async () => {
     const key = await h.gw.createKey({ account: "leaver" });
     await h.gw.addCredits("1", "leaver");
-    h.fake.queue(stream(Array.from({ length: 100 }, (_, i) => `word${i} `), { prompt_tokens: 12, completion_tokens: 300 }, { delayMs: 15 }));
+    h.fake.queue(
+      stream(
+        Array.from({ length: 100 }, (_, i) => `word${i} `),
+        { prompt_tokens: 12, completion_tokens: 300 },
+        { delayMs: 15 },
+      ),
+    );
     const res = await ask(key, { stream: true, max_tokens: 500 });
     const reader = res.body!.getReader();
     let received = "";
@@ -144,7 +164,9 @@ describe("BYOK", () => {
     const key = await h.gw.createKey({ account: "secrets" });
     await h.gw.addCredits("1", "secrets");
     expect((await ask(key)).status).toBe(200);
-    const dumps = onPostgres() ? [execFileSync("pg_dump", ["--data-only", h.gw.db], { maxBuffer: 64 << 20 })] : [h.gw.db, `${h.gw.db}-wal`].map((f) => readFileSync(f));
+    const dumps = onPostgres()
+      ? [execFileSync("pg_dump", ["--data-only", h.gw.db], { maxBuffer: 64 << 20 })]
+      : [h.gw.db, `${h.gw.db}-wal`].map((f) => readFileSync(f));
     expect(dumps.every((d) => d.length > 0)).toBe(true);
     for (const bytes of dumps) {
       expect(bytes.includes(Buffer.from(key))).toBe(false);

@@ -26,10 +26,12 @@ afterAll(async () => {
   await fake?.close();
 });
 
-const chat = (url: string, key: string) => fetch(`${url}/v1/chat/completions`, {
-  method: "POST", headers: { "content-type": "application/json", ...bearer(key) },
-  body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }),
-});
+const chat = (url: string, key: string) =>
+  fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...bearer(key) },
+    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }),
+  });
 
 /** A 400 that tells the account what to do, and nothing of the gateway's insides. */
 async function expectUnreadable(res: Response): Promise<void> {
@@ -71,15 +73,19 @@ test("restart with another GATEWAY_SECRET on the same database: 400 byok_key_unr
 test("gateway serve says on stderr how many keys it cannot read, and `byok set` again fixes it live", async () => {
   assertBuilt();
   const dir = tempDir();
-  writeFileSync(join(dir, "gateway.config.yaml"), [
-    "providers:",
-    "  openai: { baseUrl: '${FAKE_URL}/v1' }",
-    "models:",
-    `  - { id: ${MODEL}, pricing: { prompt: 0.15, completion: '0.6' }, endpoints: [{ provider: openai, model: gpt-4o-mini }] }`,
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "gateway.config.yaml"),
+    [
+      "providers:",
+      "  openai: { baseUrl: '${FAKE_URL}/v1' }",
+      "models:",
+      `  - { id: ${MODEL}, pricing: { prompt: 0.15, completion: '0.6' }, endpoints: [{ provider: openai, model: gpt-4o-mini }] }`,
+    ].join("\n"),
+  );
   const old = { FAKE_URL: fake.url, GATEWAY_SECRET: "old-secret" };
   const current = { FAKE_URL: fake.url, GATEWAY_SECRET: "new-secret" };
-  const setKey = (env: Record<string, string>) => gateway(["byok", "set", "openai", "--key-stdin", "--account", "acme"], { cwd: dir, env, input: `${BYOK_KEY}\n` });
+  const setKey = (env: Record<string, string>) =>
+    gateway(["byok", "set", "openai", "--key-stdin", "--account", "acme"], { cwd: dir, env, input: `${BYOK_KEY}\n` });
   expect((await setKey(old)).exitCode).toBe(0);
   const key = (await gateway(["keys", "create", "--name", "acme-app", "--account", "acme", "--json"], { cwd: dir, env: old })).json.key as string;
 

@@ -41,7 +41,10 @@ async function ensureBuilt(): Promise<void> {
     }
   })();
   const newest = ["src", "providers"].flatMap((dir) =>
-    readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" }).filter((f) => f.endsWith(".ts")).map((f) => statSync(join(ROOT, dir, f)).mtimeMs));
+    readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".ts"))
+      .map((f) => statSync(join(ROOT, dir, f)).mtimeMs),
+  );
   if (Math.max(...newest) > built) await execa("npm", ["run", "build"], { cwd: ROOT });
 }
 
@@ -72,7 +75,11 @@ function setup(config: Record<string, unknown>) {
   const db = join(dir, `g-${n}.db`);
   return (...args: string[]) =>
     execa(process.execPath, [CLI, "--config", file, "--db", db, ...args], {
-      reject: false, stdin: "ignore", timeout: 30_000, extendEnv: false, env: { GATEWAY_SECRET: "catalog-test-secret", NO_COLOR: "1" },
+      reject: false,
+      stdin: "ignore",
+      timeout: 30_000,
+      extendEnv: false,
+      env: { GATEWAY_SECRET: "catalog-test-secret", NO_COLOR: "1" },
     });
 }
 
@@ -81,12 +88,17 @@ const byId = (rows: Row[]) => new Map(rows.map((r) => [r.id, r]));
 
 /** Every one of the eleven providers with a key: OpenAI-format ones at the fake, the rest unreachable. */
 function allEleven(): Record<string, unknown> {
-  return Object.fromEntries(ELEVEN.map((p) => [p, {
-    apiKey: `key-${p}-0000`,
-    baseUrl: OPENAI_FORMAT.has(p) ? `${fake.url}/v1` : "http://127.0.0.1:9",
-    ...(p === "bedrock" ? { region: "us-east-1" } : {}),
-    ...(p === "azure" ? { apiVersion: "2024-10-21" } : {}),
-  }]));
+  return Object.fromEntries(
+    ELEVEN.map((p) => [
+      p,
+      {
+        apiKey: `key-${p}-0000`,
+        baseUrl: OPENAI_FORMAT.has(p) ? `${fake.url}/v1` : "http://127.0.0.1:9",
+        ...(p === "bedrock" ? { region: "us-east-1" } : {}),
+        ...(p === "azure" ? { apiVersion: "2024-10-21" } : {}),
+      },
+    ]),
+  );
 }
 
 describe("gateway models list", () => {
@@ -109,7 +121,11 @@ describe("gateway models list", () => {
 
     // Exact decimal strings, equal to the package's numbers (no 0.1+0.2 artefacts).
     let compared = 0;
-    for (const [vendor, data] of [["openai", openaiData], ["anthropic", anthropicData], ["google", googleData]] as const) {
+    for (const [vendor, data] of [
+      ["openai", openaiData],
+      ["anthropic", anthropicData],
+      ["google", googleData],
+    ] as const) {
       for (const m of Object.values(data.models) as Array<{ id: string; cost: { input: number; output: number }; limit: { context: number } }>) {
         const row = rowsById.get(`${vendor}/${m.id}`);
         if (!row) continue;
@@ -199,7 +215,13 @@ describe("gateway models sync", () => {
     const added = all.filter((r) => !before.some((b) => b.id === r.id) && r.pricing.prompt === null);
     // Live models the catalog lacks are added with an unknown price; non-chat ones are not.
     expect(added).toEqual([
-      { id: "openai/ft:gpt-4o-mini-2024-07-18:acme::9xYz1234", owned_by: "openai", pricing: { prompt: null, completion: null }, context_length: null, providers: ["openai"] },
+      {
+        id: "openai/ft:gpt-4o-mini-2024-07-18:acme::9xYz1234",
+        owned_by: "openai",
+        pricing: { prompt: null, completion: null },
+        context_length: null,
+        providers: ["openai"],
+      },
       { id: "openai/gpt-4o-mini-2024-07-18", owned_by: "openai", pricing: { prompt: null, completion: null }, context_length: null, providers: ["openai"] },
     ]);
     // Unpriced, they are not served on the platform key (never billed at $0): BYOK or local only.
@@ -237,7 +259,7 @@ describe("GET /v1/models with no `models:` in the config", () => {
   test("lists the bundled models of the configured provider, with pricing and release dates", async () => {
     const gw = await startGateway({ providers: { openai: { apiKey: "sk-upstream-0000", baseUrl: `${fake.url}/v1` } } });
     try {
-      const client = gw.client((await gw.createKey()));
+      const client = gw.client(await gw.createKey());
       const models: Array<{ id: string; created: number; owned_by: string; pricing?: unknown; context_length?: number }> = [];
       for await (const m of client.models.list()) models.push(m as (typeof models)[number]);
       expect(models.length).toBeGreaterThan(10);

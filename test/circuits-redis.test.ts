@@ -37,10 +37,18 @@ async function fleet(n: number, redisUrl = REDIS_URL): Promise<TestGateway[]> {
       primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-upstream-secret-1111" },
       secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-upstream-secret-2222" },
     },
-    models: [{
-      id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, order: "fixed",
-      endpoints: [{ provider: "primary", model: "p-model" }, { provider: "secondary", model: "s-model" }],
-    }],
+    models: [
+      {
+        id: MODEL,
+        pricing: { prompt: "1", completion: "2" },
+        max_output: 1000,
+        order: "fixed",
+        endpoints: [
+          { provider: "primary", model: "p-model" },
+          { provider: "secondary", model: "s-model" },
+        ],
+      },
+    ],
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
     health: { failureThreshold: 2, cooldown: COOLDOWN },
     redis: { url: redisUrl, prefix: r.prefix },
@@ -109,7 +117,7 @@ test("a gateway started while Redis was down hears circuits once Redis is there"
     expect(await circuitOf(a!, "primary")).toBe("open");
     await waitFor("B sees primary's circuit open", async () => (await circuitOf(b!, "primary")) === "open", 5_000);
     // Closed before Redis goes, so the gateways' connections do not outlive it in the log.
-    for (const gw of [a!, b!]) await gw.close(), gateways.splice(gateways.indexOf(gw), 1);
+    for (const gw of [a!, b!]) (await gw.close(), gateways.splice(gateways.indexOf(gw), 1));
   } finally {
     await server.stop();
   }

@@ -85,7 +85,14 @@ describe("credits, byok, usage", () => {
   test("usage --json has the contract's shape", async () => {
     const u = await run("usage", "--json", "--since", "7d");
     expect(u.exitCode).toBe(0);
-    expect(u.json).toMatchObject({ requests: expect.any(Number), prompt_tokens: expect.any(Number), completion_tokens: expect.any(Number), cost: expect.any(String), by_model: expect.any(Array), by_key: expect.any(Array) });
+    expect(u.json).toMatchObject({
+      requests: expect.any(Number),
+      prompt_tokens: expect.any(Number),
+      completion_tokens: expect.any(Number),
+      cost: expect.any(String),
+      by_model: expect.any(Array),
+      by_key: expect.any(Array),
+    });
   });
 
   test("init --yes writes a config that loads; without --yes and no TTY it is bad usage", async () => {
@@ -119,14 +126,17 @@ describe("serve", () => {
 
   test("the OpenAI SDK, with a key from `keys create`, completes, streams and lists models; SIGTERM exits 0", async () => {
     const d = tempDir();
-    writeFileSync(join(d, "gateway.config.yaml"), [
-      "providers:",
-      "  openai: { baseUrl: ${FAKE_URL}/v1, apiKey: ${OPENAI_API_KEY} }",
-      "models:",
-      "  - id: openai/gpt-4o-mini",
-      "    pricing: { prompt: 0.15, completion: '0.6' }",
-      "    endpoints: [{ provider: openai, model: gpt-4o-mini }]",
-    ].join("\n"));
+    writeFileSync(
+      join(d, "gateway.config.yaml"),
+      [
+        "providers:",
+        "  openai: { baseUrl: ${FAKE_URL}/v1, apiKey: ${OPENAI_API_KEY} }",
+        "models:",
+        "  - id: openai/gpt-4o-mini",
+        "    pricing: { prompt: 0.15, completion: '0.6' }",
+        "    endpoints: [{ provider: openai, model: gpt-4o-mini }]",
+      ].join("\n"),
+    );
     const env = { FAKE_URL: fake.url, OPENAI_API_KEY: "sk-upstream-from-env" };
     const created = await gateway(["keys", "create", "--name", "app", "--json"], { cwd: d, env });
     expect(created.stderr).toBe("");
@@ -144,7 +154,8 @@ describe("serve", () => {
       expect(r.choices[0]!.message.content).toBe("Hi from the fake");
       expect(fake.requests.at(-1)!.headers.authorization).toBe("Bearer sk-upstream-from-env");
       let text = "";
-      for await (const c of await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true })) text += c.choices[0]?.delta.content ?? "";
+      for await (const c of await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], stream: true }))
+        text += c.choices[0]?.delta.content ?? "";
       expect(text).toBe("ab");
       expect((await client.models.list()).data.map((m) => m.id)).toContain("openai/gpt-4o-mini");
     } finally {
@@ -161,7 +172,7 @@ describe("serve", () => {
     const d = tempDir();
     const { url, proc } = await serve([], { cwd: d, env: { OPENAI_API_KEY: "sk-zero-config" } });
     try {
-      const body = await (await fetch(`${url}/v1/health/providers`)).json() as { providers: Array<{ id: string }> };
+      const body = (await (await fetch(`${url}/v1/health/providers`)).json()) as { providers: Array<{ id: string }> };
       expect(body.providers.map((p) => p.id)).toEqual(["openai"]);
       expect(JSON.stringify(body)).not.toContain("sk-zero-config");
     } finally {

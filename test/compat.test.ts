@@ -26,10 +26,25 @@ function config(fakeUrl: string) {
     },
     models: [
       { id: "openai/gpt-4o-mini", pricing: price, max_output: 1000, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-      { id: "openai/text-only", pricing: price, max_output: 1000, capabilities: { images: false, tools: false }, endpoints: [{ provider: "openai", model: "text-only" }] },
+      {
+        id: "openai/text-only",
+        pricing: price,
+        max_output: 1000,
+        capabilities: { images: false, tools: false },
+        endpoints: [{ provider: "openai", model: "text-only" }],
+      },
       { id: "anthropic/claude", pricing: price, max_output: 1000, endpoints: [{ provider: "anthropic", model: CLAUDE }] },
       // Anthropic first in a fixed order: a field it cannot serve must skip it, not fail.
-      { id: "mixed/model", pricing: price, max_output: 1000, order: "fixed", endpoints: [{ provider: "anthropic", model: CLAUDE }, { provider: "openai", model: "gpt-4o-mini" }] },
+      {
+        id: "mixed/model",
+        pricing: price,
+        max_output: 1000,
+        order: "fixed",
+        endpoints: [
+          { provider: "anthropic", model: CLAUDE },
+          { provider: "openai", model: "gpt-4o-mini" },
+        ],
+      },
     ],
     aliases: { "gpt-4o-mini": "openai/gpt-4o-mini", claude: "anthropic/claude", ghost: "openai/not-configured" },
   };
@@ -52,14 +67,38 @@ describe("validation under openai", () => {
     const body = {
       messages: [
         { role: "developer", content: "Be brief." },
-        { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: "https://example.com/a.png", detail: "low" } }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image_url", image_url: { url: "https://example.com/a.png", detail: "low" } },
+          ],
+        },
       ],
-      tools: [{ type: "function", function: { name: "lookup", description: "Looks up", parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] }, strict: true } }],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "lookup",
+            description: "Looks up",
+            parameters: { type: "object", properties: { q: { type: "string" } }, required: ["q"] },
+            strict: true,
+          },
+        },
+      ],
       tool_choice: { type: "function", function: { name: "lookup" } },
       parallel_tool_calls: false,
       response_format: { type: "json_schema", json_schema: { name: "answer", schema: { type: "object" }, strict: true } },
-      max_completion_tokens: 50, user: "u-1", metadata: { team: "a" }, logprobs: true, top_logprobs: 2, logit_bias: { "50256": -100 },
-      service_tier: "auto", store: false, modalities: ["text"], seed: 7,
+      max_completion_tokens: 50,
+      user: "u-1",
+      metadata: { team: "a" },
+      logprobs: true,
+      top_logprobs: 2,
+      logit_bias: { "50256": -100 },
+      service_tier: "auto",
+      store: false,
+      modalities: ["text"],
+      seed: 7,
     };
     expect((await h.post(body)).status).toBe(200);
     const { model: _m, ...sent } = h.sent();
@@ -68,19 +107,47 @@ describe("validation under openai", () => {
   });
 
   test("explicit nulls are absent: accepted, and not sent upstream", async () => {
-    const res = await h.post({ temperature: null, tools: null, tool_choice: null, user: null, stop: null, response_format: null, messages: [{ role: "user", content: "hi", name: null }] });
+    const res = await h.post({
+      temperature: null,
+      tools: null,
+      tool_choice: null,
+      user: null,
+      stop: null,
+      response_format: null,
+      messages: [{ role: "user", content: "hi", name: null }],
+    });
     expect(res.status).toBe(200);
     expect(h.sent()).toEqual({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
   });
 
   test.each([
     ["an unknown top-level field", { foo: 1 }, "foo", "foo: Unrecognized key"],
-    ["an unknown field inside a tool", { tools: [{ type: "function", function: { name: "f", x: 1 } }] }, "tools.0.function.x", "tools.0.function.x: Unrecognized key"],
-    ["an unknown field inside response_format", { response_format: { type: "json_schema", json_schema: { name: "a", schema: {}, extra: 1 } } }, "response_format.json_schema.extra", "response_format.json_schema.extra: Unrecognized key"],
-    ["both output limits", { max_tokens: 5, max_completion_tokens: 5 }, "max_completion_tokens", "max_completion_tokens: Send max_tokens or max_completion_tokens, not both"],
+    [
+      "an unknown field inside a tool",
+      { tools: [{ type: "function", function: { name: "f", x: 1 } }] },
+      "tools.0.function.x",
+      "tools.0.function.x: Unrecognized key",
+    ],
+    [
+      "an unknown field inside response_format",
+      { response_format: { type: "json_schema", json_schema: { name: "a", schema: {}, extra: 1 } } },
+      "response_format.json_schema.extra",
+      "response_format.json_schema.extra: Unrecognized key",
+    ],
+    [
+      "both output limits",
+      { max_tokens: 5, max_completion_tokens: 5 },
+      "max_completion_tokens",
+      "max_completion_tokens: Send max_tokens or max_completion_tokens, not both",
+    ],
     ["top_logprobs without logprobs", { top_logprobs: 2 }, "top_logprobs", "top_logprobs: Requires logprobs: true"],
     ["a bad content part", { messages: [{ role: "user", content: [{ type: "audio", data: "x" }] }] }, "messages.0.content", null],
-    ["an http (not https) image URL", { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "http://x/a.png" } }] }] }, "messages.0.content.0.image_url.url", null],
+    [
+      "an http (not https) image URL",
+      { messages: [{ role: "user", content: [{ type: "image_url", image_url: { url: "http://x/a.png" } }] }] },
+      "messages.0.content.0.image_url.url",
+      null,
+    ],
     ["a bad tool_choice", { tool_choice: "sometimes" }, "tool_choice", null],
     ["a tool name with spaces", { tools: [{ type: "function", function: { name: "look up" } }] }, "tools.0.function.name", null],
   ])("%s -> 400 with param", async (_name, extra, param, message) => {
@@ -99,17 +166,27 @@ describe("validation under openai", () => {
 describe("capabilities, before any hold", () => {
   test("images to a model the catalog marks text-only: 400 unsupported_parameter naming the part; nothing upstream, no ledger row", async () => {
     const before = await ledgerRequests();
-    const balance = (await h.gw.store.balance("default"));
+    const balance = await h.gw.store.balance("default");
     const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=" } };
-    const e = await openaiError(await h.post({ model: "openai/text-only", messages: [{ role: "user", content: [{ type: "text", text: "x" }, image] }] }), 400, "unsupported_parameter", "messages.0.content.1");
+    const e = await openaiError(
+      await h.post({ model: "openai/text-only", messages: [{ role: "user", content: [{ type: "text", text: "x" }, image] }] }),
+      400,
+      "unsupported_parameter",
+      "messages.0.content.1",
+    );
     expect(e.message).toContain("does not support image input");
     expect(h.fake.requests).toHaveLength(0);
     expect(await ledgerRequests()).toBe(before);
-    expect((await h.gw.store.balance("default"))).toBe(balance);
+    expect(await h.gw.store.balance("default")).toBe(balance);
   });
 
   test("tools to a model without tool calling: 400 param tools", async () => {
-    await openaiError(await h.post({ model: "openai/text-only", tools: [{ type: "function", function: { name: "f" } }] }), 400, "unsupported_parameter", "tools");
+    await openaiError(
+      await h.post({ model: "openai/text-only", tools: [{ type: "function", function: { name: "f" } }] }),
+      400,
+      "unsupported_parameter",
+      "tools",
+    );
     expect(h.fake.requests).toHaveLength(0);
   });
 
@@ -169,7 +246,9 @@ describe("openapi", () => {
   test("describes the superset, the openai answers and the streamed tool-call fragment with index required", async () => {
     const doc = (await (await fetch(`${h.gw.url}/v1/openapi.json`)).json()) as any;
     const s = doc.components.schemas;
-    expect(Object.keys(s.OpenAIChatCompletionRequest.properties)).toEqual(expect.arrayContaining(["tools", "tool_choice", "response_format", "max_completion_tokens", "reasoning_effort"]));
+    expect(Object.keys(s.OpenAIChatCompletionRequest.properties)).toEqual(
+      expect.arrayContaining(["tools", "tool_choice", "response_format", "max_completion_tokens", "reasoning_effort"]),
+    );
     const fragment = s.OpenAIChatCompletionChunk.properties.choices.items.properties.delta.properties.tool_calls.items;
     expect(fragment.required).toEqual(["index"]);
     expect(Object.keys(fragment.properties)).toEqual(["index", "id", "type", "function"]);

@@ -70,7 +70,10 @@ describe("config problems: one line each, with file, line, path and what is expe
     const cwd = process.cwd();
     process.chdir(dir); // the file is shown relative to where the operator runs the command
     try {
-      return await loadConfig(undefined, env, dir).then(() => [], (err: Error) => err.message.split("\n"));
+      return await loadConfig(undefined, env, dir).then(
+        () => [],
+        (err: Error) => err.message.split("\n"),
+      );
     } finally {
       process.chdir(cwd);
     }
@@ -95,33 +98,39 @@ describe("config problems: one line each, with file, line, path and what is expe
 
     const serve = await gateway(["serve", "--port", "0"], { cwd: dir });
     expect(serve.exitCode).toBe(2);
-    expect(serve.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^error: gateway\.config\.yaml:5: providers\.openai\.apiKey: \$\{OPENAI_API_KEY\} is not set/)]);
+    expect(serve.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^error: gateway\.config\.yaml:5: providers\.openai\.apiKey: \$\{OPENAI_API_KEY\} is not set/),
+    ]);
     expect((await gateway(["keys", "list", "--json"], { cwd: dir })).exitCode).toBe(0);
   });
 
   test("unknown keys: did-you-mean where close, the known keys otherwise; plugin options still pass", async () => {
-    const lines = await load([
-      "providers:",
-      "  openai: { baseURL: 'http://127.0.0.1:9/v1' }",
-      "  azure:",
-      "    apikey: k",
-      "    apiVersion: 2024-10-21",
-      "server:",
-      "  prot: 9",
-      "  colour: red",
-      "models:",
-      "  - id: nope",
-      "    endpoints: []",
-      "",
-    ].join("\n"));
-    expect(lines).toEqual(expect.arrayContaining([
-      "gateway.config.yaml:2: providers.openai.baseURL: unknown key (did you mean baseUrl?)",
-      "gateway.config.yaml:4: providers.azure.apikey: unknown key (did you mean apiKey?)",
-      "gateway.config.yaml:7: server.prot: unknown key (did you mean port?)",
-      expect.stringMatching(/^gateway\.config\.yaml:8: server\.colour: unknown key; expected one of host, port, /),
-      'gateway.config.yaml:10: models.0.id: expected a vendor/model id, got "nope"',
-      "gateway.config.yaml:11: models.0.endpoints: expected at least 1 item(s), got a list",
-    ]));
+    const lines = await load(
+      [
+        "providers:",
+        "  openai: { baseURL: 'http://127.0.0.1:9/v1' }",
+        "  azure:",
+        "    apikey: k",
+        "    apiVersion: 2024-10-21",
+        "server:",
+        "  prot: 9",
+        "  colour: red",
+        "models:",
+        "  - id: nope",
+        "    endpoints: []",
+        "",
+      ].join("\n"),
+    );
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        "gateway.config.yaml:2: providers.openai.baseURL: unknown key (did you mean baseUrl?)",
+        "gateway.config.yaml:4: providers.azure.apikey: unknown key (did you mean apiKey?)",
+        "gateway.config.yaml:7: server.prot: unknown key (did you mean port?)",
+        expect.stringMatching(/^gateway\.config\.yaml:8: server\.colour: unknown key; expected one of host, port, /),
+        'gateway.config.yaml:10: models.0.id: expected a vendor/model id, got "nope"',
+        "gateway.config.yaml:11: models.0.endpoints: expected at least 1 item(s), got a list",
+      ]),
+    );
     expect(lines).toHaveLength(6);
     // A plugin's own option (azure apiVersion) is not a problem.
     expect(lines.join("\n")).not.toContain("apiVersion");

@@ -9,7 +9,14 @@ import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { call, signUp } from "./helpers/dashboard.js";
 
-const completion = { id: "c1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }], usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } };
+const completion = {
+  id: "c1",
+  object: "chat.completion",
+  created: 1,
+  model: "gpt-4o-mini",
+  choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+};
 const BYOK_KEY = "sk-byok-secret-value-9876";
 
 let up: FakeUpstream;
@@ -33,7 +40,10 @@ afterAll(async () => {
 
 describe("accounts are isolated", () => {
   it("a holder sees and changes only their own account; another account reads as unknown", async () => {
-    const created = await call(gw, "POST", "/dashboard/api/keys", { cookie: alice, body: { name: "alice-key", rpm: 30, expires_in_days: 7, account: "globex" } });
+    const created = await call(gw, "POST", "/dashboard/api/keys", {
+      cookie: alice,
+      body: { name: "alice-key", rpm: 30, expires_in_days: 7, account: "globex" },
+    });
     expect(created.status).toBe(404); // naming someone else's account in a body is refused too
     const ok = await call(gw, "POST", "/dashboard/api/keys", { cookie: alice, body: { name: "alice-key", rpm: 30, expires_in_days: 7 } });
     expect(ok.status).toBe(201);
@@ -78,9 +88,18 @@ describe("accounts are isolated", () => {
     await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
     const revoked = await call(gw, "POST", `/dashboard/api/keys/${created.json.id}/revoke`, { cookie: alice });
     expect(revoked.json.state).toBe("revoked");
-    await expect(client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
+    await expect(client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({
+      status: 401,
+    });
     const usage = await call(gw, "GET", "/dashboard/api/usage", { cookie: alice });
-    expect(usage.json.recent[0]).toMatchObject({ model: "openai/gpt-4o-mini", provider: "openai", prompt_tokens: 10, completion_tokens: 5, status: 200, key_name: "short-lived" });
+    expect(usage.json.recent[0]).toMatchObject({
+      model: "openai/gpt-4o-mini",
+      provider: "openai",
+      prompt_tokens: 10,
+      completion_tokens: 5,
+      status: 200,
+      key_name: "short-lived",
+    });
     expect(usage.json.daily).toHaveLength(30);
     expect(usage.json.daily.at(-1).requests).toBeGreaterThanOrEqual(1);
     expect((await call(gw, "GET", "/dashboard/api/usage", { cookie: bob })).json.recent).toEqual([]);
@@ -102,7 +121,17 @@ describe("secrets never leave", () => {
 
     const bodies: string[] = [saved.text];
     for (const cookie of [alice, admin]) {
-      for (const path of ["/me", "/keys?account=acme", "/usage?account=acme", "/credits?account=acme", "/byok?account=acme", "/models?account=acme", "/health", "/accounts", "/openapi.json"]) {
+      for (const path of [
+        "/me",
+        "/keys?account=acme",
+        "/usage?account=acme",
+        "/credits?account=acme",
+        "/byok?account=acme",
+        "/models?account=acme",
+        "/health",
+        "/accounts",
+        "/openapi.json",
+      ]) {
         const r = await call(gw, "GET", `/dashboard/api${path}`, { cookie });
         expect(r.status, path).toBe(200);
         bodies.push(r.text, JSON.stringify([...r.headers]));
@@ -139,11 +168,18 @@ describe("pages and documents", () => {
   it("documents the API at /dashboard/api/openapi.json and answers errors in api.md's shape", async () => {
     const doc = await call(gw, "GET", "/dashboard/api/openapi.json");
     expect(doc.json.openapi).toBe("3.1.0");
-    expect(Object.keys(doc.json.paths)).toEqual(expect.arrayContaining(["/session", "/password", "/keys", "/keys/{id}/revoke", "/usage", "/credits", "/byok/{provider}"]));
+    expect(Object.keys(doc.json.paths)).toEqual(
+      expect.arrayContaining(["/session", "/password", "/keys", "/keys/{id}/revoke", "/usage", "/credits", "/byok/{provider}"]),
+    );
     expect(doc.json.components.schemas.CreateKeyBody.required).toEqual(["name"]);
     const bad = await call(gw, "POST", "/dashboard/api/keys", { cookie: alice, body: { name: "", colour: "red" } });
     expect(bad.status).toBe(400);
-    expect(bad.json.error).toEqual({ message: expect.stringMatching(/^(name|colour): /), type: "invalid_request_error", code: null, request_id: bad.headers.get("x-request-id") });
+    expect(bad.json.error).toEqual({
+      message: expect.stringMatching(/^(name|colour): /),
+      type: "invalid_request_error",
+      code: null,
+      request_id: bad.headers.get("x-request-id"),
+    });
     const anon = await call(gw, "GET", "/dashboard/api/keys");
     expect(anon.status).toBe(401);
     expect(anon.json.error.code).toBe("session_required");

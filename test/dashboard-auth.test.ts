@@ -30,7 +30,10 @@ describe("sessions", () => {
     expect(cookie).toContain("Path=/dashboard");
     expect(cookie).not.toContain("Secure");
     // X-Forwarded-Proto is not believed without server.trustProxy.
-    const untrusted = await call(gw, "POST", "/dashboard/api/session", { body: { email: "a@example.com", password: PASSWORD }, headers: { "x-forwarded-proto": "https" } });
+    const untrusted = await call(gw, "POST", "/dashboard/api/session", {
+      body: { email: "a@example.com", password: PASSWORD },
+      headers: { "x-forwarded-proto": "https" },
+    });
     expect(untrusted.status).toBe(200);
     expect(untrusted.headers.get("set-cookie")).not.toContain("Secure");
     await gw.close();
@@ -39,7 +42,11 @@ describe("sessions", () => {
     await addUser(gw.store, { email: "b@example.com", account: "b", admin: false }, gw.url, Date.now()).then(async ({ link: l }) => {
       // Behind a TLS proxy the browser's Origin is https.
       const origin = gw!.url.replace("http:", "https:");
-      const s = await call(gw!, "POST", "/dashboard/api/password", { body: { token: tokenOf(l), password: PASSWORD }, origin, headers: { "x-forwarded-proto": "https" } });
+      const s = await call(gw!, "POST", "/dashboard/api/password", {
+        body: { token: tokenOf(l), password: PASSWORD },
+        origin,
+        headers: { "x-forwarded-proto": "https" },
+      });
       expect(s.status).toBe(200);
       expect(s.headers.get("set-cookie")).toContain("; Secure");
     });

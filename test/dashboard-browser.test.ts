@@ -17,7 +17,14 @@ import { ARTIFACTS, launchChromium } from "./helpers/browser.js";
 import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 
-const completion = { id: "c1", object: "chat.completion", created: 1, model: "gpt-4o-mini", choices: [{ index: 0, message: { role: "assistant", content: "Hello from the fake upstream" }, finish_reason: "stop" }], usage: { prompt_tokens: 1200, completion_tokens: 340, total_tokens: 1540 } };
+const completion = {
+  id: "c1",
+  object: "chat.completion",
+  created: 1,
+  model: "gpt-4o-mini",
+  choices: [{ index: 0, message: { role: "assistant", content: "Hello from the fake upstream" }, finish_reason: "stop" }],
+  usage: { prompt_tokens: 1200, completion_tokens: 340, total_tokens: 1540 },
+};
 
 let browser: Browser;
 let up: FakeUpstream;
@@ -32,11 +39,23 @@ beforeAll(async () => {
   up = await startFakeUpstream(() => ({ json: completion }));
   dir = tempDir();
   const port = await freePort();
-  writeFileSync(join(dir, "gateway.config.yaml"), stringify({
-    server: { port }, database: join(dir, "gateway.db"),
-    providers: { openai: { baseUrl: `${up.url}/v1`, apiKey: "sk-upstream-0000" } },
-    models: [{ id: "openai/gpt-4o-mini", pricing: { prompt: "0.15", completion: "0.6" }, context_length: 128000, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
-  }));
+  writeFileSync(
+    join(dir, "gateway.config.yaml"),
+    stringify({
+      server: { port },
+      database: join(dir, "gateway.db"),
+      providers: { openai: { baseUrl: `${up.url}/v1`, apiKey: "sk-upstream-0000" } },
+      models: [
+        {
+          id: "openai/gpt-4o-mini",
+          pricing: { prompt: "0.15", completion: "0.6" },
+          context_length: 128000,
+          max_output: 16384,
+          endpoints: [{ provider: "openai", model: "gpt-4o-mini" }],
+        },
+      ],
+    }),
+  );
   const server = await serve(["--config", join(dir, "gateway.config.yaml"), "--port", String(port)], { cwd: dir });
   url = server.url;
   stop = () => server.proc.kill("SIGTERM");
@@ -141,7 +160,9 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   await shot(page, "keys-revoke-dialog");
   await dialog.getByRole("button", { name: "Revoke" }).click();
   await expect.poll(() => row.textContent()).toContain("revoked");
-  await expect(client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({ status: 401 });
+  await expect(client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] })).rejects.toMatchObject({
+    status: 401,
+  });
 
   // Sign out ends the session on the server: the old cookie is dead.
   const [cookie] = await context.cookies(`${url}/dashboard/api/me`);
@@ -161,7 +182,8 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   expect(violations.filter((v) => !v.includes("401"))).toEqual([]); // no CSP violation, no script error
   await context.close();
 
-  if (process.env.GATEWAY_UPDATE_SCREENSHOTS === "1") for (const name of ["keys", "usage"]) copyFileSync(`${ARTIFACTS}/${name}.png`, `docs/dashboard-${name}.png`);
+  if (process.env.GATEWAY_UPDATE_SCREENSHOTS === "1")
+    for (const name of ["keys", "usage"]) copyFileSync(`${ARTIFACTS}/${name}.png`, `docs/dashboard-${name}.png`);
 }, 120_000);
 
 test("an admin looks at any account and adds credits", async () => {

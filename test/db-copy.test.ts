@@ -24,12 +24,28 @@ beforeAll(async () => {
   await on(file, "keys", "create", "--name", "other");
   expect((await on(file, "users", "add", "ops@example.com", "--account", "acme", "--admin")).exitCode).toBe(0);
   expect((await on(file, "credits", "add", "12.345678901", "--account", "acme", "--create")).exitCode).toBe(0);
-  expect((await gateway(["byok", "set", "openai", "--key-stdin", "--account", "acme", "--db", file], { cwd: dir, input: "sk-acme-own-openai-key-1234\n" })).exitCode).toBe(0);
+  expect(
+    (await gateway(["byok", "set", "openai", "--key-stdin", "--account", "acme", "--db", file], { cwd: dir, input: "sk-acme-own-openai-key-1234\n" })).exitCode,
+  ).toBe(0);
   // Ledger rows as requests leave them: one recent, one old enough to be folded into a daily rollup.
   const store = openSqliteStore(file);
   const entry = (requestId: string, createdAt: number, cost: number) => ({
-    requestId, createdAt, account: "acme", keyId: key.json.id as string, model: "openai/gpt-4o-mini", provider: "openai", promptTokens: 10,
-    completionTokens: 5, cost, listCost: cost, byok: false, usageSource: "provider" as const, status: "ok" as const, httpStatus: 200, latencyMs: 12, attempts: 1,
+    requestId,
+    createdAt,
+    account: "acme",
+    keyId: key.json.id as string,
+    model: "openai/gpt-4o-mini",
+    provider: "openai",
+    promptTokens: 10,
+    completionTokens: 5,
+    cost,
+    listCost: cost,
+    byok: false,
+    usageSource: "provider" as const,
+    status: "ok" as const,
+    httpStatus: 200,
+    latencyMs: 12,
+    attempts: 1,
   });
   await store.settle(null, entry("req_old", Date.now() - 200 * 86_400_000, 1_000), []);
   await store.settle(null, entry("req_new", Date.now(), 4_321), [
@@ -50,9 +66,26 @@ test("db copy moves every row; keys, credits, usage and BYOK keys read the same 
   expect(copy.exitCode).toBe(0);
   expect(copy.json.ok).toBe(true);
   expect(copy.json.from).toEqual(copy.json.to);
-  expect(copy.json.to.counts).toMatchObject({ accounts: 2, keys: 2, credit_grants: 1, ledger: 1, attempts: 2, usage_daily: 1, byok_keys: 1, dashboard_users: 1, dashboard_links: 1 });
+  expect(copy.json.to.counts).toMatchObject({
+    accounts: 2,
+    keys: 2,
+    credit_grants: 1,
+    ledger: 1,
+    attempts: 2,
+    usage_daily: 1,
+    byok_keys: 1,
+    dashboard_users: 1,
+    dashboard_links: 1,
+  });
   expect(copy.json.to.balance).toBe("12.34567358"); // 12.345678901 - 0.000001000 - 0.000004321 charged
-  for (const args of [["keys", "list"], ["credits", "show", "--account", "acme"], ["byok", "list", "--account", "acme"], ["usage"], ["accounts", "list"], ["users", "list"]]) {
+  for (const args of [
+    ["keys", "list"],
+    ["credits", "show", "--account", "acme"],
+    ["byok", "list", "--account", "acme"],
+    ["usage"],
+    ["accounts", "list"],
+    ["users", "list"],
+  ]) {
     expect((await on(target.url, ...args)).json, args.join(" ")).toEqual((await on(file, ...args)).json);
   }
 });
@@ -76,5 +109,7 @@ test("db migrate is idempotent on both stores", async () => {
 test("the CLI refuses PostgreSQL without GATEWAY_SECRET, in one line", async () => {
   const r = await gateway(["keys", "list", "--db", target.url], { cwd: dir, env: { GATEWAY_SECRET: "" } });
   expect(r.exitCode).toBe(2);
-  expect(r.stderr.trim().split("\n")).toEqual(["error: GATEWAY_SECRET must be set (64 hex characters, the same on every process) when the database is PostgreSQL"]);
+  expect(r.stderr.trim().split("\n")).toEqual([
+    "error: GATEWAY_SECRET must be set (64 hex characters, the same on every process) when the database is PostgreSQL",
+  ]);
 });

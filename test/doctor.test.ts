@@ -16,12 +16,13 @@ let fake: FakeUpstream;
 
 beforeAll(async () => {
   assertBuilt();
-  fake = await startFakeUpstream((req) => req.headers.authorization === `Bearer ${GOOD}`
-    ? { json: { object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 1, owned_by: "openai" }] } }
-    : { status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } } });
+  fake = await startFakeUpstream((req) =>
+    req.headers.authorization === `Bearer ${GOOD}`
+      ? { json: { object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 1, owned_by: "openai" }] } }
+      : { status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } } },
+  );
 });
 afterAll(() => fake.close());
-
 
 function install(port: number, providers: string[]): string {
   const dir = tempDir();
@@ -87,7 +88,10 @@ test("--offline: keys present is enough, no call made; an invalid config is one 
   writeFileSync(join(dir, "gateway.config.yaml"), "providers:\n  openai: { baseURL: 'http://x/v1' }\n");
   const bad = await gateway(["doctor", "--json"], { cwd: dir });
   expect(bad.exitCode).toBe(1);
-  expect(bad.json).toEqual({ ok: false, findings: [{ check: "config", status: "fail", message: "gateway.config.yaml:2: providers.openai.baseURL: unknown key (did you mean baseUrl?)" }] });
+  expect(bad.json).toEqual({
+    ok: false,
+    findings: [{ check: "config", status: "fail", message: "gateway.config.yaml:2: providers.openai.baseURL: unknown key (did you mean baseUrl?)" }],
+  });
 });
 
 test("while serve runs: its port and its database lock are the gateway's own, not problems", async () => {

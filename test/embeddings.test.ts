@@ -12,21 +12,38 @@ import { bearer, expectLimitHeaders } from "./helpers/http.js";
 
 const EMBED = "openai/text-embedding-3-small"; // bundled: $0.02 per 1M input tokens
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: {
-    openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-secret-0000" },
-    first: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/first/v1`, apiKey: "sk-first" },
-    second: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/second/v1`, apiKey: "sk-second" },
-    together: { baseUrl: `${fakeUrl}/together/v1`, apiKey: "tg-key" },
-  },
-  models: [
-    { id: "openai/gpt-4o-mini", pricing: { prompt: "0.15", completion: "0.6" }, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-    { id: "acme/embed", kind: "embeddings", pricing: { prompt: "1", completion: "0" }, order: "fixed", endpoints: [{ provider: "first", model: "e5" }, { provider: "second", model: "e5" }] },
-    { id: "together/m2-bert", kind: "embeddings", pricing: { prompt: "0.008", completion: "0" }, endpoints: [{ provider: "together", model: "togethercomputer/m2-bert-80M-8k-retrieval" }] },
-  ],
-  retry: FAST_RETRY,
-}), { fallback: (req) => openaiEmbeddingReply(req) });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: {
+      openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-secret-0000" },
+      first: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/first/v1`, apiKey: "sk-first" },
+      second: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/second/v1`, apiKey: "sk-second" },
+      together: { baseUrl: `${fakeUrl}/together/v1`, apiKey: "tg-key" },
+    },
+    models: [
+      { id: "openai/gpt-4o-mini", pricing: { prompt: "0.15", completion: "0.6" }, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
+      {
+        id: "acme/embed",
+        kind: "embeddings",
+        pricing: { prompt: "1", completion: "0" },
+        order: "fixed",
+        endpoints: [
+          { provider: "first", model: "e5" },
+          { provider: "second", model: "e5" },
+        ],
+      },
+      {
+        id: "together/m2-bert",
+        kind: "embeddings",
+        pricing: { prompt: "0.008", completion: "0" },
+        endpoints: [{ provider: "together", model: "togethercomputer/m2-bert-80M-8k-retrieval" }],
+      },
+    ],
+    retry: FAST_RETRY,
+  }),
+  { fallback: (req) => openaiEmbeddingReply(req) },
+);
 
 const embed = (body: unknown, key = h.key) =>
   fetch(`${h.gw.url}/v1/embeddings`, { method: "POST", headers: { ...bearer(key), "content-type": "application/json" }, body: JSON.stringify(body) });
@@ -58,7 +75,15 @@ describe("POST /v1/embeddings, OpenAI format", () => {
     expect(res).toMatchObject({ object: "list", model: EMBED, usage: { prompt_tokens: 1234, total_tokens: 1234 } });
     // $0.02 per 1M is 20 nano-USD per token: 1,234 tokens cost 24,680 nano-USD exactly.
     const row = await ledger(response.headers.get("x-request-id")!);
-    expect(row).toMatchObject({ endpoint: "embeddings", prompt_tokens: 1234, completion_tokens: 0, cost: 24_680, list_cost: 24_680, usage_source: "provider", status: "ok" });
+    expect(row).toMatchObject({
+      endpoint: "embeddings",
+      prompt_tokens: 1234,
+      completion_tokens: 0,
+      cost: 24_680,
+      list_cost: 24_680,
+      usage_source: "provider",
+      status: "ok",
+    });
     expect(before - (await h.gw.store.balance("default"))!).toBe(24_680n);
   });
 
@@ -71,9 +96,26 @@ describe("POST /v1/embeddings, OpenAI format", () => {
   });
 
   test("dimensions, token-id input and user go to OpenAI as sent", async () => {
-    const res = await embed({ model: EMBED, input: [[1, 2, 3], [4, 5]], dimensions: 7, user: "u-1", encoding_format: "float" });
+    const res = await embed({
+      model: EMBED,
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      dimensions: 7,
+      user: "u-1",
+      encoding_format: "float",
+    });
     expect(res.status).toBe(200);
-    expect(h.fake.requests.at(-1)!.body).toEqual({ model: "text-embedding-3-small", input: [[1, 2, 3], [4, 5]], dimensions: 7, user: "u-1" });
+    expect(h.fake.requests.at(-1)!.body).toEqual({
+      model: "text-embedding-3-small",
+      input: [
+        [1, 2, 3],
+        [4, 5],
+      ],
+      dimensions: 7,
+      user: "u-1",
+    });
     const body = (await res.json()) as any;
     expect(body.data.map((d: any) => d.embedding.length)).toEqual([7, 7]);
   });
@@ -83,7 +125,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
     await errorOf(await embed({ model: "together/m2-bert", input: ["a"], dimensions: 256 }), 400, "unsupported_parameter", "dimensions");
     await errorOf(await embed({ model: "together/m2-bert", input: [1, 2, 3] }), 400, "unsupported_parameter", "input");
     expect(h.fake.requests).toHaveLength(0);
-    expect((await h.gw.store.balance("default"))).toBe(before);
+    expect(await h.gw.store.balance("default")).toBe(before);
   });
 
   test("Together: model and input only, usage as reported", async () => {
@@ -137,11 +179,13 @@ describe("POST /v1/embeddings, OpenAI format", () => {
 
   test("an answer with fewer vectors than inputs is unusable: 502, the hold released, nothing charged", async () => {
     const before = (await h.gw.store.balance("default"))!;
-    const short = { json: { object: "list", data: [{ object: "embedding", index: 0, embedding: [0.1] }], model: "m", usage: { prompt_tokens: 2, total_tokens: 2 } } };
+    const short = {
+      json: { object: "list", data: [{ object: "embedding", index: 0, embedding: [0.1] }], model: "m", usage: { prompt_tokens: 2, total_tokens: 2 } },
+    };
     h.fake.queue(short, short, short, short, short, short, short, short);
     const res = await embed({ model: EMBED, input: ["a", "b"] });
     await errorOf(res, 502, "upstream_invalid_response", null);
-    expect((await h.gw.store.balance("default"))).toBe(before);
+    expect(await h.gw.store.balance("default")).toBe(before);
   });
 
   test("a reported count past what the input can hold is bounded by it", async () => {
@@ -153,7 +197,7 @@ describe("POST /v1/embeddings, OpenAI format", () => {
   });
 
   test("usage by endpoint; /v1/models lists embedding models as such; openapi describes the route", async () => {
-    const usage = summarize((await h.gw.store.usage({})));
+    const usage = summarize(await h.gw.store.usage({}));
     expect(usage.by_endpoint.find((e) => e.endpoint === "embeddings")?.requests).toBeGreaterThan(0);
     const models = (await (await fetch(`${h.gw.url}/v1/models`, { headers: bearer(h.key) })).json()) as any;
     expect(models.data.find((m: any) => m.id === EMBED).capabilities).toEqual({ chat: false, completions: false, embeddings: true });

@@ -7,18 +7,22 @@ import { completion, error } from "./helpers/openai-wire.js";
 const MODEL = "openai/gpt-4o-mini";
 const hi = { model: MODEL, messages: [{ role: "user", content: "hi" }] };
 
-const h = useGateway((fakeUrl) => openaiConfig(fakeUrl, {
-  providers: {
-    openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-secret-0000" },
-    buggy: { plugin: "./test/fixtures/buggy-plugin.mjs", apiKey: "x" },
-  },
-  models: [
-    { id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 1000, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-    { id: "acme/buggy", pricing: { prompt: "0", completion: "0" }, endpoints: [{ provider: "buggy", model: "b" }] },
-  ],
-  server: { maxBodyBytes: 4096 },
-  health: { failureThreshold: 1000 },
-}), { credits: "5" });
+const h = useGateway(
+  (fakeUrl) =>
+    openaiConfig(fakeUrl, {
+      providers: {
+        openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-secret-0000" },
+        buggy: { plugin: "./test/fixtures/buggy-plugin.mjs", apiKey: "x" },
+      },
+      models: [
+        { id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 1000, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
+        { id: "acme/buggy", pricing: { prompt: "0", completion: "0" }, endpoints: [{ provider: "buggy", model: "b" }] },
+      ],
+      server: { maxBodyBytes: 4096 },
+      health: { failureThreshold: 1000 },
+    }),
+  { credits: "5" },
+);
 
 describe("api.md error table", () => {
   test("400 invalid_request_error, code null, message names the field", async () => {
@@ -58,7 +62,12 @@ describe("api.md error table", () => {
   test("413 request_too_large past server.maxBodyBytes (declared or chunked)", async () => {
     const big = { ...hi, messages: [{ role: "user", content: "x".repeat(5000) }] };
     await expectError(await h.post(big), 413, "invalid_request_error", "request_too_large");
-    const chunked = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(JSON.stringify(big))); c.close(); } });
+    const chunked = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(JSON.stringify(big)));
+        c.close();
+      },
+    });
     const res = await fetch(`${h.gw.url}/v1/chat/completions`, { method: "POST", headers: bearer(h.key), body: chunked, duplex: "half" } as RequestInit);
     await expectError(res, 413, "invalid_request_error", "request_too_large");
   });

@@ -30,22 +30,36 @@ afterEach(async () => {
 });
 
 /** Answers as an OpenAI upstream would, streamed when asked to. */
-const answer = (text: string) => (req: Recorded): Reply => (req.body?.stream ? stream([text.slice(0, 5), text.slice(5)]) : completion(text));
+const answer =
+  (text: string) =>
+  (req: Recorded): Reply =>
+    req.body?.stream ? stream([text.slice(0, 5), text.slice(5)]) : completion(text);
 const slow = (reply: Reply, delayMs: number): Reply => ({ ...(reply as { json: unknown }), delayMs });
 
 async function setup(extra: Record<string, unknown> = {}, model: Record<string, unknown> = {}, primaryUrl?: string): Promise<Setup> {
   const primary = await startFakeUpstream(answer("from primary"));
   const secondary = await startFakeUpstream(answer("from secondary"));
-  cleanups.push(() => primary.close(), () => secondary.close());
+  cleanups.push(
+    () => primary.close(),
+    () => secondary.close(),
+  );
   const gw = await startGateway({
     providers: {
       primary: { plugin: "openai", baseUrl: `${primaryUrl ?? primary.url}/v1`, apiKey: "sk-primary-upstream-secret-1111" },
       secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-upstream-secret-2222" },
     },
-    models: [{
-      id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, ...model,
-      endpoints: [{ provider: "primary", model: "p-model" }, { provider: "secondary", model: "s-model" }],
-    }],
+    models: [
+      {
+        id: MODEL,
+        pricing: { prompt: "1", completion: "2" },
+        max_output: 1000,
+        ...model,
+        endpoints: [
+          { provider: "primary", model: "p-model" },
+          { provider: "secondary", model: "s-model" },
+        ],
+      },
+    ],
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 5000 },
     server: { timeouts: { firstByte: 300 } },
     ...extra,
@@ -68,19 +82,40 @@ const ask = (s: Setup, extra: Record<string, unknown> = {}, key = s.key, signal?
 async function content(res: Response): Promise<string> {
   expect(res.status).toBe(200);
   if (!res.headers.get("content-type")?.startsWith("text/event-stream")) return ((await res.json()) as any).choices[0].message.content;
-  const events = (await res.text()).split("\n\n").filter(Boolean).map((e) => e.slice("data: ".length));
+  const events = (await res.text())
+    .split("\n\n")
+    .filter(Boolean)
+    .map((e) => e.slice("data: ".length));
   expect(events.at(-1)).toBe("[DONE]");
-  return events.slice(0, -1).map((e) => JSON.parse(e).choices[0]?.delta?.content ?? "").join("");
+  return events
+    .slice(0, -1)
+    .map((e) => JSON.parse(e).choices[0]?.delta?.content ?? "")
+    .join("");
 }
 
 const query = <T>(s: Setup, sql: string, ...params: unknown[]): Promise<T[]> => rows<T>(s.gw.db, sql, ...params);
 
 const attempts = (s: Setup, requestId: string) =>
-  query<{ provider: string; outcome: string; status: number | null }>(s, "SELECT provider, outcome, http_status AS status FROM attempts WHERE request_id = ? ORDER BY id", requestId);
+  query<{ provider: string; outcome: string; status: number | null }>(
+    s,
+    "SELECT provider, outcome, http_status AS status FROM attempts WHERE request_id = ? ORDER BY id",
+    requestId,
+  );
 const ledger = async (s: Setup, requestId: string) =>
-  (await query<{ provider: string | null; attempts: number; status: string; http_status: number }>(s, "SELECT provider, attempts, status, http_status FROM ledger WHERE request_id = ?", requestId))[0];
+  (
+    await query<{ provider: string | null; attempts: number; status: string; http_status: number }>(
+      s,
+      "SELECT provider, attempts, status, http_status FROM ledger WHERE request_id = ?",
+      requestId,
+    )
+  )[0];
 
-interface ProviderHealth { id: string; status: string; circuit: string; success_rate: number | null }
+interface ProviderHealth {
+  id: string;
+  status: string;
+  circuit: string;
+  success_rate: number | null;
+}
 async function health(s: Setup, id: string): Promise<ProviderHealth> {
   const body = (await (await fetch(`${s.gw.url}/v1/health/providers`)).json()) as { providers: ProviderHealth[] };
   return body.providers.find((p) => p.id === id)!;
@@ -112,7 +147,9 @@ describe.each(FAILURES)("the primary fails with $name", ({ name, reply, outcome,
       const expected = rateLimited && streamed ? [] : [failed];
       // A request that succeeded at its first attempt is its ledger row alone; failovers are logged attempt by attempt.
       const logged = expected.length ? [...expected, { provider: "secondary", outcome: "success", status: 200 }] : [];
-      await expect.poll(async () => await ledger(s, id)).toMatchObject({ provider: "secondary", attempts: expected.length + 1, status: "ok", http_status: 200 });
+      await expect
+        .poll(async () => await ledger(s, id))
+        .toMatchObject({ provider: "secondary", attempts: expected.length + 1, status: "ok", http_status: 200 });
       expect(await attempts(s, id)).toEqual(logged);
     }
     expect(s.primary.requests).toHaveLength(rateLimited ? 1 : 2);
@@ -175,7 +212,7 @@ test("a connect timeout (an upstream that never completes the handshake) fails o
 describe("circuit breaker", () => {
   test("opens after failureThreshold failures in a row, skips the primary, closes after the cooldown when the half-open probe succeeds", async () => {
     const s = await setup({ health: { failureThreshold: 2, cooldown: 800 } }, { order: "fixed" });
-    s.primary.fallback = () => error(503) // an outage: a 500 from one key alone never opens a circuit (test/hostile.test.ts);
+    s.primary.fallback = () => error(503); // an outage: a 500 from one key alone never opens a circuit (test/hostile.test.ts);
     expect(await content(await ask(s))).toBe("from secondary");
     expect(await health(s, "primary")).toMatchObject({ circuit: "closed" });
     expect(await content(await ask(s))).toBe("from secondary");
@@ -321,7 +358,10 @@ describe("backoff between rounds (every endpoint failed)", () => {
 });
 
 test("every circuit open, none half-open before the deadline: a 503 at once, nobody contacted", async () => {
-  const s = await setup({ retry: { initialInterval: 10, exponent: 1.5, maxInterval: 50, maxElapsedTime: 3000 }, health: { failureThreshold: 1, cooldown: 30_000 } });
+  const s = await setup({
+    retry: { initialInterval: 10, exponent: 1.5, maxInterval: 50, maxElapsedTime: 3000 },
+    health: { failureThreshold: 1, cooldown: 30_000 },
+  });
   s.primary.fallback = () => error(503);
   s.secondary.fallback = () => error(503);
   let started = Date.now();
@@ -380,7 +420,10 @@ test("after the first byte a failure is an error event without [DONE], and no fa
   s.primary.fallback = () => stream(["partial ", "answer"], undefined, { cut: true, delayMs: 20 });
   const res = await ask(s, { stream: true });
   expect(res.status).toBe(200);
-  const events = (await res.text()).split("\n\n").filter(Boolean).map((e) => e.slice("data: ".length));
+  const events = (await res.text())
+    .split("\n\n")
+    .filter(Boolean)
+    .map((e) => e.slice("data: ".length));
   expect(events).not.toContain("[DONE]");
   expect(JSON.parse(events[0]!).choices[0].delta.content).toBe("partial ");
   expect(JSON.parse(events.at(-1)!).error).toMatchObject({ type: "upstream_error", request_id: res.headers.get("x-request-id") });

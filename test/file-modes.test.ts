@@ -17,10 +17,13 @@ const modeOf = (file: string) => statSync(file).mode & 0o777;
 const MODEL = "openai/gpt-4o-mini";
 
 describe("a gateway on a fresh path", () => {
-  const h = useGateway((fakeUrl) => ({
-    providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
-    models: [{ id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
-  }), { fallback: () => completion("ok") });
+  const h = useGateway(
+    (fakeUrl) => ({
+      providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
+      models: [{ id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
+    }),
+    { fallback: () => completion("ok") },
+  );
 
   test("the database, its -wal and its -shm are 0600 while it serves", async () => {
     const res = await h.post({ model: MODEL, messages: [{ role: "user", content: "hi" }] }, bearer(h.key));
@@ -36,7 +39,9 @@ describe("the CLI and serve (child processes)", () => {
     const dir = tempDir();
     const db = join(dir, "g.db");
     const r = await execa("sh", ["-c", `umask 277 && exec node "${BIN}" --db "${db}" keys create --name a --json`], {
-      env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "" }, extendEnv: false, reject: false,
+      env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "" },
+      extendEnv: false,
+      reject: false,
     });
     expect(r.stderr).toBe("");
     expect(r.exitCode).toBe(0);

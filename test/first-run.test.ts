@@ -100,8 +100,10 @@ describe("serve at start", () => {
     try {
       const res = await post(s.url, "/v1/chat/completions", hi, bearer(key));
       const err = await expectError(res, 404, "not_found", "model_not_found");
-      expect(err.message).toBe("The model 'openai/gpt-4o-mini' is not available: the gateway has no key for provider openai. " +
-        "The operator sets one (gateway init, or providers.openai.apiKey), or the account brings its own (gateway byok set).");
+      expect(err.message).toBe(
+        "The model 'openai/gpt-4o-mini' is not available: the gateway has no key for provider openai. " +
+          "The operator sets one (gateway init, or providers.openai.apiKey), or the account brings its own (gateway byok set).",
+      );
     } finally {
       stderr = await stop(s);
     }
@@ -112,7 +114,9 @@ describe("serve at start", () => {
     const dir = tempDir();
     configIn(dir, ["providers:", "  anthropic: {}", "  local: { plugin: openai-compatible, baseUrl: 'http://127.0.0.1:9/v1' }"]);
     const stderr = await stop(await serve([], { cwd: dir }));
-    expect(stderr).toContain("warning: provider anthropic has no key (set providers.anthropic.apiKey or ANTHROPIC_API_KEY): its models answer 404 except for accounts with their own key (gateway byok set)");
+    expect(stderr).toContain(
+      "warning: provider anthropic has no key (set providers.anthropic.apiKey or ANTHROPIC_API_KEY): its models answer 404 except for accounts with their own key (gateway byok set)",
+    );
     expect(stderr).not.toContain("provider local has no key"); // a local server needs none
     expect(stderr).not.toContain("no provider is usable");
   });
@@ -123,7 +127,9 @@ describe("serve at start", () => {
     try {
       const second = await gateway(["serve", "--port", "0"], { cwd: dir });
       expect(second.exitCode).toBe(1);
-      expect(second.stderr.trim()).toBe(`error: the database ./gateway.db is in use by another gateway serve (PID ${first.proc.pid}): one serve per SQLite file; stop that one first, or give this one another --db`);
+      expect(second.stderr.trim()).toBe(
+        `error: the database ./gateway.db is in use by another gateway serve (PID ${first.proc.pid}): one serve per SQLite file; stop that one first, or give this one another --db`,
+      );
     } finally {
       first.proc.kill("SIGKILL"); // no clean-up: the lock file stays behind
       await first.proc;
@@ -141,7 +147,9 @@ describe("serve at start", () => {
     try {
       const r = await gateway(["serve", "--port", String(port)], { cwd: dir });
       expect(r.exitCode).toBe(1);
-      expect(r.stderr.trim()).toBe(`error: port ${port} on 127.0.0.1 is already in use (another gateway or program): start on another one with --port ${port + 1}, or set server.port in the config`);
+      expect(r.stderr.trim()).toBe(
+        `error: port ${port} on 127.0.0.1 is already in use (another gateway or program): start on another one with --port ${port + 1}, or set server.port in the config`,
+      );
       // The failed start released its database lock: the next serve starts.
       const next = await serve([], { cwd: dir });
       next.proc.kill("SIGTERM");
@@ -169,14 +177,18 @@ describe("config mistakes, named", () => {
     const r = await serveIn(["providers:", "  mine: { plugin: opneai, apiKey: sk-x }"]);
     expect(r.exitCode).toBe(2);
     // The list is the plugins', sorted (it grows with each provider added).
-    expect(r.stderr).toMatch(/error: providers\.mine\.plugin: unknown provider plugin 'opneai' \(did you mean openai\?\): the built-in plugins are anthropic, azure, bedrock, ([a-z-]+, )*openai, openai-compatible, ([a-z-]+, )*xai\b/);
+    expect(r.stderr).toMatch(
+      /error: providers\.mine\.plugin: unknown provider plugin 'opneai' \(did you mean openai\?\): the built-in plugins are anthropic, azure, bedrock, ([a-z-]+, )*openai, openai-compatible, ([a-z-]+, )*xai\b/,
+    );
     expect(r.stderr).not.toMatch(/dist\/|Cannot find package/);
   });
 
   test("an unset variable is named, not 'expected number'", async () => {
     const r = await serveIn(["server:", "  port: 80${PORT_SUFFIX}"]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.trim()).toBe("error: gateway.config.yaml:2: server.port: ${PORT_SUFFIX} is not set; set it, or write ${PORT_SUFFIX:-} to leave the value out when it is unset");
+    expect(r.stderr.trim()).toBe(
+      "error: gateway.config.yaml:2: server.port: ${PORT_SUFFIX} is not set; set it, or write ${PORT_SUFFIX:-} to leave the value out when it is unset",
+    );
   });
 
   test("a YAML syntax error shows the operator's own line, never an internal placeholder", async () => {
@@ -209,16 +221,33 @@ describe("request-side messages", () => {
   test("no Authorization header: 401 saying no key was sent, unlike a wrong key's message (both invalid_api_key)", async () => {
     const none = await expectError(await post(gw.url, "/v1/chat/completions", hi), 401, "authentication_error", "invalid_api_key");
     expect(none.message).toBe("No API key was sent. Pass your gateway key in the header 'Authorization: Bearer sk-...'.");
-    const wrong = await expectError(await post(gw.url, "/v1/chat/completions", hi, bearer("sk-not-a-real-key")), 401, "authentication_error", "invalid_api_key");
+    const wrong = await expectError(
+      await post(gw.url, "/v1/chat/completions", hi, bearer("sk-not-a-real-key")),
+      401,
+      "authentication_error",
+      "invalid_api_key",
+    );
     expect(wrong.message).toBe("Invalid API key. Pass a valid key as 'Authorization: Bearer sk-...'.");
     const models = await expectError(await fetch(`${gw.url}/v1/models`), 401, "authentication_error", "invalid_api_key");
     expect(models.message).toContain("No API key was sent");
   });
 
   test("a bare model id with one catalog match: 404 suggesting the full id; an alias resolves it instead", async () => {
-    const bare = await expectError(await post(gw.url, "/v1/chat/completions", { ...hi, model: "gpt-4o-mini" }, bearer(key)), 404, "not_found", "model_not_found");
-    expect(bare.message).toBe("The model 'gpt-4o-mini' does not exist: model ids are vendor/model. Did you mean 'openai/gpt-4o-mini'? GET /v1/models lists the usable ids.");
-    const unknown = await expectError(await post(gw.url, "/v1/chat/completions", { ...hi, model: "no-such-model" }, bearer(key)), 404, "not_found", "model_not_found");
+    const bare = await expectError(
+      await post(gw.url, "/v1/chat/completions", { ...hi, model: "gpt-4o-mini" }, bearer(key)),
+      404,
+      "not_found",
+      "model_not_found",
+    );
+    expect(bare.message).toBe(
+      "The model 'gpt-4o-mini' does not exist: model ids are vendor/model. Did you mean 'openai/gpt-4o-mini'? GET /v1/models lists the usable ids.",
+    );
+    const unknown = await expectError(
+      await post(gw.url, "/v1/chat/completions", { ...hi, model: "no-such-model" }, bearer(key)),
+      404,
+      "not_found",
+      "model_not_found",
+    );
     expect(unknown.message).not.toContain("Did you mean");
     const aliased = await post(gw.url, "/v1/chat/completions", { ...hi, model: "mini" }, bearer(key));
     expect(aliased.status).toBe(200);

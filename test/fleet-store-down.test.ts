@@ -16,21 +16,23 @@ import { createTestDatabase, type TestDatabase } from "./helpers/services.js";
 async function relay(target: URL) {
   const sockets = new Set<Socket>();
   let server: Server;
-  const listen = (port = 0) => new Promise<number>((resolve) => {
-    server = createServer((client) => {
-      const upstream = connect(Number(target.port || 5432), target.hostname);
-      for (const s of [client, upstream]) sockets.add(s), s.on("close", () => sockets.delete(s)), s.on("error", () => undefined);
-      client.pipe(upstream).pipe(client);
+  const listen = (port = 0) =>
+    new Promise<number>((resolve) => {
+      server = createServer((client) => {
+        const upstream = connect(Number(target.port || 5432), target.hostname);
+        for (const s of [client, upstream]) (sockets.add(s), s.on("close", () => sockets.delete(s)), s.on("error", () => undefined));
+        client.pipe(upstream).pipe(client);
+      });
+      server.listen(port, "127.0.0.1", () => resolve((server.address() as { port: number }).port));
     });
-    server.listen(port, "127.0.0.1", () => resolve((server.address() as { port: number }).port));
-  });
   const port = await listen();
   return {
     port,
-    cut: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    cut: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
     restore: () => listen(port).then(() => undefined),
   };
 }
@@ -55,10 +57,12 @@ afterAll(async () => {
   await db?.drop();
 });
 
-const ask = (key: string) => fetch(`${gw.url}/v1/chat/completions`, {
-  method: "POST", headers: { ...bearer(key), "content-type": "application/json" },
-  body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], max_tokens: 10 }),
-});
+const ask = (key: string) =>
+  fetch(`${gw.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { ...bearer(key), "content-type": "application/json" },
+    body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }], max_tokens: 10 }),
+  });
 
 test("PostgreSQL down: 503 store_unavailable for money and keys, the public routes answer, and service returns with it", async () => {
   const known = await gw.createKey();

@@ -38,13 +38,16 @@ beforeAll(async () => {
   fake = await startFakeUpstream(() => ({ ...completion("ok", { prompt_tokens: 34, completion_tokens: 10 }), delayMs: 150 }));
   db = await createTestDatabase();
   dir = tempDir();
-  writeFileSync(join(dir, "gateway.config.yaml"), [
-    `providers: { openai: { baseUrl: "${fake.url}/v1", apiKey: sk-upstream-fleet } }`,
-    `models: [{ id: openai/gpt-4o-mini, pricing: { prompt: "0.15", completion: "0.6" }, context_length: 128000, max_output: 16384, endpoints: [{ provider: openai, model: gpt-4o-mini }] }]`,
-    "fleet: { leaseSeconds: 2 }",
-    `redis: { url: "${REDIS_URL}", prefix: "${redis.prefix}" }`,
-    "limits: { key: { requests: 10000, window: 60 } }",
-  ].join("\n"));
+  writeFileSync(
+    join(dir, "gateway.config.yaml"),
+    [
+      `providers: { openai: { baseUrl: "${fake.url}/v1", apiKey: sk-upstream-fleet } }`,
+      `models: [{ id: openai/gpt-4o-mini, pricing: { prompt: "0.15", completion: "0.6" }, context_length: 128000, max_output: 16384, endpoints: [{ provider: openai, model: gpt-4o-mini }] }]`,
+      "fleet: { leaseSeconds: 2 }",
+      `redis: { url: "${REDIS_URL}", prefix: "${redis.prefix}" }`,
+      "limits: { key: { requests: 10000, window: 60 } }",
+    ].join("\n"),
+  );
   // Three processes started at once on the empty database: each migrates under the advisory lock.
   procs = await Promise.all([0, 1, 2].map(() => serve(["--config", join(dir, "gateway.config.yaml")], { cwd: dir, env: env() })));
 }, 60_000);
@@ -81,7 +84,10 @@ test("a key limited to 10 requests, hit by 30 concurrent requests spread over th
   const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ask(procs[i % 3]!, key)));
   expect(answers.filter((r) => r.status === 200)).toHaveLength(10);
   expect(answers.filter((r) => r.status === 429)).toHaveLength(20);
-  const remaining = answers.filter((r) => r.status === 200).map((r) => Number(r.headers.get("x-ratelimit-remaining"))).sort((a, b) => a - b);
+  const remaining = answers
+    .filter((r) => r.status === 200)
+    .map((r) => Number(r.headers.get("x-ratelimit-remaining")))
+    .sort((a, b) => a - b);
   expect(remaining).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   for (const p of procs) expect(((await (await fetch(`${p.url}/v1/health/providers`)).json()) as { limits: string }).limits).toBe("shared");
 });
@@ -92,13 +98,15 @@ test("a key revoked from the CLI is refused by all three processes within 1 s", 
   for (const p of procs) expect((await fetch(`${p.url}/v1/models`, { headers: bearer(key) })).status).toBe(200);
   expect((await cli("keys", "revoke", "soon-revoked")).exitCode).toBe(0);
   const revokedAt = Date.now();
-  const refusedAfter = await Promise.all(procs.map(async (p) => {
-    while (Date.now() - revokedAt < 3_000) {
-      if ((await fetch(`${p.url}/v1/models`, { headers: bearer(key) })).status === 401) return Date.now() - revokedAt;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return Infinity;
-  }));
+  const refusedAfter = await Promise.all(
+    procs.map(async (p) => {
+      while (Date.now() - revokedAt < 3_000) {
+        if ((await fetch(`${p.url}/v1/models`, { headers: bearer(key) })).status === 401) return Date.now() - revokedAt;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      return Infinity;
+    }),
+  );
   for (const ms of refusedAfter) expect(ms).toBeLessThan(1_000);
 });
 
@@ -122,7 +130,9 @@ describe("a process killed while holding requests", () => {
     await Promise.all(inFlight);
     // Lease 2 s, renewed every 2/3 s, swept by the others on the same period: released within two leases.
     const killedAt = Date.now();
-    await expect.poll(async () => (await rows<{ held: number }>(db.url, "SELECT held FROM accounts WHERE id = ?", "killed"))[0]!.held, { timeout: 10_000, interval: 100 }).toBe(0);
+    await expect
+      .poll(async () => (await rows<{ held: number }>(db.url, "SELECT held FROM accounts WHERE id = ?", "killed"))[0]!.held, { timeout: 10_000, interval: 100 })
+      .toBe(0);
     expect(Date.now() - killedAt).toBeLessThan(6_000);
     expect(await rows(db.url, "SELECT id FROM holds WHERE account = ?", "killed")).toEqual([]);
     // The whole balance is usable again, by any process.

@@ -53,7 +53,8 @@ export function malformed(dir: string): string[] {
       } catch {
         // reported below
       }
-      if (!rec || typeof rec.level !== "string" || typeof rec.time !== "number" || typeof rec.msg !== "string") out.push(`  ${f}: not a JSON log record: ${line.slice(0, 80)}`);
+      if (!rec || typeof rec.level !== "string" || typeof rec.time !== "number" || typeof rec.msg !== "string")
+        out.push(`  ${f}: not a JSON log record: ${line.slice(0, 80)}`);
     }
   }
   return out;

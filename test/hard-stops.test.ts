@@ -27,17 +27,20 @@ afterAll(async () => {
 /** A gateway install in a temp dir: config, a key, $10. */
 async function install(extra: string[] = []) {
   const d = tempDir();
-  writeFileSync(join(d, "gateway.config.yaml"), [
-    "server:",
-    "  timeouts: { shutdown: 300 }",
-    "providers:",
-    "  openai: { baseUrl: ${FAKE_URL}/v1, apiKey: sk-upstream-stops }",
-    "models:",
-    "  - id: openai/gpt-4o-mini",
-    "    pricing: { prompt: 1, completion: 2 }",
-    "    endpoints: [{ provider: openai, model: gpt-4o-mini }]",
-    ...extra,
-  ].join("\n"));
+  writeFileSync(
+    join(d, "gateway.config.yaml"),
+    [
+      "server:",
+      "  timeouts: { shutdown: 300 }",
+      "providers:",
+      "  openai: { baseUrl: ${FAKE_URL}/v1, apiKey: sk-upstream-stops }",
+      "models:",
+      "  - id: openai/gpt-4o-mini",
+      "    pricing: { prompt: 1, completion: 2 }",
+      "    endpoints: [{ provider: openai, model: gpt-4o-mini }]",
+      ...extra,
+    ].join("\n"),
+  );
   const env = { FAKE_URL: fake.url };
   const key = (await gateway(["keys", "create", "--name", "app", "--json"], { cwd: d, env })).json.key as string;
   expect((await gateway(["credits", "add", "10", "--json"], { cwd: d, env })).exitCode).toBe(0);
@@ -61,7 +64,12 @@ async function openStream(url: string, key: string) {
   return { rest };
 }
 
-const slowStream = () => stream(Array.from({ length: 100 }, (_, i) => `w${i} `), undefined, { delayMs: 100 });
+const slowStream = () =>
+  stream(
+    Array.from({ length: 100 }, (_, i) => `w${i} `),
+    undefined,
+    { delayMs: 100 },
+  );
 
 async function money(d: string, env: Record<string, string>) {
   const usage = (await gateway(["usage", "--json"], { cwd: d, env })).json;
@@ -152,13 +160,14 @@ describe("6-7. requests the gateway refuses before any handler", () => {
     const g = await startGateway({});
     try {
       const { port } = new URL(g.url);
-      const send = (request: string) => new Promise<string>((resolve) => {
-        const socket = connect(Number(port), "127.0.0.1", () => socket.end(request));
-        let data = "";
-        socket.on("data", (b) => void (data += b.toString()));
-        socket.on("close", () => resolve(data));
-        socket.on("error", () => resolve(data));
-      });
+      const send = (request: string) =>
+        new Promise<string>((resolve) => {
+          const socket = connect(Number(port), "127.0.0.1", () => socket.end(request));
+          let data = "";
+          socket.on("data", (b) => void (data += b.toString()));
+          socket.on("close", () => resolve(data));
+          socket.on("error", () => resolve(data));
+        });
       const big = await send(`GET /v1/models HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`);
       expect(big).toMatch(/^HTTP\/1\.1 431 /);
       expect(JSON.parse(big.split("\r\n\r\n")[1]!).error).toMatchObject({ type: "invalid_request_error", code: "request_header_too_large" });
@@ -191,7 +200,10 @@ describe("8. refusing a huge invalid body", () => {
       const res = await post(url, "/v1/chat/completions", body, bearer(key));
       const used = cpuMs(proc.pid!) - before;
       expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { type: string; code: string } }).error).toMatchObject({ type: "invalid_request_error", code: "request_too_large" });
+      expect(((await res.json()) as { error: { type: string; code: string } }).error).toMatchObject({
+        type: "invalid_request_error",
+        code: "request_too_large",
+      });
       expect(used).toBeLessThan(100);
     } finally {
       proc.kill("SIGTERM");

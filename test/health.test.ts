@@ -17,20 +17,36 @@ const PLANTED = {
   upstreamText: "planted-upstream-error-text-5e1",
 };
 
-interface ProviderHealth { id: string; status: string; latency_ms: number | null; success_rate: number | null; checked_at: string | null; circuit: string }
-interface HealthBody { status: string; providers: ProviderHealth[] }
+interface ProviderHealth {
+  id: string;
+  status: string;
+  latency_ms: number | null;
+  success_rate: number | null;
+  checked_at: string | null;
+  circuit: string;
+}
+interface HealthBody {
+  status: string;
+  providers: ProviderHealth[];
+}
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
   for (const close of cleanups.splice(0).reverse()) await close();
 });
 
-const answer = (text: string) => (req: Recorded): Reply => (req.body?.stream ? stream([text]) : completion(text));
+const answer =
+  (text: string) =>
+  (req: Recorded): Reply =>
+    req.body?.stream ? stream([text]) : completion(text);
 
 async function setup(extra: Record<string, unknown> = {}): Promise<{ gw: TestGateway; primary: FakeUpstream; secondary: FakeUpstream; key: string }> {
   const primary = await startFakeUpstream(answer("from primary"));
   const secondary = await startFakeUpstream(answer("from secondary"));
-  cleanups.push(() => primary.close(), () => secondary.close());
+  cleanups.push(
+    () => primary.close(),
+    () => secondary.close(),
+  );
   const gw = await startGateway({
     providers: {
       primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: PLANTED.primaryKey },
@@ -38,10 +54,18 @@ async function setup(extra: Record<string, unknown> = {}): Promise<{ gw: TestGat
       // Configured but serving no model here: listed, with a credential in its URL.
       vault: { plugin: "openai", baseUrl: `http://admin:${PLANTED.urlPassword}@127.0.0.1:9/v1`, apiKey: PLANTED.vaultKey },
     },
-    models: [{
-      id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, order: "fixed",
-      endpoints: [{ provider: "primary", model: "p-model" }, { provider: "secondary", model: "s-model" }],
-    }],
+    models: [
+      {
+        id: MODEL,
+        pricing: { prompt: "1", completion: "2" },
+        max_output: 1000,
+        order: "fixed",
+        endpoints: [
+          { provider: "primary", model: "p-model" },
+          { provider: "secondary", model: "s-model" },
+        ],
+      },
+    ],
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
     health: { failureThreshold: 1000 },
     ...extra,
@@ -69,11 +93,13 @@ const byId = (body: HealthBody, id: string) => body.providers.find((p) => p.id =
 function expectShape(body: HealthBody): void {
   expect(["ok", "degraded", "down"]).toContain(body.status);
   for (const p of body.providers) {
-    expect(p).toEqual(expect.objectContaining({
-      id: expect.any(String),
-      status: expect.stringMatching(/^(healthy|degraded|down|misconfigured)$/),
-      circuit: expect.stringMatching(/^(closed|open|half_open)$/),
-    }));
+    expect(p).toEqual(
+      expect.objectContaining({
+        id: expect.any(String),
+        status: expect.stringMatching(/^(healthy|degraded|down|misconfigured)$/),
+        circuit: expect.stringMatching(/^(closed|open|half_open)$/),
+      }),
+    );
     expect(p.latency_ms === null || (Number.isInteger(p.latency_ms) && p.latency_ms >= 0)).toBe(true);
     expect(p.success_rate === null || (p.success_rate >= 0 && p.success_rate <= 1)).toBe(true);
     expect(p.checked_at === null || new Date(p.checked_at).toISOString() === p.checked_at).toBe(true);

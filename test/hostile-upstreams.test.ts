@@ -44,7 +44,15 @@ beforeEach(() => void (fake.requests.length = 0));
 const ask = (body: Record<string, unknown> = {}, k = key) =>
   post(gw.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], ...body }, bearer(k));
 
-interface Row { status: string; usage_source: string; cost: number; list_cost: number; prompt_tokens: number; completion_tokens: number; http_status: number }
+interface Row {
+  status: string;
+  usage_source: string;
+  cost: number;
+  list_cost: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  http_status: number;
+}
 
 function ledger(): Promise<Row[]> {
   return rows<Row>(gw.db, "SELECT * FROM ledger ORDER BY id");
@@ -69,10 +77,18 @@ async function expectMoneyAddsUp(): Promise<void> {
 /** SSE bytes with no newline at all: one event that never ends. */
 const X64K = Buffer.alloc(64 * 1024, 120); // one buffer sent many times: the fake itself stays small
 const A1M = Buffer.alloc(MiB, 97);
-const endless = (chunks: number): Reply => ({ status: 200, headers: { "content-type": "text/event-stream" }, raw: "", chunks: [Buffer.from("data: "), ...new Array<Buffer>(chunks).fill(X64K)] });
+const endless = (chunks: number): Reply => ({
+  status: 200,
+  headers: { "content-type": "text/event-stream" },
+  raw: "",
+  chunks: [Buffer.from("data: "), ...new Array<Buffer>(chunks).fill(X64K)],
+});
 
 async function sse(res: Response): Promise<string[]> {
-  return (await res.text()).split("\n\n").filter(Boolean).map((e) => e.replace(/^data: /, ""));
+  return (await res.text())
+    .split("\n\n")
+    .filter(Boolean)
+    .map((e) => e.replace(/^data: /, ""));
 }
 
 describe("1. answers over a cap", () => {
@@ -90,7 +106,12 @@ describe("1. answers over a cap", () => {
 
   test("a 100 MB JSON answer: 502, the gateway reads at most the 1 MiB cap", async () => {
     const before = process.memoryUsage().rss;
-    fake.queue({ status: 200, headers: { "content-type": "application/json" }, raw: "", chunks: [Buffer.from('{"choices":["'), ...new Array<Buffer>(100).fill(A1M)] });
+    fake.queue({
+      status: 200,
+      headers: { "content-type": "application/json" },
+      raw: "",
+      chunks: [Buffer.from('{"choices":["'), ...new Array<Buffer>(100).fill(A1M)],
+    });
     await expectError(await ask(), 502, "upstream_error", "upstream_invalid_response");
     expect(process.memoryUsage().rss - before).toBeLessThan(64 * MiB);
     await expectMoneyAddsUp();
@@ -99,7 +120,12 @@ describe("1. answers over a cap", () => {
   test("an endless line after the stream started: the in-stream error event, no [DONE], and what was delivered is billed", async () => {
     const started = stream(["Hello", " there"], undefined, { cut: true }) as { sse: Array<{ data: unknown }> };
     const head = started.sse.map((e) => `data: ${JSON.stringify(e.data)}\n\n`).join("");
-    fake.queue({ status: 200, headers: { "content-type": "text/event-stream" }, raw: "", chunks: [Buffer.from(head), Buffer.from("data: "), ...new Array<Buffer>(64).fill(X64K)] });
+    fake.queue({
+      status: 200,
+      headers: { "content-type": "text/event-stream" },
+      raw: "",
+      chunks: [Buffer.from(head), Buffer.from("data: "), ...new Array<Buffer>(64).fill(X64K)],
+    });
     const events = await sse(await ask({ stream: true }));
     expect(events.at(-1)).toMatch(/"code":"stream_interrupted"/);
     expect(events).not.toContain("[DONE]");
@@ -112,7 +138,13 @@ describe("1. answers over a cap", () => {
   });
 
   test("a stream past server.timeouts.stream ends with the error event and is billed for what it delivered", async () => {
-    fake.queue(stream(Array.from({ length: 40 }, (_, i) => `w${i} `), undefined, { delayMs: 100 }));
+    fake.queue(
+      stream(
+        Array.from({ length: 40 }, (_, i) => `w${i} `),
+        undefined,
+        { delayMs: 100 },
+      ),
+    );
     const t = Date.now();
     const events = await sse(await ask({ stream: true }));
     expect(Date.now() - t).toBeLessThan(3500);
@@ -175,8 +207,21 @@ describe("4. one tenant cannot open a circuit for everyone", () => {
     primary = await startFakeUpstream((req) => (req.raw.includes("poison") ? error(500, "boom") : completion("from primary")));
     secondary = await startFakeUpstream(() => completion("from secondary"));
     g = await startGateway({
-      providers: { primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-p" }, secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-s" } },
-      models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, order: "fixed", endpoints: [{ provider: "primary", model: "m" }, { provider: "secondary", model: "m" }] }],
+      providers: {
+        primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-p" },
+        secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-s" },
+      },
+      models: [
+        {
+          id: MODEL,
+          pricing: { prompt: "1", completion: "2" },
+          order: "fixed",
+          endpoints: [
+            { provider: "primary", model: "m" },
+            { provider: "secondary", model: "m" },
+          ],
+        },
+      ],
       retry: FAST_RETRY,
       health: { failureThreshold: 2, cooldown: 60_000 },
     });

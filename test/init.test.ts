@@ -21,7 +21,8 @@ function openaiFake(req: Recorded): Reply {
   if (req.headers.authorization !== `Bearer ${GOOD}`) {
     return { status: 401, json: { error: { message: "Incorrect API key provided", type: "invalid_request_error", param: null, code: "invalid_api_key" } } };
   }
-  if (req.method === "GET" && req.path === "/v1/models") return { json: { object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 1, owned_by: "openai" }] } };
+  if (req.method === "GET" && req.path === "/v1/models")
+    return { json: { object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 1, owned_by: "openai" }] } };
   return completion("hello from the fake");
 }
 
@@ -44,7 +45,8 @@ async function serveAnswers(dir: string, extraEnv: Record<string, string> = {}):
   const s = await serve([], { cwd: dir, env: extraEnv });
   try {
     const res = await fetch(`${s.url}/v1/chat/completions`, {
-      method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
       body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
     });
     expect(res.status).toBe(200);
@@ -120,7 +122,10 @@ describe("init --yes", () => {
     const ambiguous = await gateway([...both, "--base-url", `${fake.url}/v1`], { cwd: dir, env: { OPENAI_API_KEY: GOOD, GROQ_API_KEY: "gsk_bad" } });
     expect(ambiguous.exitCode).toBe(2);
     expect(ambiguous.stderr).toContain("--base-url: with several providers write --base-url <provider>=<url>");
-    const r = await gateway([...both, "--base-url", `openai=${fake.url}/v1`, "--base-url", `groq=${fake.url}/v1`], { cwd: dir, env: { OPENAI_API_KEY: GOOD, GROQ_API_KEY: "gsk_bad" } });
+    const r = await gateway([...both, "--base-url", `openai=${fake.url}/v1`, "--base-url", `groq=${fake.url}/v1`], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: GOOD, GROQ_API_KEY: "gsk_bad" },
+    });
     expect(r.exitCode).toBe(1);
     expect(r.stderr).toContain("openai: key accepted");
     expect(r.stderr).toContain("groq: key rejected (HTTP 401)");
@@ -135,7 +140,10 @@ describe("init --yes", () => {
     expect(unset.exitCode).toBe(2);
     expect(unset.stderr).toContain("--provider anthropic: no key in the environment (ANTHROPIC_API_KEY); export it first");
 
-    const noCheck = await gateway(["init", "--yes", "--no-check", "--provider", "openai", "--base-url", `${fake.url}/v1`], { cwd: dir, env: { OPENAI_API_KEY: "sk-whatever" } });
+    const noCheck = await gateway(["init", "--yes", "--no-check", "--provider", "openai", "--base-url", `${fake.url}/v1`], {
+      cwd: dir,
+      env: { OPENAI_API_KEY: "sk-whatever" },
+    });
     expect(noCheck.exitCode).toBe(0);
     expect(fake.requests).toHaveLength(0);
 

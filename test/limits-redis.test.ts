@@ -88,8 +88,10 @@ describe("the shared window", () => {
 
   test("a rolling window across processes: when the oldest take leaves, exactly one slot frees, and Reset counts to it", async () => {
     // Two limiters on their own connections, as two processes would have.
-    const [a, b] = [await openShared({ url: REDIS_URL, prefix: r.prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now),
-      await openShared({ url: REDIS_URL, prefix: r.prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now)];
+    const [a, b] = [
+      await openShared({ url: REDIS_URL, prefix: r.prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now),
+      await openShared({ url: REDIS_URL, prefix: r.prefix }, new Health({ failureThreshold: 5, cooldown: 30_000 }), Date.now),
+    ];
     shared.push(a, b);
     expect([a.limiter.shared, b.limiter.shared]).toEqual([true, true]);
     const take = (s: SharedState) => s.limiter.take("roll", 3, 2_000, Date.now());

@@ -16,7 +16,10 @@ let primary: FakeUpstream;
 let secondary: FakeUpstream;
 const gateways: TestGateway[] = [];
 
-const answer = (text: string) => (req: Recorded): Reply => (req.body?.stream ? stream([text]) : completion(text));
+const answer =
+  (text: string) =>
+  (req: Recorded): Reply =>
+    req.body?.stream ? stream([text]) : completion(text);
 
 beforeAll(async () => {
   primary = await startFakeUpstream(answer("from primary"));
@@ -35,10 +38,18 @@ async function gateway(limits: Record<string, unknown>, extra: Record<string, un
       primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-upstream-secret-1111" },
       secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-upstream-secret-2222" },
     },
-    models: [{
-      id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, order: "fixed",
-      endpoints: [{ provider: "primary", model: "p-model" }, { provider: "secondary", model: "s-model" }],
-    }],
+    models: [
+      {
+        id: MODEL,
+        pricing: { prompt: "1", completion: "2" },
+        max_output: 1000,
+        order: "fixed",
+        endpoints: [
+          { provider: "primary", model: "p-model" },
+          { provider: "secondary", model: "s-model" },
+        ],
+      },
+    ],
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
     limits,
     ...extra,
@@ -124,7 +135,7 @@ describe("key tier (rolling window)", () => {
   });
 
   test("keys are limited separately", async () => {
-    const [one, two] = [(await gw.createKey()), (await gw.createKey())];
+    const [one, two] = [await gw.createKey(), await gw.createKey()];
     for (let i = 0; i < 3; i++) expect((await models(gw, one)).status).toBe(200);
     await expect429(await models(gw, one));
     expect(limitOf(await models(gw, two))).toMatchObject({ limit: 3, remaining: 2 });
@@ -151,7 +162,7 @@ test("without a valid key the client IP is limited: headers on 401, then 429 ins
   expect(await expect429(await chat(gw, "sk-still-not-a-key"))).toMatchObject({ limit: 3, remaining: 0 });
   expect(await expect429(await fetch(`${gw.url}/v1/health/providers`))).toMatchObject({ limit: 3 });
   // A valid key is not held back by the IP tier.
-  expect((await models(gw, (await gw.createKey()))).status).toBe(200);
+  expect((await models(gw, await gw.createKey())).status).toBe(200);
 });
 
 test("model tier: refuses with 429 reporting that tier while the key tier still has room", async () => {

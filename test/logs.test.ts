@@ -35,10 +35,15 @@ afterEach(async () => {
 type Line = Record<string, any>;
 
 async function setup(extra: Record<string, unknown> = {}): Promise<{ fake: FakeUpstream; gw: TestGateway; key: string; lines: () => Promise<Line[]> }> {
-  const fake = await startFakeUpstream((req) => (req.body?.stream ? stream(["Hi", " there"], { prompt_tokens: 4, completion_tokens: 2 }) : completion("Hello", { prompt_tokens: 10, completion_tokens: 20 })));
+  const fake = await startFakeUpstream((req) =>
+    req.body?.stream ? stream(["Hi", " there"], { prompt_tokens: 4, completion_tokens: 2 }) : completion("Hello", { prompt_tokens: 10, completion_tokens: 20 }),
+  );
   const gw = await startGateway(openaiConfig(fake.url, extra));
   let closed = false;
-  cleanups.push(() => fake.close(), async () => void (closed || (await gw.close())));
+  cleanups.push(
+    () => fake.close(),
+    async () => void (closed || (await gw.close())),
+  );
   const key = await gw.createKey({ account: "acme" });
   await gw.addCredits("10", "acme");
   // The log is complete once the gateway closed (the last batch is written then).
@@ -46,7 +51,10 @@ async function setup(extra: Record<string, unknown> = {}): Promise<{ fake: FakeU
     if (!closed) await gw.close();
     closed = true;
     expect(gw.logFile, "the suite runs with a log folder (test/global-setup.ts)").toBeDefined();
-    return readFileSync(gw.logFile!, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as Line);
+    return readFileSync(gw.logFile!, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as Line);
   };
   return { fake, gw, key, lines };
 }
@@ -66,8 +74,20 @@ describe("one line per request", () => {
     const [line] = of(res);
     expect(of(res)).toHaveLength(1);
     expect(line).toMatchObject({
-      level: "info", msg: "request", route: CHAT, status: 200, account: "acme", model: MODEL, provider: "openai",
-      prompt_tokens: 10, completion_tokens: 20, cost_usd: "0.0000135", failovers: 0, attempts: 1, usage_source: "provider", outcome: "ok",
+      level: "info",
+      msg: "request",
+      route: CHAT,
+      status: 200,
+      account: "acme",
+      model: MODEL,
+      provider: "openai",
+      prompt_tokens: 10,
+      completion_tokens: 20,
+      cost_usd: "0.0000135",
+      failovers: 0,
+      attempts: 1,
+      usage_source: "provider",
+      outcome: "ok",
     });
     expect(line!.key_id).toMatch(/\S/);
     expect(typeof line!.time).toBe("number");
@@ -108,11 +128,19 @@ describe("redaction", () => {
     const dir = tempDir();
     const file = join(dir, "events.log");
     const log = createLog(parseConfig({}).log, { dest: file, format: "json", say: null });
-    log.events.warn({ provider: { apiKey: "sk-live-aaaaaaaaaaaa1111", baseUrl: "https://x" }, headers: { authorization: "Bearer sk-live-bbbbbbbb2222" }, password: "hunter2-hunter2" }, "oops");
+    log.events.warn(
+      {
+        provider: { apiKey: "sk-live-aaaaaaaaaaaa1111", baseUrl: "https://x" },
+        headers: { authorization: "Bearer sk-live-bbbbbbbb2222" },
+        password: "hunter2-hunter2",
+      },
+      "oops",
+    );
     log.notice("error", "cannot reach https://admin:pa55word-77@example.com/v1 with Bearer sk-live-cccccccc3333");
     await log.close();
     const text = readFileSync(file, "utf8");
-    for (const secret of ["sk-live-aaaaaaaaaaaa1111", "sk-live-bbbbbbbb2222", "hunter2-hunter2", "pa55word-77", "sk-live-cccccccc3333"]) expect(text).not.toContain(secret);
+    for (const secret of ["sk-live-aaaaaaaaaaaa1111", "sk-live-bbbbbbbb2222", "hunter2-hunter2", "pa55word-77", "sk-live-cccccccc3333"])
+      expect(text).not.toContain(secret);
     expect(text).toContain("[redacted]");
     expect(text).toContain("https://x"); // what is not secret stays
     expect(scrub("key sk-proj-abcdefgh12345678 and AKIAABCDEFGHIJKLMNOP")).toBe("key [redacted] and [redacted]");
@@ -148,7 +176,18 @@ describe("cost in the line", () => {
 
 describe("pretty lines for a terminal", () => {
   test("time, level, message and the fields, one line", () => {
-    const line = prettyLine(JSON.stringify({ level: "info", time: Date.UTC(2026, 0, 1, 12, 30, 5, 7), msg: "request", req_id: "req_1", status: 200, model: "openai/gpt-4o-mini", key_id: null }), false);
+    const line = prettyLine(
+      JSON.stringify({
+        level: "info",
+        time: Date.UTC(2026, 0, 1, 12, 30, 5, 7),
+        msg: "request",
+        req_id: "req_1",
+        status: 200,
+        model: "openai/gpt-4o-mini",
+        key_id: null,
+      }),
+      false,
+    );
     expect(line).toBe("12:30:05.007 INFO  request req_id=req_1 status=200 model=openai/gpt-4o-mini\n");
   });
 });
@@ -179,7 +218,9 @@ describe("gateway serve", () => {
     expect(records[0]).toMatchObject({ event: "start", msg: "gateway started" });
     expect(records.some((l) => l.event === "stop")).toBe(true);
     const pretty = await run(["--log-format", "pretty"]);
-    expect(pretty.out.find((l) => l.includes(pretty.id))).toMatch(/^\d\d:\d\d:\d\d\.\d{3} .*INFO.* request req_id=req_\w+ route=\/v1\/chat\/completions status=200 /);
+    expect(pretty.out.find((l) => l.includes(pretty.id))).toMatch(
+      /^\d\d:\d\d:\d\d\.\d{3} .*INFO.* request req_id=req_\w+ route=\/v1\/chat\/completions status=200 /,
+    );
     const quiet = await run(["--log-level", "warn"]);
     expect(quiet.out.join("\n")).not.toContain(quiet.id);
     const wrong = await gateway(["serve", "--log-format", "xml", "--config", config]);

@@ -17,7 +17,14 @@ const MODEL = "openai/gpt-4o-mini";
 const CHAT = "/v1/chat/completions";
 const hi = { model: MODEL, messages: [{ role: "user", content: "hi" }] };
 
-const EMBEDDING = { json: { object: "list", data: [{ object: "embedding", index: 0, embedding: [0.25, -0.5] }], model: "text-embedding-3-small", usage: { prompt_tokens: 2, total_tokens: 2 } } };
+const EMBEDDING = {
+  json: {
+    object: "list",
+    data: [{ object: "embedding", index: 0, embedding: [0.25, -0.5] }],
+    model: "text-embedding-3-small",
+    usage: { prompt_tokens: 2, total_tokens: 2 },
+  },
+};
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -25,9 +32,18 @@ afterEach(async () => {
 });
 
 async function setup(extra: Record<string, unknown> = {}): Promise<{ fake: FakeUpstream; gw: TestGateway; key: string }> {
-  const fake = await startFakeUpstream((req) => req.path.endsWith("/embeddings") ? EMBEDDING : (req.body?.stream ? stream(["Hel", "lo"], { prompt_tokens: 7, completion_tokens: 3 }) : completion("Hello", { prompt_tokens: 1000, completion_tokens: 250 })));
+  const fake = await startFakeUpstream((req) =>
+    req.path.endsWith("/embeddings")
+      ? EMBEDDING
+      : req.body?.stream
+        ? stream(["Hel", "lo"], { prompt_tokens: 7, completion_tokens: 3 })
+        : completion("Hello", { prompt_tokens: 1000, completion_tokens: 250 }),
+  );
   const gw = await startGateway(openaiConfig(fake.url, extra));
-  cleanups.push(() => fake.close(), () => gw.close());
+  cleanups.push(
+    () => fake.close(),
+    () => gw.close(),
+  );
   const key = await gw.createKey();
   await gw.addCredits("10");
   return { fake, gw, key };
@@ -47,7 +63,13 @@ describe("counters", () => {
     await streamed.text();
     const labels = { model: MODEL, provider: "openai" };
     // A stream is settled just after its last byte: wait for it to be counted.
-    await expect.poll(async () => sampleOf(await scrape(gw.url), "gateway_tokens_total", { ...labels, kind: "completion" }) - sampleOf(before, "gateway_tokens_total", { ...labels, kind: "completion" })).toBe(253);
+    await expect
+      .poll(
+        async () =>
+          sampleOf(await scrape(gw.url), "gateway_tokens_total", { ...labels, kind: "completion" }) -
+          sampleOf(before, "gateway_tokens_total", { ...labels, kind: "completion" }),
+      )
+      .toBe(253);
     const after = await scrape(gw.url);
     const delta = (name: string, l: Record<string, string>) => sampleOf(after, name, l) - sampleOf(before, name, l);
     expect(delta("gateway_requests_total", { route: CHAT, status: "200", ...labels })).toBe(2);
@@ -55,7 +77,9 @@ describe("counters", () => {
     expect(delta("gateway_tokens_total", { ...labels, kind: "completion" })).toBe(250 + 3);
     // $0.15 and $0.60 per 1M tokens: 150 and 600 nano-USD per token.
     expect(nano(after, labels) - nano(before, labels)).toBe(1007 * 150 + 253 * 600);
-    expect(sampleOf(after, "gateway_request_duration_seconds_count", { route: CHAT }) - sampleOf(before, "gateway_request_duration_seconds_count", { route: CHAT })).toBe(2);
+    expect(
+      sampleOf(after, "gateway_request_duration_seconds_count", { route: CHAT }) - sampleOf(before, "gateway_request_duration_seconds_count", { route: CHAT }),
+    ).toBe(2);
     expect(sampleOf(after, "gateway_upstream_duration_seconds_count", { provider: "openai" })).toBe(2);
     expect(sampleOf(after, "gateway_overhead_seconds_count", { provider: "openai" })).toBe(2);
     // Node's process metrics are there too.
@@ -84,9 +108,23 @@ describe("counters", () => {
         primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-metrics-1111" },
         secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-metrics-2222" },
       },
-      models: [{ id: "acme/chat", pricing: { prompt: "1", completion: "2" }, order: "fixed", endpoints: [{ provider: "primary", model: "p" }, { provider: "secondary", model: "s" }] }],
+      models: [
+        {
+          id: "acme/chat",
+          pricing: { prompt: "1", completion: "2" },
+          order: "fixed",
+          endpoints: [
+            { provider: "primary", model: "p" },
+            { provider: "secondary", model: "s" },
+          ],
+        },
+      ],
     });
-    cleanups.push(() => primary.close(), () => secondary.close(), () => gw.close());
+    cleanups.push(
+      () => primary.close(),
+      () => secondary.close(),
+      () => gw.close(),
+    );
     const key = await gw.createKey();
     await gw.addCredits("1");
     const res = await post(gw.url, CHAT, { ...hi, model: "acme/chat" }, bearer(key));
@@ -110,7 +148,10 @@ describe("counters", () => {
   });
 
   test("an open circuit shows in gateway_circuit_open", async () => {
-    const { gw, key, fake } = await setup({ health: { failureThreshold: 1, cooldown: 60_000 }, retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 50 } });
+    const { gw, key, fake } = await setup({
+      health: { failureThreshold: 1, cooldown: 60_000 },
+      retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 50 },
+    });
     expect(sampleOf(await scrape(gw.url), "gateway_circuit_open", { provider: "openai" })).toBe(0);
     fake.fallback = () => error(503, "down");
     const res = await post(gw.url, CHAT, hi, bearer(key));
@@ -203,7 +244,9 @@ describe("Server-Timing", () => {
     await emb.json();
     expect(timing(emb).upstream).toBeGreaterThan(0);
     const m = await scrape(gw.url);
-    expect(sampleOf(m, "gateway_requests_total", { route: "/v1/embeddings", status: "200", model: "openai/text-embedding-3-small", provider: "openai" })).toBe(1);
+    expect(sampleOf(m, "gateway_requests_total", { route: "/v1/embeddings", status: "200", model: "openai/text-embedding-3-small", provider: "openai" })).toBe(
+      1,
+    );
     expect(sampleOf(m, "gateway_tokens_total", { model: "openai/text-embedding-3-small", provider: "openai", kind: "prompt" })).toBe(2);
     expect(sampleOf(m, "gateway_requests_total", { route: "/v1/responses", status: "200", model: MODEL, provider: "openai" })).toBe(1);
     // Routed by h3 but answered by their own Exchange: counted once, and no longer in flight.

@@ -17,38 +17,62 @@ import { message, messageEnd, messageStart, textBlock, textBlockEvents } from ".
 import { converse } from "./providers/bedrock.fixture.js";
 import { candidate, response } from "./providers/google.fixture.js";
 
-const model = (id: string, provider: string, upstream: string, pricing: Record<string, string>) =>
-  ({ id, pricing, max_output: 100_000, context_length: 1_000_000, endpoints: [{ provider, model: upstream }] });
+const model = (id: string, provider: string, upstream: string, pricing: Record<string, string>) => ({
+  id,
+  pricing,
+  max_output: 100_000,
+  context_length: 1_000_000,
+  endpoints: [{ provider, model: upstream }],
+});
 
-const h = useGateway((url) => ({
-  server: { compat: "openai" },
-  providers: {
-    openai: { baseUrl: `${url}/v1`, apiKey: "sk-upstream-openai" },
-    anthropic: { baseUrl: url, apiKey: "sk-ant-upstream" },
-    google: { baseUrl: url, apiKey: "gemini-upstream" },
-    bedrock: { baseUrl: url, apiKey: "AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG", region: "us-west-2" },
-    deepseek: { baseUrl: url, apiKey: "sk-deepseek-upstream" },
-    xai: { baseUrl: `${url}/v1`, apiKey: "xai-upstream" },
-  },
-  models: [
-    // https://platform.openai.com/docs/pricing: o4-mini $1.10 input, $0.275 cached input, $4.40 output.
-    model("openai/o4-mini", "openai", "o4-mini", { prompt: "1.1", cache_read: "0.275", completion: "4.4" }),
-    // A model without a cache price: cached tokens at the prompt price.
-    model("openai/gpt-4o-mini", "openai", "gpt-4o-mini", { prompt: "0.15", completion: "0.6" }),
-    // https://www.anthropic.com/pricing: Sonnet 4.5 $3 input, $3.75 5-minute cache write, $0.30 cache read, $15 output.
-    model("anthropic/claude-sonnet-4-5", "anthropic", "claude-sonnet-4-5-20250929", { prompt: "3", cache_write: "3.75", cache_read: "0.3", completion: "15" }),
-    model("bedrock/claude-sonnet-4-5", "bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", { prompt: "3", cache_write: "3.75", cache_read: "0.3", completion: "15" }),
-    // https://ai.google.dev/gemini-api/docs/pricing: 2.5 Flash $0.30 input, $0.03 cached, $2.50 output (thinking included).
-    model("google/gemini-2.5-flash", "google", "gemini-2.5-flash", { prompt: "0.3", cache_read: "0.03", completion: "2.5" }),
-    // https://api-docs.deepseek.com/quick_start/pricing: deepseek-chat $0.27 cache miss, $0.07 cache hit, $1.10 output.
-    model("deepseek/deepseek-chat", "deepseek", "deepseek-chat", { prompt: "0.27", cache_read: "0.07", completion: "1.1" }),
-    // https://docs.x.ai/docs/models: grok-code-fast-1 $0.20 input, $0.02 cached input, $1.50 output.
-    model("xai/grok-code-fast-1", "xai", "grok-code-fast-1", { prompt: "0.2", cache_read: "0.02", completion: "1.5" }),
-  ],
-  retry: FAST_RETRY,
-}), { credits: "10" });
+const h = useGateway(
+  (url) => ({
+    server: { compat: "openai" },
+    providers: {
+      openai: { baseUrl: `${url}/v1`, apiKey: "sk-upstream-openai" },
+      anthropic: { baseUrl: url, apiKey: "sk-ant-upstream" },
+      google: { baseUrl: url, apiKey: "gemini-upstream" },
+      bedrock: { baseUrl: url, apiKey: "AKIAIOSFODNN7EXAMPLE:wJalrXUtnFEMI/K7MDENG", region: "us-west-2" },
+      deepseek: { baseUrl: url, apiKey: "sk-deepseek-upstream" },
+      xai: { baseUrl: `${url}/v1`, apiKey: "xai-upstream" },
+    },
+    models: [
+      // https://platform.openai.com/docs/pricing: o4-mini $1.10 input, $0.275 cached input, $4.40 output.
+      model("openai/o4-mini", "openai", "o4-mini", { prompt: "1.1", cache_read: "0.275", completion: "4.4" }),
+      // A model without a cache price: cached tokens at the prompt price.
+      model("openai/gpt-4o-mini", "openai", "gpt-4o-mini", { prompt: "0.15", completion: "0.6" }),
+      // https://www.anthropic.com/pricing: Sonnet 4.5 $3 input, $3.75 5-minute cache write, $0.30 cache read, $15 output.
+      model("anthropic/claude-sonnet-4-5", "anthropic", "claude-sonnet-4-5-20250929", {
+        prompt: "3",
+        cache_write: "3.75",
+        cache_read: "0.3",
+        completion: "15",
+      }),
+      model("bedrock/claude-sonnet-4-5", "bedrock", "us.anthropic.claude-sonnet-4-5-20250929-v1:0", {
+        prompt: "3",
+        cache_write: "3.75",
+        cache_read: "0.3",
+        completion: "15",
+      }),
+      // https://ai.google.dev/gemini-api/docs/pricing: 2.5 Flash $0.30 input, $0.03 cached, $2.50 output (thinking included).
+      model("google/gemini-2.5-flash", "google", "gemini-2.5-flash", { prompt: "0.3", cache_read: "0.03", completion: "2.5" }),
+      // https://api-docs.deepseek.com/quick_start/pricing: deepseek-chat $0.27 cache miss, $0.07 cache hit, $1.10 output.
+      model("deepseek/deepseek-chat", "deepseek", "deepseek-chat", { prompt: "0.27", cache_read: "0.07", completion: "1.1" }),
+      // https://docs.x.ai/docs/models: grok-code-fast-1 $0.20 input, $0.02 cached input, $1.50 output.
+      model("xai/grok-code-fast-1", "xai", "grok-code-fast-1", { prompt: "0.2", cache_read: "0.02", completion: "1.5" }),
+    ],
+    retry: FAST_RETRY,
+  }),
+  { credits: "10" },
+);
 
-interface Row { list_cost: number; cost: number; uncollected: number; prompt_tokens: number; completion_tokens: number }
+interface Row {
+  list_cost: number;
+  cost: number;
+  uncollected: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
 
 async function billed(action: () => Promise<unknown>): Promise<Row> {
   const all = () => rows<Row>(h.gw.db, "SELECT list_cost, cost, uncollected, prompt_tokens, completion_tokens FROM ledger ORDER BY id");
@@ -64,7 +88,10 @@ const ask = async (modelId: string, stream = false) => {
   const res = await h.post({ model: modelId, messages: [{ role: "user", content: "Hi" }], max_tokens: 1000, ...(stream && { stream: true }) });
   expect(res.status).toBe(200);
   if (!stream) return ((await res.json()) as { usage: unknown }).usage;
-  const events = (await res.text()).split("\n\n").map((e) => e.replace(/^data: /, "").trim()).filter((d) => d && d !== "[DONE]");
+  const events = (await res.text())
+    .split("\n\n")
+    .map((e) => e.replace(/^data: /, "").trim())
+    .filter((d) => d && d !== "[DONE]");
   return (JSON.parse(events.at(-1)!) as { usage: unknown }).usage;
 };
 
@@ -78,7 +105,13 @@ describe("each part of the usage at its own price, rounded up once", () => {
     const row = await billed(async () => (usage = await ask("openai/o4-mini")));
     // 176 × 1,100 + 1,024 × 275 + 300 × 4,400 = 193,600 + 281,600 + 1,320,000.
     expect(row).toMatchObject({ list_cost: 1_795_200, cost: 1_795_200, uncollected: 0, prompt_tokens: 1200, completion_tokens: 300 });
-    expect(usage).toEqual({ prompt_tokens: 1200, completion_tokens: 300, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 1024 }, completion_tokens_details: { reasoning_tokens: 256 } });
+    expect(usage).toEqual({
+      prompt_tokens: 1200,
+      completion_tokens: 300,
+      total_tokens: 1500,
+      prompt_tokens_details: { cached_tokens: 1024 },
+      completion_tokens_details: { reasoning_tokens: 256 },
+    });
   });
 
   test("a model without a cache price bills cached tokens at the prompt price: 360,000 nano-USD", async () => {
@@ -99,7 +132,13 @@ describe("each part of the usage at its own price, rounded up once", () => {
     expect(await billed(async () => (seen = await ask("anthropic/claude-sonnet-4-5")))).toMatchObject(expected);
     expect(seen).toEqual(shown);
     // Streamed: the input side in message_start, the cumulative output in message_delta.
-    h.fake.queue({ sse: [messageStart({ input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 2000 }), ...textBlockEvents(0, ["o", "k"]), ...messageEnd("end_turn", { output_tokens: 300 })] });
+    h.fake.queue({
+      sse: [
+        messageStart({ input_tokens: 50, cache_creation_input_tokens: 1000, cache_read_input_tokens: 2000 }),
+        ...textBlockEvents(0, ["o", "k"]),
+        ...messageEnd("end_turn", { output_tokens: 300 }),
+      ],
+    });
     expect(await billed(async () => (seen = await ask("anthropic/claude-sonnet-4-5", true)))).toMatchObject(expected);
     expect(seen).toEqual(shown);
   });
@@ -108,16 +147,37 @@ describe("each part of the usage at its own price, rounded up once", () => {
     h.fake.queue(converse([{ text: "ok" }], "end_turn", { inputTokens: 10, outputTokens: 7, cacheReadInputTokens: 100, cacheWriteInputTokens: 50 }));
     let seen: unknown;
     // 10 × 3,000 + 100 × 300 + 50 × 3,750 + 7 × 15,000.
-    expect(await billed(async () => (seen = await ask("bedrock/claude-sonnet-4-5")))).toMatchObject({ list_cost: 352_500, prompt_tokens: 160, completion_tokens: 7 });
+    expect(await billed(async () => (seen = await ask("bedrock/claude-sonnet-4-5")))).toMatchObject({
+      list_cost: 352_500,
+      prompt_tokens: 160,
+      completion_tokens: 7,
+    });
     expect(seen).toEqual({ prompt_tokens: 160, completion_tokens: 7, total_tokens: 167, prompt_tokens_details: { cached_tokens: 100 } });
   });
 
   test("Gemini: 800 cached of 1,000 prompt, 100 candidates + 400 thoughts = 1,334,000 nano-USD", async () => {
-    h.fake.queue({ json: response([candidate([{ text: "ok" }], "STOP")], { promptTokenCount: 1000, cachedContentTokenCount: 800, candidatesTokenCount: 100, thoughtsTokenCount: 400 }) });
+    h.fake.queue({
+      json: response([candidate([{ text: "ok" }], "STOP")], {
+        promptTokenCount: 1000,
+        cachedContentTokenCount: 800,
+        candidatesTokenCount: 100,
+        thoughtsTokenCount: 400,
+      }),
+    });
     let seen: unknown;
     // 200 × 300 + 800 × 30 + 500 × 2,500.
-    expect(await billed(async () => (seen = await ask("google/gemini-2.5-flash")))).toMatchObject({ list_cost: 1_334_000, prompt_tokens: 1000, completion_tokens: 500 });
-    expect(seen).toEqual({ prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500, prompt_tokens_details: { cached_tokens: 800 }, completion_tokens_details: { reasoning_tokens: 400 } });
+    expect(await billed(async () => (seen = await ask("google/gemini-2.5-flash")))).toMatchObject({
+      list_cost: 1_334_000,
+      prompt_tokens: 1000,
+      completion_tokens: 500,
+    });
+    expect(seen).toEqual({
+      prompt_tokens: 1000,
+      completion_tokens: 500,
+      total_tokens: 1500,
+      prompt_tokens_details: { cached_tokens: 800 },
+      completion_tokens_details: { reasoning_tokens: 400 },
+    });
   });
 
   test("DeepSeek: prompt_cache_hit_tokens 1,024 of 1,200, 40 output = 163,200 nano-USD", async () => {
@@ -133,7 +193,9 @@ describe("each part of the usage at its own price, rounded up once", () => {
     // Recorded from api.x.ai (grok-code-fast-1; see test/providers/xai.test.ts): 213 + 23 + 175 = 411.
     const reply = completion("Oi!", { prompt_tokens: 213, completion_tokens: 23 }) as { json: any };
     reply.json.usage = {
-      prompt_tokens: 213, completion_tokens: 23, total_tokens: 411,
+      prompt_tokens: 213,
+      completion_tokens: 23,
+      total_tokens: 411,
       prompt_tokens_details: { text_tokens: 213, audio_tokens: 0, image_tokens: 0, cached_tokens: 192 },
       completion_tokens_details: { reasoning_tokens: 175, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 },
     };

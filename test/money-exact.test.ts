@@ -50,8 +50,8 @@ test("store round trip: an exact balance survives close and reopen, and SQLite h
   const file = join(tempDir(), "round.db");
   const store = openSqliteStore(file);
   const amount = TWO_53 + 1n; // the first integer a double cannot hold
-  expect((await store.addCredits("a", amount, Date.now()))).toBe(amount);
-  expect((await store.addCredits("a", amount, Date.now()))).toBe(2n * amount);
+  expect(await store.addCredits("a", amount, Date.now())).toBe(amount);
+  expect(await store.addCredits("a", amount, Date.now())).toBe(2n * amount);
   await store.addCredits("m", MAX_NANO, Date.now());
   await expect(store.addCredits("m", 1n, Date.now())).rejects.toThrow(/would exceed the maximum/);
   await store.close();
@@ -86,32 +86,34 @@ describe("402 decisions above 2^53", () => {
     await fake?.close();
   });
   // Worst case of this body: 34 prompt tokens × 0.15 + 10 × 0.6 per 1M = 11_100 nano-USD.
-  const ask = (key: string) => gw.fetch(`${gw.url}/v1/chat/completions`, {
-    method: "POST", headers: { "content-type": "application/json", ...bearer(key) },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10 }),
-  });
+  const ask = (key: string) =>
+    gw.fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...bearer(key) },
+      body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10 }),
+    });
   /** An account whose balance is `balance`, with `held` of it already held by another request in flight. */
   const account = async (name: string, balance: bigint, held: number) => {
     const key = await gw.createKey({ account: name });
     await gw.store.addCredits(name, balance, Date.now());
-    if (held > 0) expect((await gw.store.reserve(`held-${name}`, name, held))).toBe(true);
+    if (held > 0) expect(await gw.store.reserve(`held-${name}`, name, held)).toBe(true);
     return key;
   };
 
   test("at the edge: what is left equal to the worst case is admitted, one nano-USD less is 402", async () => {
     const holds = Number.MAX_SAFE_INTEGER - 11_100; // the most one account may hold in flight, less this request
     expect((await ask(await account("edge", BigInt(Number.MAX_SAFE_INTEGER), holds))).status).toBe(200);
-    expect((await gw.store.balance("edge"))).toBe(BigInt(Number.MAX_SAFE_INTEGER) - 4_800n);
+    expect(await gw.store.balance("edge")).toBe(BigInt(Number.MAX_SAFE_INTEGER) - 4_800n);
     await expectError(await ask(await account("short", BigInt(Number.MAX_SAFE_INTEGER) - 1n, holds)), 402, "insufficient_credits", null);
-    expect((await gw.store.balance("short"))).toBe(BigInt(Number.MAX_SAFE_INTEGER) - 1n);
+    expect(await gw.store.balance("short")).toBe(BigInt(Number.MAX_SAFE_INTEGER) - 1n);
   });
 
   test("above 2^53 the debit is exact; holds in flight are capped at 2^53 - 1 nano-USD per account", async () => {
     // 2^53 + 11_097 is not a double: a number balance would have come back as 2^53 + 11_096.
     const big = await account("big", TWO_53 + 11_097n, 0);
     expect((await ask(big)).status).toBe(200);
-    expect((await gw.store.balance("big"))).toBe(TWO_53 + 11_097n - 4_800n);
-    expect((await gw.store.reserve("probe-big", "big", Number.MAX_SAFE_INTEGER - 11_099))).toBe(true);
+    expect(await gw.store.balance("big")).toBe(TWO_53 + 11_097n - 4_800n);
+    expect(await gw.store.reserve("probe-big", "big", Number.MAX_SAFE_INTEGER - 11_099)).toBe(true);
     // The balance covers it many times over, but the account's holds would pass 2^53 - 1 (money.ts).
     const res = await ask(big);
     await expectError(res, 402, "insufficient_credits", null);

@@ -16,16 +16,25 @@ import { completion } from "./helpers/openai-wire.js";
 
 const MODEL = "openai/gpt-4o-mini";
 const ok = () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 });
-const h = useGateway((fakeUrl) => ({
-  providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
-  models: [{ id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
-  limits: { key: { requests: 1000, window: 60 } },
-  retry: FAST_RETRY,
-}), { fallback: ok });
+const h = useGateway(
+  (fakeUrl) => ({
+    providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
+    models: [{ id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
+    limits: { key: { requests: 1000, window: 60 } },
+    retry: FAST_RETRY,
+  }),
+  { fallback: ok },
+);
 
-interface Row { cost: number; list_cost: number; uncollected: number; prompt_tokens: number; key_id: string }
+interface Row {
+  cost: number;
+  list_cost: number;
+  uncollected: number;
+  prompt_tokens: number;
+  key_id: string;
+}
 const ledger = (account: string) => rows<Row>(h.gw.db, "SELECT * FROM ledger WHERE account = ? ORDER BY id", account);
-const balance = async (account: string) => (await h.gw.store.balance(account));
+const balance = async (account: string) => await h.gw.store.balance(account);
 // Worst case of this body: 34 prompt tokens (the byte bound) × 150 + 10 × 600 = 11,100 nano-USD.
 const HOLD = 11_100;
 const ask = (key: string) => h.post({ model: MODEL, messages: [{ role: "user", content: "hi" }], max_tokens: 10 }, bearer(key));
@@ -90,17 +99,19 @@ describe("key budgets", () => {
     try {
       const statuses: number[] = [];
       const refusals: string[] = [];
-      const pending = Array.from({ length: 50 }, () => ask(key).then(async (r) => {
-        statuses.push(r.status);
-        if (r.status === 402) refusals.push(((await r.json()) as { error: { message: string } }).error.message);
-        return r.status;
-      }));
+      const pending = Array.from({ length: 50 }, () =>
+        ask(key).then(async (r) => {
+          statuses.push(r.status);
+          if (r.status === 402) refusals.push(((await r.json()) as { error: { message: string } }).error.message);
+          return r.status;
+        }),
+      );
       await expect.poll(() => refusals.length, { timeout: 10_000 }).toBe(45);
       expect(refusals[0]).toMatch(/this API key's budget has \$0 left of \$0\.0000555 in total/);
-      expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 0n, held: 5 * HOLD });
+      expect(await h.gw.store.keyBudgetUse(id, 0)).toEqual({ spent: 0n, held: 5 * HOLD });
       release();
       expect((await Promise.all(pending)).filter((s) => s === 200)).toHaveLength(5);
-      expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 5n * 4_800n, held: 0 });
+      expect(await h.gw.store.keyBudgetUse(id, 0)).toEqual({ spent: 5n * 4_800n, held: 0 });
       expect((await ledger("budgeted")).reduce((s, r) => s + r.cost, 0)).toBe(5 * 4_800);
       expect(await balance("budgeted")).toBe(1_000_000_000n - 5n * 4_800n); // the balance was never the limit
     } finally {
@@ -123,11 +134,17 @@ describe("key budgets", () => {
   test("a BYOK request leaves the budget untouched, even an exhausted one", async () => {
     await h.gw.store.ensureAccount("byok-budget", Date.now());
     const secret = loadSecret(h.gw.db, { GATEWAY_SECRET: "test-secret" });
-    await h.gw.store.setByok({ account: "byok-budget", provider: "openai", secret: encrypt(secret, "byok-budget", "openai", "sk-own-key-4242"), last4: "4242", updatedAt: Date.now() });
+    await h.gw.store.setByok({
+      account: "byok-budget",
+      provider: "openai",
+      secret: encrypt(secret, "byok-budget", "openai", "sk-own-key-4242"),
+      last4: "4242",
+      updatedAt: Date.now(),
+    });
     const { key, id } = await keyWithBudget("byok-budget", 1n);
     await expect.poll(async () => (await ask(key)).status, { timeout: 2000 }).toBe(200);
     expect(h.fake.requests.at(-1)!.headers.authorization).toBe("Bearer sk-own-key-4242");
-    expect((await h.gw.store.keyBudgetUse(id, 0))).toEqual({ spent: 0n, held: 0 });
+    expect(await h.gw.store.keyBudgetUse(id, 0)).toEqual({ spent: 0n, held: 0 });
     expect((await ledger("byok-budget")).at(-1)).toMatchObject({ cost: 0, list_cost: 4_800 });
   });
 });
@@ -145,7 +162,10 @@ describe("GET /v1/key", () => {
     expect(res.headers.get("x-ratelimit-limit")).toBe("7");
     expect(res.headers.get("x-ratelimit-remaining")).toBe("5"); // the chat request and this one
     expect(await res.json()).toEqual({
-      name: "info-key", account: "info", masked: `sk-…${key.slice(-4)}`, expires_at: "2099-01-01T00:00:00.000Z",
+      name: "info-key",
+      account: "info",
+      masked: `sk-…${key.slice(-4)}`,
+      expires_at: "2099-01-01T00:00:00.000Z",
       rate_limit: { requests: 7, window: 60 },
       budget: { limit: "1", period: "month", spent: "0.0000048", remaining: "0.9999952" },
       balance: "2.4999952",
@@ -162,7 +182,15 @@ describe("GET /v1/key", () => {
   test("described in /v1/openapi.json", async () => {
     const doc = (await (await h.gw.fetch(`${h.gw.url}/v1/openapi.json`)).json()) as any;
     expect(doc.paths["/v1/key"].get.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/KeyInfo" });
-    expect(Object.keys(doc.components.schemas.KeyInfo.properties).sort()).toEqual(["account", "balance", "budget", "expires_at", "masked", "name", "rate_limit"]);
+    expect(Object.keys(doc.components.schemas.KeyInfo.properties).sort()).toEqual([
+      "account",
+      "balance",
+      "budget",
+      "expires_at",
+      "masked",
+      "name",
+      "rate_limit",
+    ]);
   });
 });
 
@@ -183,28 +211,55 @@ describe("budget periods (the store, with explicit times)", () => {
     const day1 = Date.parse("2026-03-05T10:00:00Z");
     const day2 = day1 + DAY;
     await store.addCredits("p", 1_000_000n, day1);
-    await store.createKey({ id: "key_p", name: "p", account: "p", hash: "h", last4: "abcd", createdAt: day1, expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: null, budget: 10_000n, budgetPeriod: "day" });
+    await store.createKey({
+      id: "key_p",
+      name: "p",
+      account: "p",
+      hash: "h",
+      last4: "abcd",
+      createdAt: day1,
+      expiresAt: null,
+      revokedAt: null,
+      lastUsedAt: null,
+      rpm: null,
+      budget: 10_000n,
+      budgetPeriod: "day",
+    });
     const entry = (requestId: string, createdAt: number, cost: number): LedgerEntry => ({
-      requestId, createdAt, account: "p", keyId: "key_p", model: "m", provider: "x", promptTokens: 1, completionTokens: 1, cost, listCost: cost,
-      byok: false, usageSource: "provider", status: "ok", httpStatus: 200, latencyMs: 1, attempts: 1,
+      requestId,
+      createdAt,
+      account: "p",
+      keyId: "key_p",
+      model: "m",
+      provider: "x",
+      promptTokens: 1,
+      completionTokens: 1,
+      cost,
+      listCost: cost,
+      byok: false,
+      usageSource: "provider",
+      status: "ok",
+      httpStatus: 200,
+      latencyMs: 1,
+      attempts: 1,
     });
     const hold = (at: number) => ({ keyId: "key_p", limit: 10_000n, since: periodStart("day", at) });
-    expect((await store.reserve("r1", "p", 8_000, hold(day1)))).toBe(true);
-    expect((await store.reserve("late", "p", 1_000, hold(day1)))).toBe(true);
-    expect((await store.reserve("r2", "p", 1_001, hold(day1)))).toBe(false); // 8,000 + 1,000 + 1,001 > 10,000
+    expect(await store.reserve("r1", "p", 8_000, hold(day1))).toBe(true);
+    expect(await store.reserve("late", "p", 1_000, hold(day1))).toBe(true);
+    expect(await store.reserve("r2", "p", 1_001, hold(day1))).toBe(false); // 8,000 + 1,000 + 1,001 > 10,000
     await store.settle("r1", entry("r1", day1, 8_000), []);
-    expect((await store.keyBudgetUse("key_p", periodStart("day", day1)))).toEqual({ spent: 8_000n, held: 1_000 });
+    expect(await store.keyBudgetUse("key_p", periodStart("day", day1))).toEqual({ spent: 8_000n, held: 1_000 });
     // The next day: spend starts again from zero; only the open hold still counts.
-    expect((await store.keyBudgetUse("key_p", periodStart("day", day2)))).toEqual({ spent: 0n, held: 1_000 });
-    expect((await store.reserve("r3", "p", 9_000, hold(day2)))).toBe(true);
+    expect(await store.keyBudgetUse("key_p", periodStart("day", day2))).toEqual({ spent: 0n, held: 1_000 });
+    expect(await store.reserve("r3", "p", 9_000, hold(day2))).toBe(true);
     await store.settle("r3", entry("r3", day2, 9_000), []);
     // A request of day one settling late is day one's: day two's spend is unchanged.
     await store.settle("late", entry("late", day1, 1_000), []);
-    expect((await store.keyBudgetUse("key_p", periodStart("day", day2)))).toEqual({ spent: 9_000n, held: 0 });
+    expect(await store.keyBudgetUse("key_p", periodStart("day", day2))).toEqual({ spent: 9_000n, held: 0 });
     // Changing the period recounts from the ledger: all of it this month.
     await store.updateKey("key_p", { budgetPeriod: "month" }, day2);
     expect((await store.keyBudgetUse("key_p", periodStart("month", day2))).spent).toBe(18_000n);
-    expect((await store.balance("p"))).toBe(1_000_000n - 18_000n);
+    expect(await store.balance("p")).toBe(1_000_000n - 18_000n);
     await store.close();
   });
 });
@@ -221,7 +276,9 @@ describe("the CLI (child process)", () => {
     const created = await run("keys", "create", "--name", "ci", "--budget", "12.5", "--budget-period", "month", "--json");
     expect(created.exitCode).toBe(0);
     expect(created.json).toMatchObject({ name: "ci", budget: "12.5", budget_period: "month", spent: "0" });
-    expect((await run("keys", "list", "--json")).json).toEqual([expect.objectContaining({ name: "ci", budget: "12.5", budget_period: "month", spent: "0", rpm: null })]);
+    expect((await run("keys", "list", "--json")).json).toEqual([
+      expect.objectContaining({ name: "ci", budget: "12.5", budget_period: "month", spent: "0", rpm: null }),
+    ]);
     const updated = await run("keys", "update", "ci", "--budget", "3", "--budget-period", "day", "--rpm", "20", "--expires", "30d", "--json");
     expect(updated.json).toMatchObject({ budget: "3", budget_period: "day", rpm: 20 });
     expect(updated.json.expires_at).not.toBeNull();
@@ -239,14 +296,48 @@ describe("the CLI (child process)", () => {
     const file = join(tempDir(), "usage.db");
     const store = openSqliteStore(file);
     await store.addCredits("u", 100_000n, Date.now());
-    await store.createKey({ id: "key_u", name: "u", account: "u", hash: "hu", last4: "wxyz", createdAt: Date.now(), expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: null });
-    await store.settle(null, {
-      requestId: "req_u", createdAt: Date.now(), account: "u", keyId: "key_u", model: "m", provider: "x", promptTokens: 2001, completionTokens: 5,
-      cost: 303_150, listCost: 303_150, byok: false, usageSource: "provider", status: "ok", httpStatus: 200, latencyMs: 1, attempts: 1,
-    }, []);
+    await store.createKey({
+      id: "key_u",
+      name: "u",
+      account: "u",
+      hash: "hu",
+      last4: "wxyz",
+      createdAt: Date.now(),
+      expiresAt: null,
+      revokedAt: null,
+      lastUsedAt: null,
+      rpm: null,
+    });
+    await store.settle(
+      null,
+      {
+        requestId: "req_u",
+        createdAt: Date.now(),
+        account: "u",
+        keyId: "key_u",
+        model: "m",
+        provider: "x",
+        promptTokens: 2001,
+        completionTokens: 5,
+        cost: 303_150,
+        listCost: 303_150,
+        byok: false,
+        usageSource: "provider",
+        status: "ok",
+        httpStatus: 200,
+        latencyMs: 1,
+        attempts: 1,
+      },
+      [],
+    );
     await store.close();
     const usage = await gateway(["--db", file, "usage", "--json"], { cwd: tempDir() });
-    expect(usage.json).toMatchObject({ cost: "0.0001", list_cost: "0.00030315", uncollected: "0.00020315", by_key: [expect.objectContaining({ key_id: "key_u", uncollected: "0.00020315" })] });
+    expect(usage.json).toMatchObject({
+      cost: "0.0001",
+      list_cost: "0.00030315",
+      uncollected: "0.00020315",
+      by_key: [expect.objectContaining({ key_id: "key_u", uncollected: "0.00020315" })],
+    });
     const text = await gateway(["--db", file, "usage"], { cwd: tempDir() });
     expect(text.stdout).toContain("$0.0001 charged, $0.00020315 uncollected");
   });

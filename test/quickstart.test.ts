@@ -16,7 +16,10 @@ import { completion } from "./helpers/openai-wire.js";
 /** The README's local-server quick start: the ```sh block that sets up `--provider local`, read from README.md itself. */
 function quickstartLines(): string[] {
   const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  const block = readme.split("```sh\n").map((b) => b.split("\n```")[0]!).find((b) => b.includes("--provider local --base-url"));
+  const block = readme
+    .split("```sh\n")
+    .map((b) => b.split("\n```")[0]!)
+    .find((b) => b.includes("--provider local --base-url"));
   if (!block) throw new Error("README.md has no quick-start block with `--provider local`");
   return block.split("\n").filter((l) => l.trim() && !l.trim().startsWith("#"));
 }
@@ -35,19 +38,24 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-
 test("the local-server quick start, pasted into a clean shell, reaches a first answer", async () => {
   const port = await freePort();
-  const script = quickstartLines().map((line) => line
-    .replaceAll("npx gateway", `node ${JSON.stringify(BIN)}`)
-    .replaceAll("http://localhost:11434/v1", `${fake.url}/v1`)
-    .replaceAll("8787", String(port))
-    .replace(/ &$/, " --port " + port + " & SERVE=$!"));
+  const script = quickstartLines().map((line) =>
+    line
+      .replaceAll("npx gateway", `node ${JSON.stringify(BIN)}`)
+      .replaceAll("http://localhost:11434/v1", `${fake.url}/v1`)
+      .replaceAll("8787", String(port))
+      .replace(/ &$/, " --port " + port + " & SERVE=$!"),
+  );
   script.push("kill $SERVE; wait $SERVE");
   const dir = tempDir();
   // A clean shell: no provider keys, no GATEWAY_* variables; PATH and HOME only.
   const r = await execa("bash", ["-e", "-c", script.join("\n")], {
-    cwd: dir, env: { PATH: process.env.PATH ?? "", HOME: dir }, extendEnv: false, reject: false, timeout: 60_000,
+    cwd: dir,
+    env: { PATH: process.env.PATH ?? "", HOME: dir },
+    extendEnv: false,
+    reject: false,
+    timeout: 60_000,
   });
   expect(r.exitCode, r.stderr).toBe(0);
   const answer = JSON.parse(r.stdout.split("\n").find((l) => l.startsWith('{"id"'))!);

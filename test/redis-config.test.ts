@@ -14,7 +14,10 @@ import { startGateway } from "./helpers/gateway.js";
 test("a URL, or {url, prefix}; the prefix defaults to gw:", () => {
   expect(parseConfig({}).redis).toBeUndefined();
   expect(parseConfig({ redis: "redis://127.0.0.1:6379" }).redis).toEqual({ url: "redis://127.0.0.1:6379", prefix: "gw:" });
-  expect(parseConfig({ redis: { url: "rediss://:pw@cache:6380/2", prefix: "fleet-a:" } }).redis).toEqual({ url: "rediss://:pw@cache:6380/2", prefix: "fleet-a:" });
+  expect(parseConfig({ redis: { url: "rediss://:pw@cache:6380/2", prefix: "fleet-a:" } }).redis).toEqual({
+    url: "rediss://:pw@cache:6380/2",
+    prefix: "fleet-a:",
+  });
   expect(parseConfig({ redis: { url: "redis://h:6379" } }).redis).toEqual({ url: "redis://h:6379", prefix: "gw:" });
   // Empty when the variable is unset: no Redis.
   expect(parseConfig({ redis: "${GATEWAY_REDIS_URL:-}" }, {}).redis).toBeUndefined();

@@ -15,18 +15,27 @@ const wireUsage = { prompt_tokens: 40, completion_tokens: 9 };
 /** $1 and $2 per 1M tokens: 40 × 1,000 + 9 × 2,000 nano-USD. */
 const COST = 58_000;
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: {
-    openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-responses-1" },
-    anthropic: { baseUrl: fakeUrl, apiKey: "sk-ant-upstream-responses-1" },
-  },
-  models: [
-    { id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-up" }] },
-    { id: "test/claude", pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "anthropic", model: "claude-up" }] },
-    { id: "test/plain", capabilities: { structured_output: false }, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "plain-up" }] },
-  ],
-}), { account: "alice" });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: {
+      openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-responses-1" },
+      anthropic: { baseUrl: fakeUrl, apiKey: "sk-ant-upstream-responses-1" },
+    },
+    models: [
+      { id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-up" }] },
+      { id: "test/claude", pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "anthropic", model: "claude-up" }] },
+      {
+        id: "test/plain",
+        capabilities: { structured_output: false },
+        pricing: { prompt: "1", completion: "2" },
+        max_output: 4096,
+        endpoints: [{ provider: "openai", model: "plain-up" }],
+      },
+    ],
+  }),
+  { account: "alice" },
+);
 
 function call(method: string, path: string, key: string, body?: unknown): Promise<Response> {
   return fetch(`${h.gw.url}${path}`, {
@@ -51,12 +60,15 @@ async function expectErr(res: Response, status: number, code: string | null, par
 async function events(res: Response): Promise<any[]> {
   expect(res.headers.get("content-type")).toContain("text/event-stream");
   const text = await res.text();
-  return text.split("\n\n").filter((f) => f.startsWith("event: ")).map((f) => {
-    const [event, data] = f.split("\n");
-    const parsed = JSON.parse(data!.slice("data: ".length));
-    expect(event).toBe(`event: ${parsed.type}`);
-    return parsed;
-  });
+  return text
+    .split("\n\n")
+    .filter((f) => f.startsWith("event: "))
+    .map((f) => {
+      const [event, data] = f.split("\n");
+      const parsed = JSON.parse(data!.slice("data: ".length));
+      expect(event).toBe(`event: ${parsed.type}`);
+      return parsed;
+    });
 }
 
 const balance = async () => (await h.gw.store.balance("alice"))!;
@@ -64,7 +76,10 @@ const balance = async () => (await h.gw.store.balance("alice"))!;
 /** The ledger's totals for endpoint `responses` (rows of earlier tests included: compare deltas). */
 async function totals() {
   const rows = (await h.gw.store.usage({ account: "alice" })).filter((r) => r.endpoint === "responses");
-  return rows.reduce((t, r) => ({ requests: t.requests + r.requests, prompt: t.prompt + r.promptTokens, completion: t.completion + r.completionTokens, cost: t.cost + r.cost }), { requests: 0, prompt: 0, completion: 0, cost: 0n });
+  return rows.reduce(
+    (t, r) => ({ requests: t.requests + r.requests, prompt: t.prompt + r.promptTokens, completion: t.completion + r.completionTokens, cost: t.cost + r.cost }),
+    { requests: 0, prompt: 0, completion: 0, cost: 0n },
+  );
 }
 
 /** A chat.completion stopped by the output limit. */
@@ -134,7 +149,12 @@ describe("refusals before any charge", () => {
     const format = { format: { type: "json_schema", name: "r", schema: { type: "object" } } };
     const msg = await expectErr(await create({ model: "test/plain", input: "x", text: format }), 400, "unsupported_parameter", "text.format");
     expect(msg).toMatch(/^text\.format: /);
-    await expectErr(await create({ input: [{ role: "user", content: [{ type: "input_file", file_id: "file_1" }] }] }), 400, "unsupported_parameter", "input.0.content.0");
+    await expectErr(
+      await create({ input: [{ role: "user", content: [{ type: "input_file", file_id: "file_1" }] }] }),
+      400,
+      "unsupported_parameter",
+      "input.0.content.0",
+    );
     expect(h.fake.requests).toHaveLength(0);
     expect({ balance: await balance(), ...(await totals()) }).toEqual(before);
   });
@@ -152,7 +172,14 @@ describe("refusals before any charge", () => {
     const res = await create({
       input: [
         { role: "user", content: "Hi" },
-        { type: "message", id: "msg_1", role: "assistant", status: "completed", phase: "final_answer", content: [{ type: "output_text", text: "Hello.", annotations: [], logprobs: [] }] },
+        {
+          type: "message",
+          id: "msg_1",
+          role: "assistant",
+          status: "completed",
+          phase: "final_answer",
+          content: [{ type: "output_text", text: "Hello.", annotations: [], logprobs: [] }],
+        },
         { type: "reasoning", id: "rs_1", summary: [] },
         { role: "user", content: [{ type: "input_text", text: "Again" }] },
       ],
@@ -172,14 +199,33 @@ describe("input items", () => {
     const png = "data:image/png;base64,iVBORw0KGgo=";
     await create({
       input: [
-        { role: "user", content: [{ type: "input_text", text: "What is this?" }, { type: "input_image", image_url: png, detail: "low" }] },
+        {
+          role: "user",
+          content: [
+            { type: "input_text", text: "What is this?" },
+            { type: "input_image", image_url: png, detail: "low" },
+          ],
+        },
         { type: "message", role: "assistant", content: [{ type: "output_text", text: "Let me look.", annotations: [] }] },
         { type: "function_call", id: "fc_1", call_id: "call_1", name: "zoom", arguments: "{}", status: "completed" },
-        { type: "function_call_output", call_id: "call_1", output: [{ type: "input_text", text: "zoomed " }, { type: "input_text", text: "in" }] },
+        {
+          type: "function_call_output",
+          call_id: "call_1",
+          output: [
+            { type: "input_text", text: "zoomed " },
+            { type: "input_text", text: "in" },
+          ],
+        },
       ],
     });
     expect(h.fake.requests[0]!.body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: png, detail: "low" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is this?" },
+          { type: "image_url", image_url: { url: png, detail: "low" } },
+        ],
+      },
       { role: "assistant", content: "Let me look.", tool_calls: [{ id: "call_1", type: "function", function: { name: "zoom", arguments: "{}" } }] },
       { role: "tool", tool_call_id: "call_1", content: "zoomed in" },
     ]);
@@ -193,12 +239,22 @@ describe("usage, cost and ledger", () => {
       h.fake.queue(streamed ? stream(["Hi ", "there"], wireUsage) : completion("Hi there", wireUsage));
       const res = await create({ input: "Hi", stream: streamed });
       const r = streamed ? (await events(res)).at(-1).response : await res.json();
-      expect(r.usage).toEqual({ input_tokens: 40, input_tokens_details: { cached_tokens: 0 }, output_tokens: 9, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 49 });
+      expect(r.usage).toEqual({
+        input_tokens: 40,
+        input_tokens_details: { cached_tokens: 0 },
+        output_tokens: 9,
+        output_tokens_details: { reasoning_tokens: 0 },
+        total_tokens: 49,
+      });
       // A stream is settled right after its last event: wait for the row.
       await expect.poll(async () => (await totals()).requests).toBe(before.requests + 1);
       const after = await totals();
-      expect({ prompt: after.prompt - before.prompt, completion: after.completion - before.completion, cost: after.cost - before.cost }).toEqual({ prompt: 40, completion: 9, cost: BigInt(COST) });
-      expect(before.balance - await balance()).toBe(BigInt(COST));
+      expect({ prompt: after.prompt - before.prompt, completion: after.completion - before.completion, cost: after.cost - before.cost }).toEqual({
+        prompt: 40,
+        completion: 9,
+        cost: BigInt(COST),
+      });
+      expect(before.balance - (await balance())).toBe(BigInt(COST));
       expect(h.fake.requests[0]!.body.model).toBe("gpt-up");
       expect(h.fake.requests[0]!.body.stream ?? false).toBe(streamed);
     });
@@ -210,11 +266,19 @@ describe("terminal states", () => {
     h.fake.queue(cutAnswer(), stream(["cu", "t"], wireUsage, { finish: "length" }));
     const answer = await json(await create({ input: "x", max_output_tokens: 2 }));
     expect(h.fake.requests[0]!.body.max_completion_tokens ?? h.fake.requests[0]!.body.max_tokens).toBe(2);
-    expect(answer).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: [{ status: "incomplete", content: [{ text: "cut" }] }] });
+    expect(answer).toMatchObject({
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+      output: [{ status: "incomplete", content: [{ text: "cut" }] }],
+    });
     const evs = await events(await create({ input: "x", max_output_tokens: 2, stream: true }));
     const last = evs.at(-1);
     expect(last.type).toBe("response.incomplete");
-    expect(last.response).toMatchObject({ status: "incomplete", incomplete_details: { reason: "max_output_tokens" }, output: [{ status: "incomplete", content: [{ text: "cut" }] }] });
+    expect(last.response).toMatchObject({
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+      output: [{ status: "incomplete", content: [{ text: "cut" }] }],
+    });
   });
 
   test("an upstream that fails after the first byte: response.failed carrying error server_error, no further events", async () => {

@@ -20,8 +20,23 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 function entry(at: number, account: string, keyId: string, o: Partial<LedgerEntry> = {}): LedgerEntry {
   return {
-    requestId: `req_${randomUUID()}`, createdAt: at, account, keyId, model: MODEL, provider: "openai", promptTokens: 12, completionTokens: 5,
-    cost: 4_800, listCost: 4_800, byok: false, usageSource: "provider", status: "ok", httpStatus: 200, latencyMs: 9, attempts: 1, ...o,
+    requestId: `req_${randomUUID()}`,
+    createdAt: at,
+    account,
+    keyId,
+    model: MODEL,
+    provider: "openai",
+    promptTokens: 12,
+    completionTokens: 5,
+    cost: 4_800,
+    listCost: 4_800,
+    byok: false,
+    usageSource: "provider",
+    status: "ok",
+    httpStatus: 200,
+    latencyMs: 9,
+    attempts: 1,
+    ...o,
   };
 }
 
@@ -55,7 +70,7 @@ async function snapshot(store: Store, file: string, accounts: string[]) {
   try {
     const one = (sql: string) => db.prepare(sql).pluck().get() as bigint;
     return {
-      usage: summarize((await store.usage({}))),
+      usage: summarize(await store.usage({})),
       perAccount: await Promise.all(accounts.map(async (a) => summarize(await store.usage({ account: a })))),
       balances: await Promise.all(accounts.map((a) => store.balance(a))),
       credited: one("SELECT COALESCE(SUM(amount), 0) FROM credit_grants"),
@@ -77,11 +92,14 @@ function query<T>(file: string, sql: string, ...args: unknown[]): T[] {
 }
 
 describe("prune through the store, next to real requests", () => {
-  const h = useGateway((fakeUrl) => ({
-    providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
-    models: [{ id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
-    retry: FAST_RETRY,
-  }), { fallback: () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) });
+  const h = useGateway(
+    (fakeUrl) => ({
+      providers: { openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-platform-key-0001" } },
+      models: [{ id: MODEL, pricing: { prompt: "0.15", completion: "0.6" }, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
+      retry: FAST_RETRY,
+    }),
+    { fallback: () => completion("ok", { prompt_tokens: 12, completion_tokens: 5 }) },
+  );
 
   test("old rows become daily rollups in one step: usage, balances and credited = balance + charged unchanged, to the nano-USD", async () => {
     for (let i = 0; i < 3; i++) {
@@ -91,8 +109,8 @@ describe("prune through the store, next to real requests", () => {
     // A second account whose charges sum past 2^53 nano-USD: only BigInt sums stay exact.
     await h.gw.createKey({ account: "whale" });
     await h.gw.store.addCredits("whale", 2n ** 60n, Date.now());
-    const [whaleKey] = (await h.gw.store.listKeys("whale"));
-    const [key] = (await h.gw.store.listKeys("default"));
+    const [whaleKey] = await h.gw.store.listKeys("whale");
+    const [key] = await h.gw.store.listKeys("default");
     const now = Date.now();
     const cutoff = retentionCutoff(now, 90);
     const old = await seedOld(h.gw.store, "default", key!.id, cutoff);
@@ -116,8 +134,34 @@ describe("prune through the store, next to real requests", () => {
     // Day one: three platform requests in one rollup, the BYOK one in its own.
     const day1 = cutoff - 10 * DAY_MS;
     expect(query(h.gw.db, "SELECT * FROM usage_daily WHERE day = ? ORDER BY byok", day1)).toEqual([
-      { day: day1, account: "default", key_id: key!.id, model: MODEL, byok: 0, endpoint: "chat", requests: 3, prompt_tokens: 1_015, completion_tokens: 2_005, cost: 1_000_004_809, list_cost: 14_400, uncollected: 0 },
-      { day: day1, account: "default", key_id: key!.id, model: MODEL, byok: 1, endpoint: "chat", requests: 1, prompt_tokens: 12, completion_tokens: 5, cost: 0, list_cost: 4_800, uncollected: 0 },
+      {
+        day: day1,
+        account: "default",
+        key_id: key!.id,
+        model: MODEL,
+        byok: 0,
+        endpoint: "chat",
+        requests: 3,
+        prompt_tokens: 1_015,
+        completion_tokens: 2_005,
+        cost: 1_000_004_809,
+        list_cost: 14_400,
+        uncollected: 0,
+      },
+      {
+        day: day1,
+        account: "default",
+        key_id: key!.id,
+        model: MODEL,
+        byok: 1,
+        endpoint: "chat",
+        requests: 1,
+        prompt_tokens: 12,
+        completion_tokens: 5,
+        cost: 0,
+        list_cost: 4_800,
+        uncollected: 0,
+      },
     ]);
 
     // Again: nothing left to do, nothing changes.
@@ -127,11 +171,11 @@ describe("prune through the store, next to real requests", () => {
 
   test("usage --since counts a rolled-up day when the day starts at or after it", async () => {
     const cutoff = retentionCutoff(Date.now(), 90);
-    const total = async (since: number) => summarize((await h.gw.store.usage({ account: "default", since }))).requests;
+    const total = async (since: number) => summarize(await h.gw.store.usage({ account: "default", since })).requests;
     // Day two (five days past the retention) holds one request; day one (ten days) four.
-    expect(await total(cutoff - 5 * DAY_MS)).toBe(await total(cutoff) + 2); // day two and the row just before the cutoff
-    expect(await total(cutoff - 5 * DAY_MS + 1)).toBe(await total(cutoff) + 1);
-    expect(await total(cutoff - 10 * DAY_MS)).toBe(await total(cutoff) + 6);
+    expect(await total(cutoff - 5 * DAY_MS)).toBe((await total(cutoff)) + 2); // day two and the row just before the cutoff
+    expect(await total(cutoff - 5 * DAY_MS + 1)).toBe((await total(cutoff)) + 1);
+    expect(await total(cutoff - 10 * DAY_MS)).toBe((await total(cutoff)) + 6);
   });
 });
 

@@ -9,13 +9,16 @@ const h = useGateway((fakeUrl) => openaiConfig(fakeUrl, { health: { failureThres
 
 function events(text: string): string[] {
   expect(text.endsWith("\n\n")).toBe(true);
-  return text.split("\n\n").filter(Boolean).map((e) => {
-    expect(e.startsWith("data: ")).toBe(true);
-    return e.slice(6);
-  });
+  return text
+    .split("\n\n")
+    .filter(Boolean)
+    .map((e) => {
+      expect(e.startsWith("data: ")).toBe(true);
+      return e.slice(6);
+    });
 }
 
-const ledger = async () => (await h.gw.store.usage({}));
+const ledger = async () => await h.gw.store.usage({});
 
 test("framing: data: <chunk> events, usage on the finish chunk, then data: [DONE]", async () => {
   h.fake.queue(stream(["Hel", "lo"], { prompt_tokens: 9, completion_tokens: 2 }));
@@ -57,7 +60,11 @@ test("a failure after the first byte: one error event, no [DONE], received token
 });
 
 test("an upstream that ends without a finish reason is a failure too (no silent truncation)", async () => {
-  h.fake.queue({ sse: [{ data: { id: "x", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "half" }, finish_reason: null }] } }] });
+  h.fake.queue({
+    sse: [
+      { data: { id: "x", object: "chat.completion.chunk", created: 1, model: "m", choices: [{ index: 0, delta: { content: "half" }, finish_reason: null }] } },
+    ],
+  });
   const list = events(await (await h.post(body)).text());
   expect(list).not.toContain("[DONE]");
   expect(JSON.parse(list.at(-1)!).error.code).toBe("stream_interrupted");
@@ -65,7 +72,13 @@ test("an upstream that ends without a finish reason is a failure too (no silent 
 
 test("a client disconnect aborts the upstream request", async () => {
   const aborted = h.fake.aborted;
-  h.fake.queue(stream(Array.from({ length: 200 }, (_, i) => `t${i} `), undefined, { delayMs: 10 }));
+  h.fake.queue(
+    stream(
+      Array.from({ length: 200 }, (_, i) => `t${i} `),
+      undefined,
+      { delayMs: 10 },
+    ),
+  );
   const controller = new AbortController();
   const res = await h.post(body).then((r) => r);
   const reader = res.body!.getReader();

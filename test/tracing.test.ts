@@ -50,10 +50,23 @@ async function failoverGateway(extra: Record<string, unknown>) {
       primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-otel-1111" },
       secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-otel-2222" },
     },
-    models: [{ id: "acme/chat", pricing: { prompt: "1", completion: "2" }, order: "fixed", endpoints: [{ provider: "primary", model: "p" }, { provider: "secondary", model: "s" }] }],
+    models: [
+      {
+        id: "acme/chat",
+        pricing: { prompt: "1", completion: "2" },
+        order: "fixed",
+        endpoints: [
+          { provider: "primary", model: "p" },
+          { provider: "secondary", model: "s" },
+        ],
+      },
+    ],
     ...extra,
   });
-  cleanups.push(() => primary.close(), () => secondary.close());
+  cleanups.push(
+    () => primary.close(),
+    () => secondary.close(),
+  );
   const key = await gw.createKey();
   await gw.addCredits("1");
   return { gw, key };
@@ -63,7 +76,12 @@ test("a span per request and per upstream attempt, with the request id, under th
   const otlp = await receiver();
   const { gw, key } = await failoverGateway({ otel: { endpoint: otlp.url, serviceName: "gw-under-test" } });
   const traceId = "4bf92f3577b34da6a3ce929d0e0e4736";
-  const res = await post(gw.url, "/v1/chat/completions", { model: "acme/chat", messages: [{ role: "user", content: "hi" }] }, { ...bearer(key), traceparent: `00-${traceId}-00f067aa0ba902b7-01` });
+  const res = await post(
+    gw.url,
+    "/v1/chat/completions",
+    { model: "acme/chat", messages: [{ role: "user", content: "hi" }] },
+    { ...bearer(key), traceparent: `00-${traceId}-00f067aa0ba902b7-01` },
+  );
   expect(res.status).toBe(200);
   await res.json();
   await gw.close(); // sends what is queued
@@ -80,7 +98,10 @@ test("a span per request and per upstream attempt, with the request id, under th
   expect(attr(server, "gen_ai.provider.name")).toBe("secondary");
   expect(attr(server, "gen_ai.usage.input_tokens")).toBe("3");
   const attempts = spans.filter((s: any) => s.kind === 3 && s.parentSpanId === server.spanId);
-  expect(attempts.map((s: any) => [s.name, s.status.code, s.traceId])).toEqual([["upstream primary", 2, traceId], ["upstream secondary", 1, traceId]]);
+  expect(attempts.map((s: any) => [s.name, s.status.code, s.traceId])).toEqual([
+    ["upstream primary", 2, traceId],
+    ["upstream secondary", 1, traceId],
+  ]);
   for (const s of [server, ...attempts]) expect(BigInt(s.endTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(s.startTimeUnixNano));
   // The attempts lie within the request.
   expect(BigInt(attempts[0].startTimeUnixNano)).toBeGreaterThanOrEqual(BigInt(server.startTimeUnixNano));

@@ -28,8 +28,16 @@ test.each([
   ["presence_penalty < -2", { ...base, presence_penalty: -3 }, "presence_penalty: Number must be greater than or equal to -2"],
   ["n 0", { ...base, n: 0 }, "n: Number must be greater than or equal to 1"],
   ["seed not an integer", { ...base, seed: 1.2 }, "seed: Expected int, received number"],
-  ["tool call without function", { ...base, messages: [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function" }] }] }, "messages.0.tool_calls.0.function: Required"],
-  ["tool call of another type", { ...base, messages: [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "code", function: { name: "f", arguments: "{}" } }] }] }, 'messages.0.tool_calls.0.type: Invalid value. Expected "function"'],
+  [
+    "tool call without function",
+    { ...base, messages: [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "function" }] }] },
+    "messages.0.tool_calls.0.function: Required",
+  ],
+  [
+    "tool call of another type",
+    { ...base, messages: [{ role: "assistant", content: null, tool_calls: [{ id: "c", type: "code", function: { name: "f", arguments: "{}" } }] }] },
+    'messages.0.tool_calls.0.type: Invalid value. Expected "function"',
+  ],
   ["tool message without tool_call_id", { ...base, messages: [{ role: "tool", content: "x" }] }, "messages.0.tool_call_id: Required"],
   ["stream_options strict inside", { ...base, stream: true, stream_options: { include_usage: true, x: 1 } }, "stream_options.x: Unrecognized key"],
   ["body not an object", [1, 2], "body: Expected object, received array"],
@@ -41,13 +49,34 @@ test.each([
 
 test("a valid request with every field is accepted, stream_options included", async () => {
   const res = await h.post({
-    ...base, temperature: 2, top_p: 0, max_tokens: 5, stream: false, stop: ["x", "y", "z", "w"],
-    frequency_penalty: -2, presence_penalty: 2, n: 1, seed: 42,
-    messages: [{ role: "system", content: "s" }, { role: "user", content: "u", name: "ann" }, { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] }, { role: "tool", tool_call_id: "c1", content: "r" }],
+    ...base,
+    temperature: 2,
+    top_p: 0,
+    max_tokens: 5,
+    stream: false,
+    stop: ["x", "y", "z", "w"],
+    frequency_penalty: -2,
+    presence_penalty: 2,
+    n: 1,
+    seed: 42,
+    messages: [
+      { role: "system", content: "s" },
+      { role: "user", content: "u", name: "ann" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "r" },
+    ],
   });
   expect(res.status).toBe(200);
   const sent = h.fake.requests.at(-1)!.body;
-  expect(sent).toMatchObject({ model: "gpt-4o-mini", temperature: 2, top_p: 0, max_completion_tokens: 5, seed: 42, frequency_penalty: -2, presence_penalty: 2 });
+  expect(sent).toMatchObject({
+    model: "gpt-4o-mini",
+    temperature: 2,
+    top_p: 0,
+    max_completion_tokens: 5,
+    seed: 42,
+    frequency_penalty: -2,
+    presence_penalty: 2,
+  });
 });
 
 test("server.compat passthrough takes the OpenAI superset and drops unknown top-level fields", async () => {

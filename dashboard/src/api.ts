@@ -1,6 +1,10 @@
 /** The dashboard API client: JSON in and out, the session cookie sent by the browser, errors as `ApiError`. */
 export class ApiError extends Error {
-  constructor(readonly status: number, message: string, readonly code: string | null) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly code: string | null,
+  ) {
     super(message);
   }
 }
@@ -22,15 +26,43 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 export const withAccount = (path: string, account: string | undefined) =>
   account ? `${path}${path.includes("?") ? "&" : "?"}account=${encodeURIComponent(account)}` : path;
 
-export interface Me { email: string; account: string; admin: boolean }
-export interface KeyView {
-  id: string; name: string; account: string; masked: string; state: string;
-  created_at: string | null; expires_at: string | null; last_used_at: string | null; rpm: number | null;
+export interface Me {
+  email: string;
+  account: string;
+  admin: boolean;
 }
-export interface Totals { requests: number; prompt_tokens: number; completion_tokens: number; cost: string }
+export interface KeyView {
+  id: string;
+  name: string;
+  account: string;
+  masked: string;
+  state: string;
+  created_at: string | null;
+  expires_at: string | null;
+  last_used_at: string | null;
+  rpm: number | null;
+}
+export interface Totals {
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: string;
+}
 export interface Usage extends Totals {
   by_model: Array<Totals & { model: string }>;
   by_key: Array<Totals & { key_id: string; name: string | null }>;
   daily: Array<{ day: string; cost: string; requests: number }>;
-  recent: Array<{ request_id: string; created_at: string; key_name: string | null; model: string; provider: string | null; prompt_tokens: number; completion_tokens: number; cost: string; status: number; latency_ms: number; byok: boolean }>;
+  recent: Array<{
+    request_id: string;
+    created_at: string;
+    key_name: string | null;
+    model: string;
+    provider: string | null;
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost: string;
+    status: number;
+    latency_ms: number;
+    byok: boolean;
+  }>;
 }

@@ -50,9 +50,24 @@ export function App() {
     setMe(u);
     go("#/keys"); // replaces the address: a spent sign-in token leaves the bar and the history
   };
-  if (page === "set-password") return <Frame><SetPasswordPage token={params.get("token") ?? ""} onDone={signedIn} /></Frame>;
-  if (me === undefined) return <Frame><p class="empty">Loading…</p></Frame>;
-  if (me === null) return <Frame><SignInPage onDone={signedIn} /></Frame>;
+  if (page === "set-password")
+    return (
+      <Frame>
+        <SetPasswordPage token={params.get("token") ?? ""} onDone={signedIn} />
+      </Frame>
+    );
+  if (me === undefined)
+    return (
+      <Frame>
+        <p class="empty">Loading…</p>
+      </Frame>
+    );
+  if (me === null)
+    return (
+      <Frame>
+        <SignInPage onDone={signedIn} />
+      </Frame>
+    );
 
   const tab: Tab = TABS.find((t) => t.toLowerCase() === page) ?? "Keys";
   const signOut = async () => {
@@ -65,12 +80,18 @@ export function App() {
     <Frame>
       <header class="bar">
         <nav aria-label="Dashboard">
-          {TABS.map((t) => <a href={`#/${t.toLowerCase()}`} aria-current={t === tab ? "page" : undefined}>{t}</a>)}
+          {TABS.map((t) => (
+            <a href={`#/${t.toLowerCase()}`} aria-current={t === tab ? "page" : undefined}>
+              {t}
+            </a>
+          ))}
         </nav>
         <div class="who">
           {me.admin ? <AccountPicker value={shown} onChange={setAccount} /> : <span>{me.account}</span>}
           <span class="email">{me.email}</span>
-          <button type="button" onClick={signOut}>Sign out</button>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
         </div>
       </header>
       <main>
@@ -86,5 +107,10 @@ export function App() {
 }
 
 function Frame({ children }: { children: preact.ComponentChildren }) {
-  return <div class="frame"><h1 class="brand">LLM gateway</h1>{children}</div>;
+  return (
+    <div class="frame">
+      <h1 class="brand">LLM gateway</h1>
+      {children}
+    </div>
+  );
 }

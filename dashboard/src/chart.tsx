@@ -10,10 +10,14 @@ export function SpendChart({ daily }: { daily: Array<{ day: string; cost: string
     const xs = daily.map((d) => Date.parse(`${d.day}T00:00:00Z`) / 1000);
     const ys = daily.map((d) => Number(d.cost)); // display only: the exact strings are in the tables
     const opts = (width: number): uPlot.Options => ({
-      width, height: 220,
+      width,
+      height: 220,
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, max > 0 ? max * 1.1 : 1] } },
       axes: [{}, { values: (_u, vals) => vals.map((v) => `$${v}`), size: 78 }],
-      series: [{}, { label: "Spend (USD)", fill: "rgba(37, 99, 235, 0.5)", stroke: "#2563eb", paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false } }],
+      series: [
+        {},
+        { label: "Spend (USD)", fill: "rgba(37, 99, 235, 0.5)", stroke: "#2563eb", paths: uPlot.paths.bars!({ size: [0.7, 40] }), points: { show: false } },
+      ],
       legend: { show: false },
     });
     const plot = new uPlot(opts(el.clientWidth || 600), [xs, ys], el);

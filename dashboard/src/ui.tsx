@@ -3,7 +3,11 @@ import { useCallback, useEffect, useState } from "preact/hooks";
 import type { ComponentChildren } from "preact";
 
 export function ErrorLine({ error }: { error: string | null }) {
-  return error ? <p class="error" role="alert">{error}</p> : null;
+  return error ? (
+    <p class="error" role="alert">
+      {error}
+    </p>
+  ) : null;
 }
 
 export function Empty({ children }: { children: ComponentChildren }) {
@@ -17,7 +21,10 @@ export function useLoad<T>(fn: () => Promise<T>, deps: unknown[]) {
   const [data, setData] = useState<T | null>(null);
   const [error, setError] = useState<string | null>(null);
   const load = useCallback(() => {
-    fn().then((d) => (setData(d), setError(null)), (e: Error) => setError(e.message));
+    fn().then(
+      (d) => (setData(d), setError(null)),
+      (e: Error) => setError(e.message),
+    );
   }, deps);
   useEffect(load, [load]);
   return { data, error, reload: load };

@@ -8,9 +8,15 @@
  */
 import { type ChatMessage, type ContentPart, inlineImage, unsupported } from "../../src/provider.js";
 
-export interface TextBlock { type: "text"; text: string }
+export interface TextBlock {
+  type: "text";
+  text: string;
+}
 export type ImageSource = { type: "url"; url: string } | { type: "base64"; media_type: string; data: string };
-export interface ImageBlock { type: "image"; source: ImageSource }
+export interface ImageBlock {
+  type: "image";
+  source: ImageSource;
+}
 export type ContentBlock = TextBlock | ImageBlock;
 
 const MEDIA_TYPES = new Set(["image/jpeg", "image/png", "image/gif", "image/webp"]);

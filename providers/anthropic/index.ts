@@ -21,7 +21,14 @@ export const ANTHROPIC_VERSION = "2023-06-01";
  * and verbosity, which the Messages API has no equivalent for.
  */
 export const ANTHROPIC_FEATURES: readonly Feature[] = [
-  "tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls", "reasoning_effort",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "json_object",
+  "json_schema",
+  "images",
+  "image_urls",
+  "reasoning_effort",
 ];
 
 const base = (ctx: Pick<CallContext, "settings">) => ctx.settings.baseUrl.replace(/\/+$/, "");

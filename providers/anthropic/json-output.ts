@@ -30,13 +30,17 @@ export function jsonOutputOf(req: ChatRequest, taken: ReadonlySet<string>): Json
   const format = req.response_format;
   if (!format || format.type === "text") return undefined;
   if (req.tools?.length && req.tool_choice !== "none") {
-    throw unsupported("response_format", "Anthropic produces JSON output through a forced tool, which cannot be combined with tools the model may call; send tool_choice: \"none\" or leave the tools out.");
+    throw unsupported(
+      "response_format",
+      'Anthropic produces JSON output through a forced tool, which cannot be combined with tools the model may call; send tool_choice: "none" or leave the tools out.',
+    );
   }
   const spec = format.type === "json_schema" ? format.json_schema : undefined;
   const name = spec?.name ?? "json";
   const given = spec?.schema ?? {};
   const schema = given.type === undefined ? { type: "object", ...given } : given;
-  if (schema.type !== "object") throw unsupported("response_format", "Anthropic produces JSON output as a tool input, which must be an object schema ({\"type\": \"object\", ...}).");
+  if (schema.type !== "object")
+    throw unsupported("response_format", 'Anthropic produces JSON output as a tool input, which must be an object schema ({"type": "object", ...}).');
   if (taken.has(name)) throw unsupported("response_format", `the name '${name}' is also a tool name in this request; rename the json_schema.`);
   const tool: AnthropicTool = { name, description: spec?.description ?? "Respond with a JSON object.", input_schema: schema };
   // One coherent object: no parallel calls (as vercel/ai sends it).

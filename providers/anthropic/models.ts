@@ -14,7 +14,5 @@ export const MODELS_PATH = "/v1/models?limit=1000";
 export function modelsOf(json: unknown): ModelInfo[] {
   const data = (json as { data?: WireModel[] } | null)?.data;
   if (!Array.isArray(data)) throw new Error("anthropic models: expected a data array");
-  return data.flatMap((m) =>
-    typeof m.id === "string" ? [{ id: m.id, contextLength: positive(m.max_input_tokens), maxOutput: positive(m.max_tokens) }] : [],
-  );
+  return data.flatMap((m) => (typeof m.id === "string" ? [{ id: m.id, contextLength: positive(m.max_input_tokens), maxOutput: positive(m.max_tokens) }] : []));
 }

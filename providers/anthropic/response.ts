@@ -75,12 +75,14 @@ export function fromMessage(json: unknown, jsonTool?: string): Completion {
   }
   return {
     id: msg.id,
-    choices: [{
-      index: 0,
-      content: text ?? (calls.length > 0 ? null : ""),
-      tool_calls: calls.length > 0 ? calls : undefined,
-      finish_reason: finishReason(msg.stop_reason, jsonTool),
-    }],
+    choices: [
+      {
+        index: 0,
+        content: text ?? (calls.length > 0 ? null : ""),
+        tool_calls: calls.length > 0 ? calls : undefined,
+        finish_reason: finishReason(msg.stop_reason, jsonTool),
+      },
+    ],
     usage: usageOf(msg.usage),
   };
 }

@@ -31,7 +31,10 @@ export function thinkingOf(req: ChatRequest, maxTokens: number): Thinking | unde
   if (!effort) return undefined;
   const budget = Math.max(MIN_BUDGET, Math.floor(maxTokens * SHARE[effort]));
   if (budget >= maxTokens) {
-    throw unsupported("reasoning_effort", `Anthropic's thinking needs a budget of at least ${MIN_BUDGET} tokens below max_tokens; raise max_tokens above ${budget} or leave reasoning_effort out.`);
+    throw unsupported(
+      "reasoning_effort",
+      `Anthropic's thinking needs a budget of at least ${MIN_BUDGET} tokens below max_tokens; raise max_tokens above ${budget} or leave reasoning_effort out.`,
+    );
   }
   return { type: "enabled", budget_tokens: budget };
 }
@@ -47,7 +50,8 @@ export function samplingOf(req: ChatRequest, thinking: Thinking | undefined): Re
     return out;
   }
   // 1 is the default, so leaving it out changes nothing.
-  if (temperature !== undefined && temperature !== 1) throw unsupported("temperature", "Anthropic does not take a temperature with extended thinking (reasoning_effort); send 1 or leave it out.");
+  if (temperature !== undefined && temperature !== 1)
+    throw unsupported("temperature", "Anthropic does not take a temperature with extended thinking (reasoning_effort); send 1 or leave it out.");
   if (req.top_p !== undefined) {
     if (req.top_p < 0.95) throw unsupported("top_p", "Anthropic takes top_p only between 0.95 and 1 with extended thinking (reasoning_effort).");
     out.top_p = req.top_p;
@@ -63,6 +67,9 @@ export function assertThinkingFits(req: ChatRequest, choice: AnthropicToolChoice
   }
   const last = turns.at(-1);
   if (last?.role === "user" && last.content.some((b) => b.type === "tool_result")) {
-    throw unsupported("reasoning_effort", "Anthropic needs the signed thinking block of the turn that called the tools, which OpenAI's message format cannot carry; leave reasoning_effort out while returning tool results.");
+    throw unsupported(
+      "reasoning_effort",
+      "Anthropic needs the signed thinking block of the turn that called the tools, which OpenAI's message format cannot carry; leave reasoning_effort out while returning tool results.",
+    );
   }
 }

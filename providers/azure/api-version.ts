@@ -15,7 +15,9 @@ const DEVELOPER_ROLE = "2024-12-01";
 /** `2024-10-21`, `2024-12-01-preview`: compared by their date; `v1` and other names are the newest. */
 const atLeast = (version: string, date: string): boolean => !/^\d{4}-\d{2}-\d{2}/.test(version) || version.slice(0, 10) >= date;
 
-interface WireMessage { role?: string }
+interface WireMessage {
+  role?: string;
+}
 
 /** The outgoing body adjusted to what `version` accepts; a 400 for what it cannot honour at all. */
 export function forApiVersion(body: Record<string, unknown>, version: string): Record<string, unknown> {
@@ -24,8 +26,9 @@ export function forApiVersion(body: Record<string, unknown>, version: string): R
     throw unsupported("response_format", `json_schema needs Azure api-version ${STRUCTURED_OUTPUTS}-preview or later (this instance uses ${version})`);
   }
   if (!atLeast(version, MAX_COMPLETION_TOKENS)) {
-    if (out.max_completion_tokens !== undefined) (out.max_tokens = out.max_completion_tokens), delete out.max_completion_tokens;
-    if (out.parallel_tool_calls === false) throw unsupported("parallel_tool_calls", `needs Azure api-version ${MAX_COMPLETION_TOKENS}-preview or later (this instance uses ${version})`);
+    if (out.max_completion_tokens !== undefined) ((out.max_tokens = out.max_completion_tokens), delete out.max_completion_tokens);
+    if (out.parallel_tool_calls === false)
+      throw unsupported("parallel_tool_calls", `needs Azure api-version ${MAX_COMPLETION_TOKENS}-preview or later (this instance uses ${version})`);
     delete out.parallel_tool_calls;
   }
   if (!atLeast(version, DEVELOPER_ROLE)) {

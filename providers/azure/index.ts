@@ -79,9 +79,7 @@ interface AzureModel {
 function chatModels(json: unknown): ModelInfo[] {
   const data = (json as { data?: unknown } | null)?.data;
   if (!Array.isArray(data)) throw new Error("models: expected a data array");
-  return (data as AzureModel[]).flatMap((m) =>
-    typeof m.id === "string" && m.capabilities?.chat_completion !== false ? [{ id: m.id }] : [],
-  );
+  return (data as AzureModel[]).flatMap((m) => (typeof m.id === "string" && m.capabilities?.chat_completion !== false ? [{ id: m.id }] : []));
 }
 
 export default defineProvider({

@@ -39,6 +39,8 @@ export function regionOf(settings: Pick<ProviderSettings, "baseUrl" | "options">
   let host = "";
   try {
     host = new URL(settings.baseUrl).hostname;
-  } catch { /* not a URL: fall back to the default region */ }
+  } catch {
+    /* not a URL: fall back to the default region */
+  }
   return RUNTIME_HOST.exec(host)?.[1] ?? "us-east-1";
 }

@@ -36,7 +36,11 @@ function check(call: { dimensions?: number }, model: string): void {
     if (!COHERE_DIMENSIONS.includes(dims)) throw unsupported("dimensions", "Cohere Embed v4 takes 256, 512, 1024 or 1536.");
     return;
   }
-  throw invalidRequest(`model: the Bedrock model '${model}' is not an embedding model the gateway translates (Titan Text, Cohere Embed).`, "unsupported_model", "model");
+  throw invalidRequest(
+    `model: the Bedrock model '${model}' is not an embedding model the gateway translates (Titan Text, Cohere Embed).`,
+    "unsupported_model",
+    "model",
+  );
 }
 
 function bodyFor(texts: string[], dims: number | undefined, model: string): Record<string, unknown> {

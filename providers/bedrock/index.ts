@@ -43,7 +43,9 @@ function classifyError(status: number): ErrorClass | undefined {
 export default defineProvider({
   name: "bedrock",
   describe: {
-    displayName: "Amazon Bedrock", byok: true, keyTemplate: "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}",
+    displayName: "Amazon Bedrock",
+    byok: true,
+    keyTemplate: "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}",
     catalog: { modelsDev: "amazon-bedrock", genaiPrices: "aws" },
   },
   // https image URLs are not here: Converse takes image bytes or s3:// only, and the gateway does not download.
@@ -53,9 +55,10 @@ export default defineProvider({
     baseUrl: "https://bedrock-runtime.us-east-1.amazonaws.com",
     // Zero-config needs the id and the secret together (one string, as a BYOK key is).
     fromEnv: (env) => ({
-      apiKey: env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-        ? [env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN].filter(Boolean).join(":")
-        : undefined,
+      apiKey:
+        env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+          ? [env.AWS_ACCESS_KEY_ID, env.AWS_SECRET_ACCESS_KEY, env.AWS_SESSION_TOKEN].filter(Boolean).join(":")
+          : undefined,
       baseUrl: env.AWS_REGION ? `https://bedrock-runtime.${env.AWS_REGION}.amazonaws.com` : undefined,
     }),
   },

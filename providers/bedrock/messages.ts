@@ -93,11 +93,9 @@ export function systemBlocks(messages: ChatMessage[]): Array<{ text: string }> {
 }
 
 /** Tool names the history uses (each must be declared: Converse rejects undeclared tool blocks). */
-export const historyToolNames = (messages: ChatMessage[]): string[] =>
-  [...new Set(messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.function.name)))];
+export const historyToolNames = (messages: ChatMessage[]): string[] => [...new Set(messages.flatMap((m) => (m.tool_calls ?? []).map((c) => c.function.name)))];
 
-export const hasToolBlocks = (messages: ChatMessage[]): boolean =>
-  messages.some((m) => m.role === "tool" || (m.tool_calls?.length ?? 0) > 0);
+export const hasToolBlocks = (messages: ChatMessage[]): boolean => messages.some((m) => m.role === "tool" || (m.tool_calls?.length ?? 0) > 0);
 
 /** Converse id -> client id for every id that had to be rewritten. */
 export function rewrittenIds(messages: ChatMessage[], model: string): Map<string, string> {

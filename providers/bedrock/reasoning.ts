@@ -28,7 +28,10 @@ function checkCompatible(req: ChatRequest): void {
   if (req.top_p !== undefined && req.top_p < 0.95) throw unsupported("top_p", "with reasoning_effort, Claude accepts only top_p from 0.95 to 1.");
   const lastAssistant = req.messages.findLast((m) => m.role === "assistant");
   if (lastAssistant?.tool_calls?.length) {
-    throw unsupported("reasoning_effort", "continuing a tool call with extended thinking needs Claude's signed thinking blocks, which chat messages cannot carry.");
+    throw unsupported(
+      "reasoning_effort",
+      "continuing a tool call with extended thinking needs Claude's signed thinking blocks, which chat messages cannot carry.",
+    );
   }
 }
 
@@ -42,7 +45,11 @@ export function thinkingFields(req: ChatRequest, model: string, maxTokens: numbe
   if (!effort) return undefined;
   if (!isAnthropicModel(model)) throw unsupported("reasoning_effort", `Bedrock has no reasoning_effort mapping for '${model}' (Anthropic Claude models only).`);
   checkCompatible(req);
-  if (maxTokens <= MIN_BUDGET) throw unsupported("reasoning_effort", `Claude's thinking budget is at least ${MIN_BUDGET} tokens and must stay below max_completion_tokens (${maxTokens}).`);
+  if (maxTokens <= MIN_BUDGET)
+    throw unsupported(
+      "reasoning_effort",
+      `Claude's thinking budget is at least ${MIN_BUDGET} tokens and must stay below max_completion_tokens (${maxTokens}).`,
+    );
   const budget = Math.min(maxTokens - 1, Math.max(MIN_BUDGET, Math.floor(maxTokens * SHARE[effort])));
   return { thinking: { type: "enabled", budget_tokens: budget } };
 }

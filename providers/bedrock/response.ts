@@ -70,13 +70,15 @@ export function fromConverse(json: unknown, state: CallState = { ids: new Map() 
     } else if (block.toolUse) calls.push(toolCall(block.toolUse, state.ids));
   }
   return {
-    choices: [{
-      index: 0,
-      // A forced tool call has no text before it; should a model add some, the JSON alone is the answer.
-      content: answer ?? (text || (calls.length ? null : "")),
-      tool_calls: calls.length ? calls : undefined,
-      finish_reason: finishReason(body?.stopReason, answer !== undefined && !calls.length),
-    }],
+    choices: [
+      {
+        index: 0,
+        // A forced tool call has no text before it; should a model add some, the JSON alone is the answer.
+        content: answer ?? (text || (calls.length ? null : "")),
+        tool_calls: calls.length ? calls : undefined,
+        finish_reason: finishReason(body?.stopReason, answer !== undefined && !calls.length),
+      },
+    ],
     usage: usageOf(body?.usage),
   };
 }

@@ -25,8 +25,9 @@ export interface ToolPlan {
  */
 export const JSON_TOOL = "json";
 
-const spec = (name: string, json: Record<string, unknown>, description?: string): ToolSpec =>
-  ({ toolSpec: { name, ...(description?.trim() ? { description } : {}), inputSchema: { json } } });
+const spec = (name: string, json: Record<string, unknown>, description?: string): ToolSpec => ({
+  toolSpec: { name, ...(description?.trim() ? { description } : {}), inputSchema: { json } },
+});
 
 /** The schema the answer must follow; json_object asks only for an object. */
 function jsonToolSpec(req: ChatRequest): ToolSpec | undefined {
@@ -65,7 +66,8 @@ function checkCombination(req: ChatRequest): void {
  */
 function declaredTools(req: ChatRequest): ToolSpec[] {
   if (req.tool_choice === "none") {
-    if (hasToolBlocks(req.messages)) throw unsupported("tool_choice", "Bedrock Converse has no 'none' and must declare the tools the conversation already used.");
+    if (hasToolBlocks(req.messages))
+      throw unsupported("tool_choice", "Bedrock Converse has no 'none' and must declare the tools the conversation already used.");
     return [];
   }
   return (req.tools ?? []).map((t) => spec(t.function.name, t.function.parameters ?? { type: "object", properties: {} }, t.function.description));

@@ -32,7 +32,10 @@ export default openaiCompatible({
   },
 });
 
-interface DeepSeekUsage { prompt_cache_hit_tokens?: unknown; prompt_tokens_details?: unknown }
+interface DeepSeekUsage {
+  prompt_cache_hit_tokens?: unknown;
+  prompt_tokens_details?: unknown;
+}
 
 /** `prompt_cache_hit_tokens` where OpenAI puts cached tokens, unless the body already has them there. */
 function withCacheHits(json: unknown): unknown {

@@ -16,7 +16,10 @@ export interface Part {
   functionResponse?: { id?: string; name: string; response: Record<string, unknown> };
   thoughtSignature?: string;
 }
-export interface Content { role: "user" | "model"; parts: Part[] }
+export interface Content {
+  role: "user" | "model";
+  parts: Part[];
+}
 
 /**
  * Google's documented sentinel for function calls the model did not produce in this session
@@ -91,7 +94,9 @@ function responseOf(text: string): Record<string, unknown> {
   let value: unknown = text;
   try {
     value = JSON.parse(text);
-  } catch { /* plain text stays a string */ }
+  } catch {
+    /* plain text stays a string */
+  }
   return isObject(value) ? value : { content: value };
 }
 

@@ -8,7 +8,10 @@ import type { ErrorClass } from "../../src/provider.js";
 /** ErrorInfo reasons that mean the key itself, not the request, is at fault. */
 const KEY_REASONS = new Set(["API_KEY_INVALID", "API_KEY_EXPIRED", "API_KEY_SERVICE_BLOCKED", "SERVICE_DISABLED", "CONSUMER_SUSPENDED"]);
 
-interface RpcStatus { status?: unknown; details?: unknown }
+interface RpcStatus {
+  status?: unknown;
+  details?: unknown;
+}
 
 function rpcStatus(body: unknown): RpcStatus {
   const error = typeof body === "object" && body !== null ? (body as { error?: unknown }).error : undefined;

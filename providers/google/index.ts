@@ -28,7 +28,11 @@ function modelsOf(json: unknown): ModelInfo[] {
 
 export default defineProvider({
   name: "google",
-  describe: { displayName: "Google Gemini", byok: true, catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true } },
+  describe: {
+    displayName: "Google Gemini",
+    byok: true,
+    catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
+  },
   // What request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
   // gateway does not download; not "parallel_tool_calls": Gemini has no switch for it; not
   // "logprobs": not translated here.

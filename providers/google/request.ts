@@ -47,7 +47,10 @@ function sampling(req: ChatRequest): Record<string, unknown> {
 /** A zero penalty is a no-op: leave it out rather than trip models that reject the field. */
 function penalties(req: ChatRequest, model: string): Record<string, unknown> {
   const config: Record<string, unknown> = {};
-  for (const [field, key] of [["presence_penalty", "presencePenalty"], ["frequency_penalty", "frequencyPenalty"]] as const) {
+  for (const [field, key] of [
+    ["presence_penalty", "presencePenalty"],
+    ["frequency_penalty", "frequencyPenalty"],
+  ] as const) {
     const value = req[field];
     if (value === undefined || value === 0) continue;
     if (!PENALTY_GENERATION.test(model)) throw unsupported(field, `not supported by the Gemini model '${model}'`);

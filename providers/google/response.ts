@@ -98,7 +98,7 @@ export function fromGenerateContent(json: unknown): Completion {
   // A blocked prompt has no candidates: the answer is empty, and a filter stopped it.
   const choices = candidates.length
     ? candidates.map((c, i) => choiceOf(c, i))
-    : [{ index: 0, content: "", finish_reason: promptBlocked(json) ? "content_filter" as const : "stop" as const }];
+    : [{ index: 0, content: "", finish_reason: promptBlocked(json) ? ("content_filter" as const) : ("stop" as const) }];
   return { id: json.responseId, choices, usage: usageOf(json.usageMetadata) };
 }
 

@@ -44,7 +44,10 @@ export function openaiEmbeddings(options: OpenAIEmbeddingsOptions, headers: (ctx
   };
 }
 
-interface Item { index?: unknown; embedding?: unknown }
+interface Item {
+  index?: unknown;
+  embedding?: unknown;
+}
 
 /** CreateEmbeddingResponse -> vectors in input order (by `index`), usage where sent. */
 export function fromEmbeddingResponse(json: unknown): EmbeddingsAnswer {

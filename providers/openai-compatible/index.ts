@@ -14,8 +14,21 @@ export { OPENAI_EMBEDDING_FEATURES } from "./embeddings.js";
 
 /** OpenAI's own API takes the whole superset as it is. */
 export const OPENAI_FEATURES: readonly Feature[] = [
-  "tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls",
-  "logprobs", "reasoning_effort", "logit_bias", "service_tier", "store", "prediction", "web_search", "verbosity",
+  "tools",
+  "tool_choice",
+  "parallel_tool_calls",
+  "json_object",
+  "json_schema",
+  "images",
+  "image_urls",
+  "logprobs",
+  "reasoning_effort",
+  "logit_bias",
+  "service_tier",
+  "store",
+  "prediction",
+  "web_search",
+  "verbosity",
 ];
 
 export interface OpenAICompatibleOptions {
@@ -45,8 +58,7 @@ export interface OpenAICompatibleOptions {
   embeddings?: OpenAIEmbeddingsOptions;
 }
 
-const bearer = (ctx: Pick<CallContext, "apiKey">): Record<string, string> =>
-  ctx.apiKey ? { authorization: `Bearer ${ctx.apiKey}` } : {};
+const bearer = (ctx: Pick<CallContext, "apiKey">): Record<string, string> => (ctx.apiKey ? { authorization: `Bearer ${ctx.apiKey}` } : {});
 
 export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlugin {
   const headers = options.headers ?? bearer;

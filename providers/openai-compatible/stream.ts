@@ -15,16 +15,28 @@ import { randomUUID } from "node:crypto";
 import type { StreamDelta, ToolCallDelta } from "../../src/provider.js";
 import { contentText, finishReason, logprobsOf, usageOf, type WireUsage } from "./translate.js";
 
-interface WireToolDelta { index?: number; id?: string | null; type?: string; function?: { name?: string | null; arguments?: string | null } }
+interface WireToolDelta {
+  index?: number;
+  id?: string | null;
+  type?: string;
+  function?: { name?: string | null; arguments?: string | null };
+}
 interface WireChunkChoice {
   index?: number;
   delta?: { content?: unknown; refusal?: string | null; tool_calls?: WireToolDelta[] | null } | null;
   finish_reason?: string | null;
   logprobs?: unknown;
 }
-interface WireChunk { choices?: WireChunkChoice[]; usage?: WireUsage | null }
+interface WireChunk {
+  choices?: WireChunkChoice[];
+  usage?: WireUsage | null;
+}
 
-interface Call { upstreamIndex?: number; id: string; argumentsLength: number }
+interface Call {
+  upstreamIndex?: number;
+  id: string;
+  argumentsLength: number;
+}
 
 /** One per stream: it remembers the calls seen so far in each choice. */
 export class ChunkReader {

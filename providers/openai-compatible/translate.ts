@@ -18,7 +18,11 @@ interface WireChoice {
   finish_reason?: string | null;
   logprobs?: unknown;
 }
-interface WireBody { id?: string; choices?: WireChoice[]; usage?: WireUsage | null }
+interface WireBody {
+  id?: string;
+  choices?: WireChoice[];
+  usage?: WireUsage | null;
+}
 
 /**
  * OpenAI's reasons, plus the legacy `function_call`; `content_filter` stays itself (the core

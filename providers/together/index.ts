@@ -12,7 +12,10 @@
 import { defineProvider } from "../../src/provider.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
-interface JsonSchemaFormat { type: string; json_schema?: { schema?: unknown } }
+interface JsonSchemaFormat {
+  type: string;
+  json_schema?: { schema?: unknown };
+}
 
 function toTogether({ stream_options: _usageAlwaysSent, stop, ...body }: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = stop === undefined ? body : { ...body, stop: [stop].flat() };

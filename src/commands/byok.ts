@@ -22,7 +22,8 @@ async function readStdin(): Promise<string> {
 export function byokCommand(program: Command): void {
   const byok = program.command("byok").description("manage accounts' own provider keys (BYOK)");
 
-  byok.command("set")
+  byok
+    .command("set")
     .description("store a provider key for an account (prefer --key-stdin: keeps it out of shell history)")
     .argument("<provider>")
     .option("--key <key>", "the provider key")
@@ -40,19 +41,26 @@ export function byokCommand(program: Command): void {
       });
     });
 
-  byok.command("list")
+  byok
+    .command("list")
     .description("list an account's provider keys (masked)")
     .option("--account <account>", "account", "default")
     .action((opts: { account?: string }, cmd: Command) =>
       withStore(cmd, async (store) => {
         const account = accountOf(opts);
         const rows = await listByok(store, account);
-        output(cmd, rows, rows.length === 0 ? `No BYOK keys for '${account}'.` :
-          table([["PROVIDER", "KEY", "UPDATED"], ...rows.map((r) => [r.provider, r.masked, r.updated_at])]));
+        output(
+          cmd,
+          rows,
+          rows.length === 0
+            ? `No BYOK keys for '${account}'.`
+            : table([["PROVIDER", "KEY", "UPDATED"], ...rows.map((r) => [r.provider, r.masked, r.updated_at])]),
+        );
       }),
     );
 
-  byok.command("remove")
+  byok
+    .command("remove")
     .description("remove an account's key for a provider")
     .argument("<provider>")
     .option("--account <account>", "account", "default")

@@ -22,7 +22,8 @@ export function signedUsd(value: string): bigint {
 }
 
 export function adjustCommand(credits: Command): void {
-  credits.command("adjust")
+  credits
+    .command("adjust")
     .description("correct an account's balance by a signed USD amount, with a reason (never below zero)")
     .argument("<account>", "the account")
     .argument("<amount>", "signed USD amount, e.g. -5 or +2.50")
@@ -35,7 +36,11 @@ export function adjustCommand(credits: Command): void {
       return withStore(cmd, async (store) => {
         await accountMustExist(store, account);
         const balance = nanoToUsd(await store.adjustCredits(account, delta, reason, Date.now()));
-        output(cmd, { account, adjusted: nanoToUsd(delta), balance, reason }, `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`);
+        output(
+          cmd,
+          { account, adjusted: nanoToUsd(delta), balance, reason },
+          `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`,
+        );
       });
     });
 }

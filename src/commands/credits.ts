@@ -9,7 +9,8 @@ import { positiveUsd } from "./parse.js";
 export function creditsCommand(program: Command): void {
   const credits = program.command("credits").description("manage account balances");
 
-  credits.command("add")
+  credits
+    .command("add")
     .description("add funds to an account (USD)")
     .argument("<usd>", "amount in USD, e.g. 10 or 0.25")
     .option("--account <account>", "account", "default")
@@ -25,7 +26,8 @@ export function creditsCommand(program: Command): void {
 
   adjustCommand(credits);
 
-  credits.command("show")
+  credits
+    .command("show")
     .description("show an account's balance")
     .option("--account <account>", "account", "default")
     .action((opts: { account?: string }, cmd: Command) => {

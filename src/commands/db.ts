@@ -19,8 +19,11 @@ export function dbCommand(program: Command): void {
         const before = retentionCutoff(Date.now(), days);
         const r = await pruneAll(store, before);
         const when = new Date(before).toISOString();
-        output(cmd, { days, before: when, ...r },
-          `Folded ${r.rows} ledger rows from before ${when} into daily totals (${r.rollups} rollups written, ${r.attempts} attempts deleted).`);
+        output(
+          cmd,
+          { days, before: when, ...r },
+          `Folded ${r.rows} ledger rows from before ${when} into daily totals (${r.rollups} rollups written, ${r.attempts} attempts deleted).`,
+        );
       }),
     );
 
@@ -34,7 +37,11 @@ export function dbCommand(program: Command): void {
         const pool = createPool(config.database, 1);
         try {
           const r = await migratePg(pool);
-          output(cmd, { database: "postgres", ...r }, r.from === r.to ? `Up to date (schema version ${r.to}).` : `Migrated from schema version ${r.from} to ${r.to}.`);
+          output(
+            cmd,
+            { database: "postgres", ...r },
+            r.from === r.to ? `Up to date (schema version ${r.to}).` : `Migrated from schema version ${r.from} to ${r.to}.`,
+          );
         } finally {
           await pool.end();
         }
@@ -55,9 +62,17 @@ export function dbCommand(program: Command): void {
       const same = JSON.stringify(from.counts) === JSON.stringify(to.counts) && from.balance === to.balance && from.charged === to.charged;
       const side = (s: typeof from) => ({ counts: s.counts, balance: nanoToUsd(s.balance), charged: nanoToUsd(s.charged) });
       const lines = Object.keys(from.counts).map((t) => `${t.padEnd(14)} ${String(from.counts[t]).padStart(9)} ${String(to.counts[t]).padStart(9)}`);
-      output(cmd, { ok: same, from: side(from), to: side(to) }, [`${"".padEnd(14)} ${"sqlite".padStart(9)} ${"postgres".padStart(9)}`, ...lines,
-        `balances       ${nanoToUsd(from.balance)} / ${nanoToUsd(to.balance)} USD`, `charged        ${nanoToUsd(from.charged)} / ${nanoToUsd(to.charged)} USD`,
-        same ? "Copied: counts and totals match." : "MISMATCH: the copy differs from the source."].join("\n"));
+      output(
+        cmd,
+        { ok: same, from: side(from), to: side(to) },
+        [
+          `${"".padEnd(14)} ${"sqlite".padStart(9)} ${"postgres".padStart(9)}`,
+          ...lines,
+          `balances       ${nanoToUsd(from.balance)} / ${nanoToUsd(to.balance)} USD`,
+          `charged        ${nanoToUsd(from.charged)} / ${nanoToUsd(to.charged)} USD`,
+          same ? "Copied: counts and totals match." : "MISMATCH: the copy differs from the source.",
+        ].join("\n"),
+      );
       if (!same) process.exitCode = 1;
     });
 }

@@ -13,9 +13,16 @@ async function configFindings(cmd: Command): Promise<{ loaded?: LoadedConfig; fi
   try {
     loaded = await configFor(cmd);
   } catch (err) {
-    return { findings: (err as Error).message.split("\n").filter((l) => !/^\s/.test(l)).map((message) => ({ check: "config", status: "fail", message })) };
+    return {
+      findings: (err as Error).message
+        .split("\n")
+        .filter((l) => !/^\s/.test(l))
+        .map((message) => ({ check: "config", status: "fail", message })),
+    };
   }
-  const findings: Finding[] = [{ check: "config", status: "ok", message: loaded.file ? `${loaded.file} is valid` : "no config file: zero-config (provider keys from the environment)" }];
+  const findings: Finding[] = [
+    { check: "config", status: "ok", message: loaded.file ? `${loaded.file} is valid` : "no config file: zero-config (provider keys from the environment)" },
+  ];
   for (const line of loaded.unset ?? []) findings.push({ check: "config", status: "fail", message: line });
   return { loaded, findings };
 }
@@ -38,15 +45,18 @@ async function run(cmd: Command, offline: boolean): Promise<Finding[]> {
 }
 
 export function doctorCommand(program: Command): void {
-  program.command("doctor")
+  program
+    .command("doctor")
     .description("check the config, every provider's key (live), the database and the port; exit 1 when anything is wrong")
     .option("--offline", "check that keys are present without calling the providers")
     .action(async (opts: { offline?: boolean }, cmd: Command) => {
       const findings = await run(cmd, opts.offline === true);
       const failed = findings.filter((f) => f.status === "fail").length;
-      process.stdout.write(globals(cmd).json
-        ? `${JSON.stringify({ ok: failed === 0, findings }, null, 2)}\n`
-        : `${findings.map((f) => `${LABEL[f.status]}  ${f.check}: ${f.message}`).join("\n")}\n`);
+      process.stdout.write(
+        globals(cmd).json
+          ? `${JSON.stringify({ ok: failed === 0, findings }, null, 2)}\n`
+          : `${findings.map((f) => `${LABEL[f.status]}  ${f.check}: ${f.message}`).join("\n")}\n`,
+      );
       if (failed) throw new Error(`${failed} problem${failed === 1 ? "" : "s"} found`);
     });
 }

@@ -31,7 +31,10 @@ async function askKey(p: Prompts, provider: string, env: NodeJS.ProcessEnv): Pro
   });
   if (how === "env") return envReference(plugin);
   if (how === "other") {
-    const name = await p.input({ message: `${provider}: variable name:`, validate: (v) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(v.trim()) || "letters, digits and _" });
+    const name = await p.input({
+      message: `${provider}: variable name:`,
+      validate: (v) => /^[A-Za-z_][A-Za-z0-9_]*$/.test(v.trim()) || "letters, digits and _",
+    });
     return envReference(plugin, name.trim());
   }
   const hint = pasteHint(plugin);
@@ -39,12 +42,14 @@ async function askKey(p: Prompts, provider: string, env: NodeJS.ProcessEnv): Pro
 }
 
 /** A key of several variables is pasted in the template's shape (Bedrock: " (AWS_ACCESS_KEY_ID:AWS_SECRET_ACCESS_KEY)"). */
-const pasteHint = (plugin: ProviderPlugin): string =>
-  plugin.describe?.keyTemplate ? ` (${plugin.describe.keyTemplate.replace(/\$\{([^}]+)\}/g, "$1")})` : "";
+const pasteHint = (plugin: ProviderPlugin): string => (plugin.describe?.keyTemplate ? ` (${plugin.describe.keyTemplate.replace(/\$\{([^}]+)\}/g, "$1")})` : "");
 
 async function askBaseUrl(p: Prompts, provider: string): Promise<string | undefined> {
   const url = await p.input({
-    message: provider === LOCAL ? `${LOCAL}: base URL (Ollama; LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1):` : `${provider}: base URL (enter for the default):`,
+    message:
+      provider === LOCAL
+        ? `${LOCAL}: base URL (Ollama; LM Studio http://localhost:1234/v1, vLLM http://localhost:8000/v1):`
+        : `${provider}: base URL (enter for the default):`,
     default: provider === LOCAL ? LOCAL_URL : undefined,
     validate: (v) => v.trim() === "" || URL.canParse(v.trim()) || "a URL like https://host/v1",
   });

@@ -7,13 +7,33 @@
 import { chmodSync, existsSync, writeFileSync } from "node:fs";
 import type { Command } from "commander";
 import { UsageError } from "../errors.js";
-import { checkEntry, checkLine, entryFor, envHasKey, envReference, holdsLiteralKey, keyedPlugins, LOCAL, LOCAL_URL, type ProviderEntry } from "../init-setup.js";
+import {
+  checkEntry,
+  checkLine,
+  entryFor,
+  envHasKey,
+  envReference,
+  holdsLiteralKey,
+  keyedPlugins,
+  LOCAL,
+  LOCAL_URL,
+  type ProviderEntry,
+} from "../init-setup.js";
 import { canPrompt, output } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 
 const COMPAT_MODES = ["openai", "strict", "passthrough"];
 
-interface InitOptions { yes?: boolean; force?: boolean; file: string; compat?: string; provider?: string[]; baseUrl?: string[]; check: boolean; port?: number }
+interface InitOptions {
+  yes?: boolean;
+  force?: boolean;
+  file: string;
+  compat?: string;
+  provider?: string[];
+  baseUrl?: string[];
+  check: boolean;
+  port?: number;
+}
 
 const collect = (value: string, prior: string[] = []) => [...prior, value];
 
@@ -51,11 +71,20 @@ async function fromFlags(opts: InitOptions, env: NodeJS.ProcessEnv): Promise<Rec
   const providers = opts.provider ?? [...keyed.values()].filter((p) => envHasKey(p, env)).map((p) => p.name);
   for (const p of providers) if (!known.includes(p)) throw new UsageError(`--provider: unknown provider '${p}'; one of ${known.join(", ")}`);
   const missing = providers.filter((p) => p !== LOCAL && !envHasKey(keyed.get(p)!, env));
-  if (missing.length) throw new UsageError(`--provider ${missing.join(", ")}: no key in the environment (${missing.map((p) => envReference(keyed.get(p)!).replace(/[${}]/g, "")).join(", ")}); export it first`);
+  if (missing.length)
+    throw new UsageError(
+      `--provider ${missing.join(", ")}: no key in the environment (${missing.map((p) => envReference(keyed.get(p)!).replace(/[${}]/g, "")).join(", ")}); export it first`,
+    );
   const urls = baseUrls(opts.baseUrl ?? [], providers);
-  const entries = Object.fromEntries(providers.map((p) => [p, entryFor(p, {
-    apiKey: p === LOCAL ? undefined : envReference(keyed.get(p)!), baseUrl: urls.get(p) ?? (p === LOCAL ? LOCAL_URL : undefined),
-  })]));
+  const entries = Object.fromEntries(
+    providers.map((p) => [
+      p,
+      entryFor(p, {
+        apiKey: p === LOCAL ? undefined : envReference(keyed.get(p)!),
+        baseUrl: urls.get(p) ?? (p === LOCAL ? LOCAL_URL : undefined),
+      }),
+    ]),
+  );
   if (!opts.check) return entries;
   const checks = await Promise.all(providers.map((p) => checkEntry(p, entries[p]!, env)));
   for (const c of checks) process.stderr.write(`${checkLine(c)}\n`);
@@ -76,7 +105,8 @@ async function interactive(opts: InitOptions, env: NodeJS.ProcessEnv): Promise<{
 }
 
 export function initCommand(program: Command): void {
-  program.command("init")
+  program
+    .command("init")
     .description("write gateway.config.yaml: providers, their keys (checked live) and base URLs")
     .option("--yes", "do not ask: --provider flags (or every provider whose key variable is set), keys from the environment")
     .option("--provider <name>", `a provider to set up (repeatable): a built-in provider with a key (openai, anthropic, ...) or ${LOCAL}`, collect)
@@ -105,8 +135,11 @@ export function initCommand(program: Command): void {
       writeFileSync(opts.file, `# gateway config: see gateway.config.example.yaml for every key\n${stringify(config)}`, { mode: secret ? 0o600 : 0o644 });
       if (secret) chmodSync(opts.file, 0o600); // an existing file (--force) keeps its mode otherwise
       const names = Object.keys(answers.providers);
-      output(cmd, { file: opts.file, providers: names, compat: answers.compat, mode: secret ? "0600" : undefined },
+      output(
+        cmd,
+        { file: opts.file, providers: names, compat: answers.compat, mode: secret ? "0600" : undefined },
         `Wrote ${opts.file} (${names.length} provider${names.length === 1 ? "" : "s"}: ${names.join(", ") || "none"}${secret ? "; it holds a key: mode 0600" : ""}). ` +
-        `Next: npx gateway doctor, then npx gateway keys create --name my-app`);
+          `Next: npx gateway doctor, then npx gateway keys create --name my-app`,
+      );
     });
 }

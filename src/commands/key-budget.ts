@@ -29,5 +29,6 @@ export function withBudgetOptions(cmd: Command): Command {
 /** A period without a budget means nothing: refused, so a typo is not silently kept. */
 export function checkBudgetFlags(opts: { budget?: bigint; budgetPeriod?: BudgetPeriod; noBudget?: boolean }, hadBudget: boolean): void {
   if (opts.budgetPeriod && opts.budget === undefined && !hadBudget) throw new UsageError("--budget-period needs --budget");
-  if (opts.noBudget && (opts.budget !== undefined || opts.budgetPeriod)) throw new UsageError("--no-budget cannot be combined with --budget or --budget-period");
+  if (opts.noBudget && (opts.budget !== undefined || opts.budgetPeriod))
+    throw new UsageError("--no-budget cannot be combined with --budget or --budget-period");
 }

@@ -8,12 +8,15 @@ import { keyView } from "../operations/key-view.js";
 import { output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 
-interface UpdateOptions { budget?: bigint | false; budgetPeriod?: BudgetPeriod; rpm?: number; expires?: string }
+interface UpdateOptions {
+  budget?: bigint | false;
+  budgetPeriod?: BudgetPeriod;
+  rpm?: number;
+  expires?: string;
+}
 
 export function keysUpdateCommand(keys: Command): void {
-  withBudgetOptions(keys.command("update")
-    .description("change a key's budget, rpm or expiry by id or name")
-    .argument("<id|name>"))
+  withBudgetOptions(keys.command("update").description("change a key's budget, rpm or expiry by id or name").argument("<id|name>"))
     .option("--no-budget", "remove the key's budget")
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")

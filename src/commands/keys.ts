@@ -12,8 +12,7 @@ import { parseExpiry, positiveInt } from "./parse.js";
 export function keysCommand(program: Command): void {
   const keys = program.command("keys").description("manage gateway API keys");
 
-  withBudgetOptions(keys.command("create")
-    .description("create a key and print it once"))
+  withBudgetOptions(keys.command("create").description("create a key and print it once"))
     .option("--name <name>", "a name to identify the key (unique; prompted for on a TTY)")
     .option("--account <account>", "account the key draws on", "default")
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
@@ -25,27 +24,50 @@ export function keysCommand(program: Command): void {
         const now = Date.now();
         const account = accountOf(opts);
         const expiresAt = opts.expires ? parseExpiry(opts.expires, now) : null;
-        const created = await createKey(store, { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod }, now);
+        const created = await createKey(
+          store,
+          { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod },
+          now,
+        );
         const { key, id } = created;
         output(cmd, created, `${key}\n\nKey '${name}' (${id}) for account '${account}'. It is shown only this once: store it now.`);
       });
     });
 
-  keys.command("list")
+  keys
+    .command("list")
     .description("list keys (masked)")
     .option("--account <account>", "only this account's keys")
     .action((opts: { account?: string }, cmd: Command) =>
       withStore(cmd, async (store) => {
         const rows = await listKeys(store, opts.account ? accountOf(opts) : undefined, Date.now());
-        output(cmd, rows, rows.length === 0 ? "No keys." : table([
-          ["ID", "NAME", "ACCOUNT", "KEY", "STATE", "CREATED", "EXPIRES", "LAST USED", "BUDGET", "PERIOD", "SPENT"],
-          ...rows.map((r) => [r.id, r.name, r.account, r.masked, r.state, r.created_at ?? "", r.expires_at ?? "-", r.last_used_at ?? "-",
-            r.budget === null ? "-" : `$${r.budget}`, r.budget_period, `$${r.spent}`]),
-        ]));
+        output(
+          cmd,
+          rows,
+          rows.length === 0
+            ? "No keys."
+            : table([
+                ["ID", "NAME", "ACCOUNT", "KEY", "STATE", "CREATED", "EXPIRES", "LAST USED", "BUDGET", "PERIOD", "SPENT"],
+                ...rows.map((r) => [
+                  r.id,
+                  r.name,
+                  r.account,
+                  r.masked,
+                  r.state,
+                  r.created_at ?? "",
+                  r.expires_at ?? "-",
+                  r.last_used_at ?? "-",
+                  r.budget === null ? "-" : `$${r.budget}`,
+                  r.budget_period,
+                  `$${r.spent}`,
+                ]),
+              ]),
+        );
       }),
     );
 
-  keys.command("revoke")
+  keys
+    .command("revoke")
     .description("revoke a key by id or name (a running server rejects it within 1 s)")
     .argument("<id|name>")
     .action((idOrName: string, _opts: unknown, cmd: Command) =>

@@ -21,7 +21,8 @@ const usd = (nano: number | null): string | null => (nano === null ? null : nano
 
 function rowsOf(catalog: Catalog, keyFor: (plugin: string) => string | undefined): ModelRow[] {
   return catalog.list(keyFor).map((m: CatalogModel) => ({
-    id: m.id, owned_by: m.ownedBy,
+    id: m.id,
+    owned_by: m.ownedBy,
     pricing: { prompt: usd(m.promptPrice), completion: usd(m.completionPrice) },
     context_length: m.contextLength,
     providers: [...new Set(catalog.route(m.id, keyFor)?.endpoints.map((e) => e.provider))],
@@ -37,16 +38,16 @@ function listText(rows: ModelRow[]): string {
 }
 
 function syncText(report: SyncReport): string {
-  return [
-    `Catalog: ${report.models} models.`,
-    ...report.providers.map((p) => `  ${p.id}: ${p.ok ? `${p.models} live models` : `failed (${p.error})`}`),
-  ].join("\n");
+  return [`Catalog: ${report.models} models.`, ...report.providers.map((p) => `  ${p.id}: ${p.ok ? `${p.models} live models` : `failed (${p.error})`}`)].join(
+    "\n",
+  );
 }
 
 export function modelsCommand(program: Command): void {
   const models = program.command("models").description("the model catalog");
 
-  models.command("sync")
+  models
+    .command("sync")
     .description("refresh the catalog: bundled models + each configured provider's live list (config `models:` still win)")
     .option("--strict", "exit 1 when a provider's live list fails")
     .action((opts: { strict?: boolean }, cmd: Command) =>
@@ -61,7 +62,8 @@ export function modelsCommand(program: Command): void {
       }),
     );
 
-  models.command("list")
+  models
+    .command("list")
     .description("models an account can use, with prices (USD per 1M tokens; ? = unknown)")
     .option("--account <account>", "account (its BYOK keys count)", "default")
     .option("--all", "every catalog model a loaded provider could serve, usable or not")

@@ -24,11 +24,14 @@ function logLevel(v: string): string {
 
 /** Exit 1 with one line and the way out (contract.md §13). */
 function portInUse(host: string, port: number): Error {
-  return new Error(`port ${port} on ${host} is already in use (another gateway or program): start on another one with --port ${port === 65535 ? 8788 : port + 1}, or set server.port in the config`);
+  return new Error(
+    `port ${port} on ${host} is already in use (another gateway or program): start on another one with --port ${port === 65535 ? 8788 : port + 1}, or set server.port in the config`,
+  );
 }
 
 export function serveCommand(program: Command): void {
-  program.command("serve")
+  program
+    .command("serve")
     .description("run the gateway HTTP server")
     .option("--host <host>", "interface to bind (default: config server.host, 127.0.0.1)")
     .option("--port <port>", "port (default: config server.port, 8787; 0 picks a free one)", positiveIntOrZero)
@@ -60,8 +63,11 @@ export function serveCommand(program: Command): void {
       // After the ready line: the upstream client loads while the first requests are awaited.
       setImmediate(() => server.gateway.upstream.warm());
       // The ready line first: scripts read the first stdout line of `serve --json`; log records follow it.
-      process.stdout.write(globals(cmd).json ? `${JSON.stringify(ready)}\n` :
-        `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.usable_models} of ${ready.models} catalog models usable on them)\n`);
+      process.stdout.write(
+        globals(cmd).json
+          ? `${JSON.stringify(ready)}\n`
+          : `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.usable_models} of ${ready.models} catalog models usable on them)\n`,
+      );
       gwLog.events.info({ event: "start", ...ready, interrupted_streams_billed: server.leftovers, pid: process.pid }, "gateway started");
       // Operator lines: one line each on stderr as before, and log records (log.ts notice).
       const say = (line: string) => gwLog.notice(line.includes("error") ? "error" : "warn", line);

@@ -31,7 +31,8 @@ const linkText = (r: { email: string; link: string; expires_at: string }) =>
 export function usersCommand(program: Command): void {
   const users = program.command("users").description("manage dashboard users");
 
-  users.command("add")
+  users
+    .command("add")
     .description("create a dashboard user and print a one-time sign-in link (valid 24 h)")
     .argument("<email>")
     .option("--account <account>", "the account the user manages", "default")
@@ -45,7 +46,8 @@ export function usersCommand(program: Command): void {
       });
     });
 
-  users.command("reset")
+  users
+    .command("reset")
     .description("print a new sign-in link for a user (the old password works until it is used)")
     .argument("<email>")
     .action((email: string, _opts: unknown, cmd: Command) =>
@@ -55,19 +57,27 @@ export function usersCommand(program: Command): void {
       }),
     );
 
-  users.command("list")
+  users
+    .command("list")
     .description("list dashboard users")
     .action((_opts: unknown, cmd: Command) =>
       withStore(cmd, async (store) => {
         const rows = await listUsers(store);
-        output(cmd, rows, rows.length === 0 ? "No dashboard users (gateway users add <email> --account A)." : table([
-          ["EMAIL", "ACCOUNT", "ADMIN", "PASSWORD", "CREATED"],
-          ...rows.map((r) => [r.email, r.account, r.admin ? "yes" : "no", r.password_set ? "set" : "not yet", r.created_at]),
-        ]));
+        output(
+          cmd,
+          rows,
+          rows.length === 0
+            ? "No dashboard users (gateway users add <email> --account A)."
+            : table([
+                ["EMAIL", "ACCOUNT", "ADMIN", "PASSWORD", "CREATED"],
+                ...rows.map((r) => [r.email, r.account, r.admin ? "yes" : "no", r.password_set ? "set" : "not yet", r.created_at]),
+              ]),
+        );
       }),
     );
 
-  users.command("remove")
+  users
+    .command("remove")
     .description("remove a dashboard user and end their sessions")
     .argument("<email>")
     .action((email: string, _opts: unknown, cmd: Command) =>

@@ -28,6 +28,10 @@ export function creditRoutes(app: H3, gw: Gateway, base: string): void {
   app.get(`${base}/accounts`, async (event) => {
     const { user } = await scope(event);
     const all = (await gw.store.accounts()).filter((a) => user.admin || a.id === user.account);
-    return reply(event, 200, all.map((a) => ({ id: a.id, balance: nanoToUsd(a.balance), keys: a.keys, spend: nanoToUsd(a.spend) })));
+    return reply(
+      event,
+      200,
+      all.map((a) => ({ id: a.id, balance: nanoToUsd(a.balance), keys: a.keys, spend: nanoToUsd(a.spend) })),
+    );
   });
 }

@@ -16,7 +16,9 @@ export function infoRoutes(app: H3, gw: Gateway, base: string): void {
   app.get(`${base}/models`, async (event) => {
     const { account } = await scope(event);
     const byok = await gw.byok.forAccount(account);
-    const data = gw.catalog.list((plugin) => byok.readable(plugin)).map(modelEntry)
+    const data = gw.catalog
+      .list((plugin) => byok.readable(plugin))
+      .map(modelEntry)
       .map((m) => ({ id: m.id, owned_by: m.owned_by, pricing: m.pricing, context_length: m.context_length }));
     return reply(event, 200, { data });
   });

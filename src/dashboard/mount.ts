@@ -43,7 +43,9 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
     }
     return new Response(new Uint8Array(file.body), {
       headers: {
-        ...SECURITY_HEADERS, ...(event.context.gateway as RequestState).headers, "content-type": file.type,
+        ...SECURITY_HEADERS,
+        ...(event.context.gateway as RequestState).headers,
+        "content-type": file.type,
         "cache-control": file.immutable ? "public, max-age=31536000, immutable" : "no-cache",
       },
     });

@@ -5,7 +5,10 @@
  */
 import { z } from "zod";
 
-const Usd = z.string().regex(/^\d+(\.\d{1,9})?$/, "Expected a USD amount like 10 or 0.25").describe("Decimal USD, exact to 1e-9.");
+const Usd = z
+  .string()
+  .regex(/^\d+(\.\d{1,9})?$/, "Expected a USD amount like 10 or 0.25")
+  .describe("Decimal USD, exact to 1e-9.");
 const Money = z.string().describe("Decimal USD, exact.");
 const Time = z.string().describe("ISO 8601 time.");
 const Account = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "Expected letters, digits, '.', '_' or '-'");
@@ -26,32 +29,63 @@ export const SetByokBody = z.strictObject({ key: z.string().trim().min(1, "Requi
 
 export const Me = z.object({ email: z.string(), account: z.string(), admin: z.boolean() });
 export const KeyView = z.object({
-  id: z.string(), name: z.string(), account: z.string(), masked: z.string().describe("`sk-…` + the last 4 characters."),
-  state: z.enum(["active", "revoked", "expired"]), created_at: Time.nullable(), expires_at: Time.nullable(), last_used_at: Time.nullable(),
-  rpm: z.number().nullable(), budget: Money.nullable(), budget_period: z.string(), spent: Money,
+  id: z.string(),
+  name: z.string(),
+  account: z.string(),
+  masked: z.string().describe("`sk-…` + the last 4 characters."),
+  state: z.enum(["active", "revoked", "expired"]),
+  created_at: Time.nullable(),
+  expires_at: Time.nullable(),
+  last_used_at: Time.nullable(),
+  rpm: z.number().nullable(),
+  budget: Money.nullable(),
+  budget_period: z.string(),
+  spent: Money,
 });
 export const NewKey = KeyView.extend({ key: z.string().describe("The full key: in this answer only, never again.") });
 const Totals = { requests: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), cost: Money, list_cost: Money, uncollected: Money };
 export const Usage = z.object({
-  account: z.string(), since: Time, ...Totals,
+  account: z.string(),
+  since: Time,
+  ...Totals,
   by_model: z.array(z.object({ model: z.string(), ...Totals })),
   by_key: z.array(z.object({ key_id: z.string(), name: z.string().nullable(), ...Totals })),
   by_endpoint: z.array(z.object({ endpoint: z.string(), ...Totals })),
   daily: z.array(z.object({ day: z.string().describe("UTC date."), cost: Money, requests: z.number() })).describe("The last 30 days, every day."),
-  recent: z.array(z.object({
-    request_id: z.string(), created_at: Time, key_id: z.string(), key_name: z.string().nullable(), model: z.string(), provider: z.string().nullable(),
-    prompt_tokens: z.number(), completion_tokens: z.number(), cost: Money, byok: z.boolean(), status: z.number().describe("HTTP status."), latency_ms: z.number(),
-  })),
+  recent: z.array(
+    z.object({
+      request_id: z.string(),
+      created_at: Time,
+      key_id: z.string(),
+      key_name: z.string().nullable(),
+      model: z.string(),
+      provider: z.string().nullable(),
+      prompt_tokens: z.number(),
+      completion_tokens: z.number(),
+      cost: Money,
+      byok: z.boolean(),
+      status: z.number().describe("HTTP status."),
+      latency_ms: z.number(),
+    }),
+  ),
 });
 export const Credits = z.object({
-  account: z.string(), balance: Money,
+  account: z.string(),
+  balance: Money,
   history: z.array(z.object({ amount: Money, kind: z.enum(["grant", "adjustment"]), reason: z.string().nullable(), created_at: Time })),
 });
 export const CreditsAdded = z.object({ account: z.string(), added: Money, balance: Money });
 export const ByokKey = z.object({ provider: z.string(), account: z.string(), masked: z.string(), updated_at: Time });
 export const ByokList = z.object({ providers: z.array(z.string()).describe("Providers that take an account's own key."), keys: z.array(ByokKey) });
 export const ModelList = z.object({
-  data: z.array(z.object({ id: z.string(), owned_by: z.string(), pricing: z.object({ prompt: Money, completion: Money }).optional(), context_length: z.number().optional() })),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      owned_by: z.string(),
+      pricing: z.object({ prompt: Money, completion: Money }).optional(),
+      context_length: z.number().optional(),
+    }),
+  ),
 });
 export const Accounts = z.array(z.object({ id: z.string(), balance: Money, keys: z.number(), spend: Money }));
 export const ErrorBody = z.object({

@@ -7,7 +7,10 @@ import type { Store } from "../store/index.js";
 export async function accountMustExist(store: Store, account: string): Promise<void> {
   if (account === "default" || (await store.balance(account)) !== undefined) return;
   const known = (await store.accounts()).map((a) => a.id);
-  throw notFound(`account '${account}' does not exist${known.length ? ` (accounts: ${known.join(", ")})` : ""}; check the name, or add --create to create it`, "account_not_found");
+  throw notFound(
+    `account '${account}' does not exist${known.length ? ` (accounts: ${known.join(", ")})` : ""}; check the name, or add --create to create it`,
+    "account_not_found",
+  );
 }
 
 export async function addCredits(store: Store, account: string, amount: bigint, opts: { create: boolean }, now: number) {

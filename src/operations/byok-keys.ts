@@ -8,7 +8,10 @@ import type { ByokRecord, Store } from "../store/index.js";
 import { checkByokProvider } from "./byok-provider.js";
 
 const view = (r: Pick<ByokRecord, "provider" | "account" | "last4" | "updatedAt">) => ({
-  provider: r.provider, account: r.account, masked: `…${r.last4}`, updated_at: new Date(r.updatedAt).toISOString(),
+  provider: r.provider,
+  account: r.account,
+  masked: `…${r.last4}`,
+  updated_at: new Date(r.updatedAt).toISOString(),
 });
 
 /** Encrypts a key for its row (src/byok.ts): the CLI with the secret it loads, the server with the one it reads keys with. */

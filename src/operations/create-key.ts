@@ -18,9 +18,18 @@ export async function createKey(store: Store, k: NewKey, now: number) {
   if (await store.findKey(k.name)) throw invalidRequest(`a key named '${k.name}' already exists`, "key_name_taken", "name");
   const key = generateKey();
   const record: KeyRecord = {
-    id: newKeyId(), name: k.name, account: k.account, hash: hashKey(key), last4: key.slice(-4),
-    createdAt: now, expiresAt: k.expiresAt, revokedAt: null, lastUsedAt: null, rpm: k.rpm,
-    budget: k.budget ?? null, budgetPeriod: k.budgetPeriod ?? "total",
+    id: newKeyId(),
+    name: k.name,
+    account: k.account,
+    hash: hashKey(key),
+    last4: key.slice(-4),
+    createdAt: now,
+    expiresAt: k.expiresAt,
+    revokedAt: null,
+    lastUsedAt: null,
+    rpm: k.rpm,
+    budget: k.budget ?? null,
+    budgetPeriod: k.budgetPeriod ?? "total",
   };
   await store.ensureAccount(k.account, now);
   await store.createKey(record);

@@ -13,12 +13,17 @@ export function normalizeEmail(email: string): string {
 }
 
 const view = (u: DashboardUser) => ({
-  email: u.email, account: u.account, admin: u.admin, password_set: u.passwordHash !== null, created_at: new Date(u.createdAt).toISOString(),
+  email: u.email,
+  account: u.account,
+  admin: u.admin,
+  password_set: u.passwordHash !== null,
+  created_at: new Date(u.createdAt).toISOString(),
 });
 
 export async function addUser(store: Store, u: { email: string; account: string; admin: boolean }, baseUrl: string, now: number) {
   const email = normalizeEmail(u.email);
-  if (await store.findUser(email)) throw invalidRequest(`a dashboard user '${email}' already exists (gateway users reset prints a new link)`, "user_exists", "email");
+  if (await store.findUser(email))
+    throw invalidRequest(`a dashboard user '${email}' already exists (gateway users reset prints a new link)`, "user_exists", "email");
   await store.ensureAccount(u.account, now);
   await store.createUser({ email, account: u.account, admin: u.admin, passwordHash: null, createdAt: now });
   return { email, account: u.account, admin: u.admin, ...(await issueSignInLink(store, email, baseUrl, now)) };

@@ -15,8 +15,16 @@ export async function budgetView(store: Store, k: KeyRecord, now: number) {
 
 export async function keyView(store: Store, k: KeyRecord, now: number) {
   return {
-    id: k.id, name: k.name, account: k.account, masked: maskKey(k.last4), state: keyState(k, now),
-    created_at: iso(k.createdAt), expires_at: iso(k.expiresAt), last_used_at: iso(k.lastUsedAt), rpm: k.rpm, ...(await budgetView(store, k, now)),
+    id: k.id,
+    name: k.name,
+    account: k.account,
+    masked: maskKey(k.last4),
+    state: keyState(k, now),
+    created_at: iso(k.createdAt),
+    expires_at: iso(k.expiresAt),
+    last_used_at: iso(k.lastUsedAt),
+    rpm: k.rpm,
+    ...(await budgetView(store, k, now)),
   };
 }
 

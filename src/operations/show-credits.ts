@@ -6,7 +6,10 @@ export async function showCredits(store: Store, account: string, historyLimit = 
   const balance = nanoToUsd((await store.balance(account)) ?? 0n);
   if (historyLimit === 0) return { account, balance };
   const history = (await store.creditHistory(account, historyLimit)).map((c) => ({
-    amount: nanoToUsd(c.amount), kind: c.kind, reason: c.reason, created_at: new Date(c.createdAt).toISOString(),
+    amount: nanoToUsd(c.amount),
+    kind: c.kind,
+    reason: c.reason,
+    created_at: new Date(c.createdAt).toISOString(),
   }));
   return { account, balance, history };
 }

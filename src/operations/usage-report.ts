@@ -21,9 +21,18 @@ export async function usageReport(store: Store, account: string, now: number, re
   });
   const summary = await usageSummary(store, { account, since });
   const recent = (await store.recentRequests(account, recentLimit)).map((r) => ({
-    request_id: r.requestId, created_at: new Date(r.createdAt).toISOString(), key_id: r.keyId, key_name: r.keyName,
-    model: r.model, provider: r.provider, prompt_tokens: r.promptTokens, completion_tokens: r.completionTokens,
-    cost: nanoToUsd(r.cost), byok: r.byok, status: r.httpStatus, latency_ms: r.latencyMs,
+    request_id: r.requestId,
+    created_at: new Date(r.createdAt).toISOString(),
+    key_id: r.keyId,
+    key_name: r.keyName,
+    model: r.model,
+    provider: r.provider,
+    prompt_tokens: r.promptTokens,
+    completion_tokens: r.completionTokens,
+    cost: nanoToUsd(r.cost),
+    byok: r.byok,
+    status: r.httpStatus,
+    latency_ms: r.latencyMs,
   }));
   return { account, since: new Date(since).toISOString(), ...summary, daily, recent };
 }

@@ -7,7 +7,14 @@ import { nanoToUsd } from "../money.js";
 import type { Store, UsageRow } from "../store/index.js";
 
 /** `cost` is what was charged; `uncollected` what the balance or a key's budget could not cover (contract.md §10). */
-interface Totals { requests: number; prompt_tokens: number; completion_tokens: number; cost: bigint; list_cost: bigint; uncollected: bigint }
+interface Totals {
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: bigint;
+  list_cost: bigint;
+  uncollected: bigint;
+}
 type Group = Totals & Record<string, unknown>;
 
 const zero = (): Totals => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0n, list_cost: 0n, uncollected: 0n });
@@ -41,7 +48,12 @@ export function summarize(rows: UsageRow[]) {
     sumInto(byKey, r.keyId, { key_id: r.keyId, name: r.keyName }, r);
     sumInto(byEndpoint, r.endpoint, { endpoint: r.endpoint }, r);
   }
-  return { ...money(total), by_model: [...byModel.values()].map(money), by_key: [...byKey.values()].map(money), by_endpoint: [...byEndpoint.values()].map(money) };
+  return {
+    ...money(total),
+    by_model: [...byModel.values()].map(money),
+    by_key: [...byKey.values()].map(money),
+    by_endpoint: [...byEndpoint.values()].map(money),
+  };
 }
 
 export async function usageSummary(store: Store, filter: { account?: string; since?: number }) {

@@ -11,10 +11,31 @@ import type { ResponsesRequest } from "./schema.js";
 
 export type ItemStatus = "in_progress" | "completed" | "incomplete";
 
-export interface OutputText { type: "output_text"; text: string; annotations: never[]; logprobs: unknown[] }
-export interface OutputRefusal { type: "refusal"; refusal: string }
-export interface MessageOut { type: "message"; id: string; role: "assistant"; status: ItemStatus; content: Array<OutputText | OutputRefusal> }
-export interface FunctionCallOut { type: "function_call"; id: string; call_id: string; name: string; arguments: string; status: ItemStatus }
+export interface OutputText {
+  type: "output_text";
+  text: string;
+  annotations: never[];
+  logprobs: unknown[];
+}
+export interface OutputRefusal {
+  type: "refusal";
+  refusal: string;
+}
+export interface MessageOut {
+  type: "message";
+  id: string;
+  role: "assistant";
+  status: ItemStatus;
+  content: Array<OutputText | OutputRefusal>;
+}
+export interface FunctionCallOut {
+  type: "function_call";
+  id: string;
+  call_id: string;
+  name: string;
+  arguments: string;
+  status: ItemStatus;
+}
 export type OutputItem = MessageOut | FunctionCallOut;
 
 export type Status = "in_progress" | "completed" | "incomplete" | "failed";
@@ -49,7 +70,14 @@ export function outputItems(head: ResponseHead, c: Completion): OutputItem[] {
   if (choice.refusal) content.push({ type: "refusal", refusal: choice.refusal });
   if (content.length) out.push({ type: "message", id: itemId(head, "msg", 0), role: "assistant", status, content });
   for (const t of choice.tool_calls ?? []) {
-    out.push({ type: "function_call", id: itemId(head, "fc", out.length), call_id: t.id, name: t.function.name, arguments: argumentsOf(t.function.arguments), status: "completed" });
+    out.push({
+      type: "function_call",
+      id: itemId(head, "fc", out.length),
+      call_id: t.id,
+      name: t.function.name,
+      arguments: argumentsOf(t.function.arguments),
+      status: "completed",
+    });
   }
   return out;
 }

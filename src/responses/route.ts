@@ -56,22 +56,39 @@ class ResponsesRenderer implements Renderer {
   }
 
   private head(job: Job): ResponseHead {
-    return { id: `resp_${job.requestId.slice(4)}`, createdAt: Math.floor(this.createdAt / 1000), model: job.route.model.id, req: this.req, store: this.req.store ?? true };
+    return {
+      id: `resp_${job.requestId.slice(4)}`,
+      createdAt: Math.floor(this.createdAt / 1000),
+      model: job.route.model.id,
+      req: this.req,
+      store: this.req.store ?? true,
+    };
   }
 
   /** Written before the answer goes out, so the next request can continue from it at once. */
   private save(gw: Gateway, head: ResponseHead, response: ResponseJson): Promise<void> {
     if (!head.store) return Promise.resolve();
     return gw.store.saveResponse({
-      id: head.id, account: this.account, createdAt: this.createdAt, model: head.model, previousId: this.req.previous_response_id ?? null,
-      items: [...this.input, ...response.output], response,
+      id: head.id,
+      account: this.account,
+      createdAt: this.createdAt,
+      model: head.model,
+      previousId: this.req.previous_response_id ?? null,
+      items: [...this.input, ...response.output],
+      response,
     });
   }
 
   async answer(gw: Gateway, ex: Exchange, job: Job, value: Completion, usage: Usage): Promise<void> {
     const head = this.head(job);
     const finish = value.choices[0]?.finish_reason ?? undefined;
-    const response = responseObject(head, { status: finalStatus(finish), output: outputItems(head, value), usage, finish, completedAt: Math.floor(gw.now() / 1000) });
+    const response = responseObject(head, {
+      status: finalStatus(finish),
+      output: outputItems(head, value),
+      usage,
+      finish,
+      completedAt: Math.floor(gw.now() / 1000),
+    });
     await this.save(gw, head, response);
     ex.json(200, JSON.stringify(response));
   }
@@ -79,7 +96,11 @@ class ResponsesRenderer implements Renderer {
   stream(gw: Gateway, ex: Exchange, job: Job, opened: OpenedStream, delivered: { text: string }) {
     const head = this.head(job);
     return writeResponseStream(ex, {
-      head, first: opened.first, rest: opened.rest, delivered, now: gw.now,
+      head,
+      first: opened.first,
+      rest: opened.rest,
+      delivered,
+      now: gw.now,
       estimate: (text) => estimate(job.body, text),
       checkUsage: (u) => checkedUsage(u, job.route.model, 1),
       finished: (response) => this.save(gw, head, response),
@@ -94,7 +115,11 @@ async function chainItems(gw: Gateway, account: string, id: string): Promise<Inp
   const missing = chain[0]!.previousId;
   if (missing) {
     if (await gw.store.findResponse(missing, account)) {
-      throw invalidRequest(`previous_response_id: the conversation is longer than the gateway replays (${MAX_CHAIN.depth} responses or ${MAX_CHAIN.bytes >> 20} MiB); send its history as input instead.`, "conversation_too_long", "previous_response_id");
+      throw invalidRequest(
+        `previous_response_id: the conversation is longer than the gateway replays (${MAX_CHAIN.depth} responses or ${MAX_CHAIN.bytes >> 20} MiB); send its history as input instead.`,
+        "conversation_too_long",
+        "previous_response_id",
+      );
     }
     throw responseNotFound(missing, "previous_response_id", ` (an earlier response of the conversation '${id}' continues; it was deleted or expired)`);
   }
@@ -123,7 +148,8 @@ function checkInputCount(json: unknown): void {
     const content = (input[i] as { content?: unknown; output?: unknown } | null)?.content;
     if (Array.isArray(content)) items += content.length;
   }
-  if (items > MAX_REQUEST_ITEMS) throw invalidRequest(`input: A request may hold at most ${MAX_REQUEST_ITEMS} items and content parts together`, "request_too_large", "input");
+  if (items > MAX_REQUEST_ITEMS)
+    throw invalidRequest(`input: A request may hold at most ${MAX_REQUEST_ITEMS} items and content parts together`, "request_too_large", "input");
 }
 
 /** An explicit null means absent, at the levels where OpenAI's clients send one; JSON Schemas are left alone. */

@@ -55,10 +55,7 @@ export type InputItem = z.infer<typeof InputItem>;
 export const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields });
 export type FunctionTool = z.infer<typeof FunctionTool>;
 
-export const ToolChoice = z.union([
-  z.enum(["none", "auto", "required"]),
-  z.strictObject({ type: z.literal("function"), name: ToolName }),
-]);
+export const ToolChoice = z.union([z.enum(["none", "auto", "required"]), z.strictObject({ type: z.literal("function"), name: ToolName })]);
 
 export const TextFormat = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("text") }),
@@ -115,10 +112,12 @@ const OutputMessage = z.object({
   id: z.string(),
   role: z.literal("assistant"),
   status: z.enum(["in_progress", "completed", "incomplete"]),
-  content: z.array(z.union([
-    z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) }),
-    z.object({ type: z.literal("refusal"), refusal: z.string() }),
-  ])),
+  content: z.array(
+    z.union([
+      z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) }),
+      z.object({ type: z.literal("refusal"), refusal: z.string() }),
+    ]),
+  ),
 });
 
 const OutputFunctionCall = z.object({

@@ -15,7 +15,18 @@
 import type { StreamDelta, ToolCallDelta } from "../provider.js";
 import type { FinishReason, Usage } from "../schema.js";
 import type { SseSink, StreamResult } from "../stream.js";
-import { argumentsOf, finalStatus, itemId, logprobsOf, responseObject, type FunctionCallOut, type MessageOut, type OutputItem, type ResponseHead, type ResponseJson } from "./render.js";
+import {
+  argumentsOf,
+  finalStatus,
+  itemId,
+  logprobsOf,
+  responseObject,
+  type FunctionCallOut,
+  type MessageOut,
+  type OutputItem,
+  type ResponseHead,
+  type ResponseJson,
+} from "./render.js";
 
 export interface ResponsesStreamOptions {
   head: ResponseHead;
@@ -65,7 +76,11 @@ async function cancel(o: ResponsesStreamOptions, w: EventWriter): Promise<Stream
   return w.result("cancelled", false);
 }
 
-interface OpenMessage { item: MessageOut; index: number; part: "output_text" | "refusal" | null }
+interface OpenMessage {
+  item: MessageOut;
+  index: number;
+  part: "output_text" | "refusal" | null;
+}
 
 class EventWriter {
   private seq = 0;
@@ -76,7 +91,10 @@ class EventWriter {
   usage: Usage | null = null;
   finish: FinishReason | undefined;
 
-  constructor(private readonly out: SseSink, private readonly o: ResponsesStreamOptions) {}
+  constructor(
+    private readonly out: SseSink,
+    private readonly o: ResponsesStreamOptions,
+  ) {}
 
   frame(type: string, body: Record<string, unknown>): string {
     return `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: this.seq++, ...body })}\n\n`;
@@ -87,8 +105,19 @@ class EventWriter {
     if (wait) await wait;
   }
 
-  snapshot(status: "in_progress" | "completed" | "incomplete" | "failed", completedAt: number | null = null, error?: { code: "server_error"; message: string }) {
-    return responseObject(this.o.head, { status, output: structuredClone(this.output), usage: status === "in_progress" || status === "failed" ? null : this.usage, finish: this.finish, ...(error && { error }), ...(completedAt !== null && { completedAt }) });
+  snapshot(
+    status: "in_progress" | "completed" | "incomplete" | "failed",
+    completedAt: number | null = null,
+    error?: { code: "server_error"; message: string },
+  ) {
+    return responseObject(this.o.head, {
+      status,
+      output: structuredClone(this.output),
+      usage: status === "in_progress" || status === "failed" ? null : this.usage,
+      finish: this.finish,
+      ...(error && { error }),
+      ...(completedAt !== null && { completedAt }),
+    });
   }
 
   result(outcome: StreamResult["outcome"], estimated: boolean): StreamResult {
@@ -136,7 +165,12 @@ class EventWriter {
     const content = part === "output_text" ? { type: part, text: "", annotations: [], logprobs: [] } : { type: part, refusal: "" };
     m.item.content.push(content);
     m.part = part;
-    await this.send("response.content_part.added", { item_id: m.item.id, output_index: m.index, content_index: m.item.content.length - 1, part: structuredClone(content) });
+    await this.send("response.content_part.added", {
+      item_id: m.item.id,
+      output_index: m.index,
+      content_index: m.item.content.length - 1,
+      part: structuredClone(content),
+    });
   }
 
   private async closePart(m: OpenMessage): Promise<void> {
@@ -162,7 +196,14 @@ class EventWriter {
     let call = this.calls.get(t.index);
     if (!call) {
       await this.closeMessage();
-      const item: FunctionCallOut = { type: "function_call", id: itemId(this.o.head, "fc", this.output.length), call_id: t.id ?? `call_${this.o.head.id.slice(5)}${t.index}`, name: t.function?.name ?? "", arguments: "", status: "in_progress" };
+      const item: FunctionCallOut = {
+        type: "function_call",
+        id: itemId(this.o.head, "fc", this.output.length),
+        call_id: t.id ?? `call_${this.o.head.id.slice(5)}${t.index}`,
+        name: t.function?.name ?? "",
+        arguments: "",
+        status: "in_progress",
+      };
       call = { item, index: this.output.length };
       this.output.push(item);
       this.calls.set(t.index, call);

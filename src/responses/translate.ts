@@ -30,7 +30,8 @@ export function toChatRequest(req: ResponsesRequest, history: InputItem[], input
   if (req.top_p !== undefined) chat.top_p = req.top_p;
   if (req.max_output_tokens !== undefined) chat.max_completion_tokens = req.max_output_tokens;
   if (req.tools?.length) chat.tools = req.tools.map(({ type, ...fn }) => ({ type, function: fn }));
-  if (req.tool_choice !== undefined) chat.tool_choice = typeof req.tool_choice === "string" ? req.tool_choice : { type: "function", function: { name: req.tool_choice.name } };
+  if (req.tool_choice !== undefined)
+    chat.tool_choice = typeof req.tool_choice === "string" ? req.tool_choice : { type: "function", function: { name: req.tool_choice.name } };
   if (req.parallel_tool_calls !== undefined) chat.parallel_tool_calls = req.parallel_tool_calls;
   const format = responseFormat(req);
   if (format) chat.response_format = format;

@@ -6,17 +6,32 @@
 import type { CatalogModel } from "./index.js";
 
 export interface CatalogRow {
-  id: string; owned_by: string; prompt_price: number | null; completion_price: number | null;
-  context_length: number | null; max_output: number | null; endpoints: string; source: CatalogModel["source"]; created: number;
+  id: string;
+  owned_by: string;
+  prompt_price: number | null;
+  completion_price: number | null;
+  context_length: number | null;
+  max_output: number | null;
+  endpoints: string;
+  source: CatalogModel["source"];
+  created: number;
 }
 
 export function fromCatalogRow(r: CatalogRow): CatalogModel {
   // The endpoints column is a JSON blob of the routing facts: new facts need no migration.
   const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order" | "capabilities" | "cacheReadPrice" | "cacheWritePrice">;
   return {
-    id: r.id, ownedBy: r.owned_by, promptPrice: r.prompt_price, completionPrice: r.completion_price,
-    contextLength: r.context_length, maxOutput: r.max_output, endpoints: routes.endpoints, order: routes.order,
-    ...(routes.capabilities ? { capabilities: routes.capabilities } : {}), source: r.source, created: r.created,
+    id: r.id,
+    ownedBy: r.owned_by,
+    promptPrice: r.prompt_price,
+    completionPrice: r.completion_price,
+    contextLength: r.context_length,
+    maxOutput: r.max_output,
+    endpoints: routes.endpoints,
+    order: routes.order,
+    ...(routes.capabilities ? { capabilities: routes.capabilities } : {}),
+    source: r.source,
+    created: r.created,
     ...(typeof routes.cacheReadPrice === "number" ? { cacheReadPrice: routes.cacheReadPrice } : {}),
     ...(typeof routes.cacheWritePrice === "number" ? { cacheWritePrice: routes.cacheWritePrice } : {}),
   };
@@ -24,8 +39,20 @@ export function fromCatalogRow(r: CatalogRow): CatalogModel {
 
 export function toCatalogColumns(m: CatalogModel): CatalogRow {
   return {
-    id: m.id, owned_by: m.ownedBy, prompt_price: m.promptPrice, completion_price: m.completionPrice, context_length: m.contextLength,
-    max_output: m.maxOutput, source: m.source, created: m.created,
-    endpoints: JSON.stringify({ endpoints: m.endpoints, order: m.order, capabilities: m.capabilities, cacheReadPrice: m.cacheReadPrice, cacheWritePrice: m.cacheWritePrice }),
+    id: m.id,
+    owned_by: m.ownedBy,
+    prompt_price: m.promptPrice,
+    completion_price: m.completionPrice,
+    context_length: m.contextLength,
+    max_output: m.maxOutput,
+    source: m.source,
+    created: m.created,
+    endpoints: JSON.stringify({
+      endpoints: m.endpoints,
+      order: m.order,
+      capabilities: m.capabilities,
+      cacheReadPrice: m.cacheReadPrice,
+      cacheWritePrice: m.cacheWritePrice,
+    }),
   };
 }

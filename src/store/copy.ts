@@ -15,11 +15,58 @@ import { openSqliteStore } from "./sqlite.js";
 /** Tables in foreign-key order; `bool` columns are 0/1 integers on SQLite. */
 const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?: boolean }> = [
   { name: "accounts", columns: ["id", "balance", "created_at"] },
-  { name: "keys", columns: ["id", "name", "account", "hash", "last4", "created_at", "expires_at", "revoked_at", "last_used_at", "rpm", "budget", "budget_period", "spent", "spent_since"] },
+  {
+    name: "keys",
+    columns: [
+      "id",
+      "name",
+      "account",
+      "hash",
+      "last4",
+      "created_at",
+      "expires_at",
+      "revoked_at",
+      "last_used_at",
+      "rpm",
+      "budget",
+      "budget_period",
+      "spent",
+      "spent_since",
+    ],
+  },
   { name: "credit_grants", columns: ["id", "account", "amount", "created_at", "kind", "reason"], serial: true },
-  { name: "ledger", columns: ["id", "request_id", "created_at", "account", "key_id", "model", "provider", "prompt_tokens", "completion_tokens", "cost", "list_cost", "byok", "usage_source", "status", "http_status", "latency_ms", "attempts", "endpoint", "uncollected"], bool: ["byok"], serial: true },
+  {
+    name: "ledger",
+    columns: [
+      "id",
+      "request_id",
+      "created_at",
+      "account",
+      "key_id",
+      "model",
+      "provider",
+      "prompt_tokens",
+      "completion_tokens",
+      "cost",
+      "list_cost",
+      "byok",
+      "usage_source",
+      "status",
+      "http_status",
+      "latency_ms",
+      "attempts",
+      "endpoint",
+      "uncollected",
+    ],
+    bool: ["byok"],
+    serial: true,
+  },
   { name: "attempts", columns: ["id", "request_id", "created_at", "provider", "model", "outcome", "http_status", "latency_ms"], serial: true },
-  { name: "usage_daily", columns: ["day", "account", "key_id", "model", "byok", "endpoint", "requests", "prompt_tokens", "completion_tokens", "cost", "list_cost", "uncollected"], bool: ["byok"] },
+  {
+    name: "usage_daily",
+    columns: ["day", "account", "key_id", "model", "byok", "endpoint", "requests", "prompt_tokens", "completion_tokens", "cost", "list_cost", "uncollected"],
+    bool: ["byok"],
+  },
   { name: "byok_keys", columns: ["account", "provider", "secret", "last4", "updated_at"] },
   { name: "catalog", columns: ["id", "owned_by", "prompt_price", "completion_price", "context_length", "max_output", "endpoints", "source", "created"] },
   { name: "responses", columns: ["id", "account", "created_at", "model", "previous_id", "items", "response"] },
@@ -50,10 +97,17 @@ export async function copySqliteToPostgres(file: string, url: string, force: boo
     const client = await pool.connect();
     try {
       await client.query("BEGIN");
-      const existing = await client.query<{ n: string }>("SELECT (SELECT COUNT(*) FROM accounts) + (SELECT COUNT(*) FROM keys) + (SELECT COUNT(*) FROM ledger) AS n");
+      const existing = await client.query<{ n: string }>(
+        "SELECT (SELECT COUNT(*) FROM accounts) + (SELECT COUNT(*) FROM keys) + (SELECT COUNT(*) FROM ledger) AS n",
+      );
       if (Number(existing.rows[0]!.n) > 0) {
         if (!force) throw new TargetNotEmptyError("the target database is not empty; add --force to replace what it holds");
-        await client.query(`TRUNCATE ${[...TABLES].reverse().map((t) => t.name).join(", ")}, holds, inflight CASCADE`);
+        await client.query(
+          `TRUNCATE ${[...TABLES]
+            .reverse()
+            .map((t) => t.name)
+            .join(", ")}, holds, inflight CASCADE`,
+        );
       }
       for (const t of TABLES) await copyTable(src, client, t);
       await client.query("COMMIT");
@@ -71,7 +125,10 @@ export async function copySqliteToPostgres(file: string, url: string, force: boo
 }
 
 async function copyTable(src: Database.Database, client: pg.PoolClient, t: (typeof TABLES)[number]): Promise<void> {
-  const rows = src.prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name}`).raw().iterate() as Iterable<unknown[]>;
+  const rows = src
+    .prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name}`)
+    .raw()
+    .iterate() as Iterable<unknown[]>;
   const bools = new Set((t.bool ?? []).map((c) => t.columns.indexOf(c)));
   let batch: unknown[][] = [];
   const flush = async () => {

@@ -137,7 +137,10 @@ export interface ByokRecord {
 }
 
 /** A stream in flight, as last journaled: what it had delivered and what that costs at list price. */
-export type InflightRow = Pick<LedgerEntry, "requestId" | "createdAt" | "account" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "listCost" | "byok">;
+export type InflightRow = Pick<
+  LedgerEntry,
+  "requestId" | "createdAt" | "account" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "listCost" | "byok"
+>;
 
 /** A response kept for `previous_response_id` and GET /v1/responses/{id} (contract.md §12). */
 export interface StoredResponse {
@@ -189,7 +192,10 @@ export interface DailySpend {
 }
 
 /** A ledger row as the dashboard's latest requests show it. */
-export type RecentRequest = Pick<LedgerEntry, "requestId" | "createdAt" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "cost" | "byok" | "status" | "httpStatus" | "latencyMs"> & { keyName: string | null };
+export type RecentRequest = Pick<
+  LedgerEntry,
+  "requestId" | "createdAt" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "cost" | "byok" | "status" | "httpStatus" | "latencyMs"
+> & { keyName: string | null };
 
 /** A credit grant or correction (`credits add|adjust`), newest first. */
 export interface CreditEntry {

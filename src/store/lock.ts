@@ -65,7 +65,9 @@ export function lockDatabase(db: string): DatabaseLock {
     const pid = holderOf(file);
     const live = pid !== undefined && (pid === process.pid ? held.has(file) : alive(pid));
     if (live) {
-      throw new Error(`the database ${db} is in use by another gateway serve (PID ${pid}): one serve per SQLite file; stop that one first, or give this one another --db`);
+      throw new Error(
+        `the database ${db} is in use by another gateway serve (PID ${pid}): one serve per SQLite file; stop that one first, or give this one another --db`,
+      );
     }
     rmSync(file, { force: true }); // stale: its process is gone
   }

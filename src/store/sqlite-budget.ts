@@ -9,7 +9,12 @@ import { periodStart, spentIn, type BudgetPeriod, type KeySpend } from "../budge
 import type { Hold, Holds } from "./holds.js";
 import type { KeyChanges, KeyRecord, LedgerEntry } from "./index.js";
 
-interface CounterRow { budget: bigint | null; period: BudgetPeriod; spent: bigint; since: bigint }
+interface CounterRow {
+  budget: bigint | null;
+  period: BudgetPeriod;
+  spent: bigint;
+  since: bigint;
+}
 
 /** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
 export const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
@@ -37,8 +42,13 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
     counter: db.prepare("SELECT budget, budget_period AS period, spent, spent_since AS since FROM keys WHERE id = ?").safeIntegers(),
     count: db.prepare(`UPDATE keys SET spent = CASE WHEN spent_since = @start THEN spent + @charge WHEN spent_since < @start THEN @charge ELSE spent END,
       spent_since = MAX(spent_since, @start) WHERE id = @keyId`),
-    sumSince: db.prepare(`SELECT COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = @keyId AND created_at >= @start), 0)
-        + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = @keyId AND day >= @start), 0)`).pluck().safeIntegers(),
+    sumSince: db
+      .prepare(
+        `SELECT COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = @keyId AND created_at >= @start), 0)
+        + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = @keyId AND day >= @start), 0)`,
+      )
+      .pluck()
+      .safeIntegers(),
     recount: db.prepare(`UPDATE keys SET spent_since = @start,
       spent = COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = @keyId AND created_at >= @start), 0)
         + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = @keyId AND day >= @start), 0)
@@ -87,10 +97,10 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
     update: db.transaction((id: string, changes: KeyChanges, at: number) => {
       const set: string[] = [];
       const values: Record<string, unknown> = { id };
-      if (changes.budget !== undefined) set.push("budget = @budget"), (values.budget = changes.budget);
-      if (changes.budgetPeriod !== undefined) set.push("budget_period = @budgetPeriod"), (values.budgetPeriod = changes.budgetPeriod);
-      if (changes.rpm !== undefined) set.push("rpm = @rpm"), (values.rpm = changes.rpm);
-      if (changes.expiresAt !== undefined) set.push("expires_at = @expiresAt"), (values.expiresAt = changes.expiresAt);
+      if (changes.budget !== undefined) (set.push("budget = @budget"), (values.budget = changes.budget));
+      if (changes.budgetPeriod !== undefined) (set.push("budget_period = @budgetPeriod"), (values.budgetPeriod = changes.budgetPeriod));
+      if (changes.rpm !== undefined) (set.push("rpm = @rpm"), (values.rpm = changes.rpm));
+      if (changes.expiresAt !== undefined) (set.push("expires_at = @expiresAt"), (values.expiresAt = changes.expiresAt));
       if (set.length) db.prepare(`UPDATE keys SET ${set.join(", ")} WHERE id = @id`).run(values);
       const c = counter(id);
       // A key given a budget (or a new period) starts from what the ledger says it spent.

@@ -5,10 +5,20 @@
 import type Database from "better-sqlite3";
 import type { DashboardSession, DashboardUser } from "./index.js";
 
-interface UserRow { email: string; account: string; admin: number; password_hash: string | null; created_at: number }
+interface UserRow {
+  email: string;
+  account: string;
+  admin: number;
+  password_hash: string | null;
+  created_at: number;
+}
 
 const fromRow = (r: UserRow): DashboardUser => ({
-  email: r.email, account: r.account, admin: r.admin === 1, passwordHash: r.password_hash, createdAt: r.created_at,
+  email: r.email,
+  account: r.account,
+  admin: r.admin === 1,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
 });
 
 export function sqliteDashboard(db: Database.Database) {

@@ -6,11 +6,24 @@
 import type Database from "better-sqlite3";
 import type { StoredResponse } from "./index.js";
 
-interface Row { id: string; account: string; created_at: number; model: string; previous_id: string | null; items: string; response: string }
+interface Row {
+  id: string;
+  account: string;
+  created_at: number;
+  model: string;
+  previous_id: string | null;
+  items: string;
+  response: string;
+}
 
 const fromRow = (r: Row): StoredResponse => ({
-  id: r.id, account: r.account, createdAt: r.created_at, model: r.model, previousId: r.previous_id,
-  items: JSON.parse(r.items) as unknown[], response: JSON.parse(r.response) as unknown,
+  id: r.id,
+  account: r.account,
+  createdAt: r.created_at,
+  model: r.model,
+  previousId: r.previous_id,
+  items: JSON.parse(r.items) as unknown[],
+  response: JSON.parse(r.response) as unknown,
 });
 
 export function sqliteResponses(db: Database.Database) {
@@ -31,8 +44,7 @@ export function sqliteResponses(db: Database.Database) {
     prune: db.prepare("DELETE FROM responses WHERE created_at < ?"),
   };
   return {
-    saveResponse: async (r: StoredResponse) =>
-      void s.insert.run({ ...r, items: JSON.stringify(r.items), response: JSON.stringify(r.response) }),
+    saveResponse: async (r: StoredResponse) => void s.insert.run({ ...r, items: JSON.stringify(r.items), response: JSON.stringify(r.response) }),
     findResponse: async (id: string, account: string) => {
       const row = s.find.get(id, account) as Row | undefined;
       return row && fromRow(row);

@@ -20,7 +20,8 @@ const OLD_ROWS = "FROM accounts a CROSS JOIN ledger l ON l.account = a.id WHERE 
 
 export function sqliteRetention(db: Database.Database) {
   const s = {
-    rollup: db.prepare(`INSERT INTO usage_daily (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected)
+    rollup:
+      db.prepare(`INSERT INTO usage_daily (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected)
       SELECT l.created_at - l.created_at % ${DAY_MS}, l.account, l.key_id, l.model, l.byok, l.endpoint, COUNT(*),
         SUM(l.prompt_tokens), SUM(l.completion_tokens), SUM(l.cost), SUM(l.list_cost), SUM(l.uncollected)
       ${OLD_ROWS}
@@ -33,7 +34,9 @@ export function sqliteRetention(db: Database.Database) {
     dropAttempts: db.prepare(`DELETE FROM attempts WHERE request_id IN (SELECT l.request_id ${OLD_ROWS})`),
     dropRows: db.prepare(`DELETE FROM ledger WHERE id IN (SELECT l.id ${OLD_ROWS})`),
     oldest: db.prepare("SELECT MIN((SELECT MIN(created_at) FROM ledger WHERE account = a.id)) FROM accounts a").pluck(),
-    usage: db.prepare(`SELECT u.model, u.key_id AS keyId, k.name AS keyName, u.endpoint, SUM(u.requests) AS requests,
+    usage: db
+      .prepare(
+        `SELECT u.model, u.key_id AS keyId, k.name AS keyName, u.endpoint, SUM(u.requests) AS requests,
         SUM(u.prompt_tokens) AS promptTokens, SUM(u.completion_tokens) AS completionTokens,
         SUM(u.cost) AS cost, SUM(u.list_cost) AS listCost, SUM(u.uncollected) AS uncollected
       FROM (
@@ -46,7 +49,9 @@ export function sqliteRetention(db: Database.Database) {
         FROM usage_daily WHERE (@account IS NULL OR account = @account) AND (@since IS NULL OR day >= @since)
         GROUP BY model, key_id, endpoint
       ) u LEFT JOIN keys k ON k.id = u.key_id
-      GROUP BY u.model, u.key_id, u.endpoint ORDER BY u.model, u.key_id, u.endpoint`).safeIntegers(),
+      GROUP BY u.model, u.key_id, u.endpoint ORDER BY u.model, u.key_id, u.endpoint`,
+      )
+      .safeIntegers(),
   };
 
   const prune = db.transaction((before: number): PruneResult => {
@@ -61,7 +66,10 @@ export function sqliteRetention(db: Database.Database) {
     oldestLedgerAt: () => (s.oldest.get() as number | null) ?? undefined,
     usage: ({ account, since }: { account?: string; since?: number }): UsageRow[] =>
       (s.usage.all({ account: account ?? null, since: since ?? null }) as BigRow[]).map((r) => ({
-        ...r, requests: Number(r.requests), promptTokens: Number(r.promptTokens), completionTokens: Number(r.completionTokens),
+        ...r,
+        requests: Number(r.requests),
+        promptTokens: Number(r.promptTokens),
+        completionTokens: Number(r.completionTokens),
       })),
   };
 }

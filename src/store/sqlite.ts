@@ -118,7 +118,13 @@ export function openSqliteStore(file: string): Store {
   // Group commit: settlements that arrive in the same turn of the event loop share one
   // transaction, and each promise resolves only after its row committed, so an answer never
   // leaves before its charge is durable. A failing batch is retried row by row.
-  interface Pending { reservationId: string | null; entry: LedgerEntry; attempts: Attempt[]; done: () => void; fail: (err: unknown) => void }
+  interface Pending {
+    reservationId: string | null;
+    entry: LedgerEntry;
+    attempts: Attempt[];
+    done: () => void;
+    fail: (err: unknown) => void;
+  }
   let batch: Pending[] = [];
   const recordAll = db.transaction((items: Pending[]) => {
     const released = new Released();
@@ -131,7 +137,7 @@ export function openSqliteStore(file: string): Store {
     if (items.length === 0) return;
     try {
       recordAll(items);
-      for (const i of items) release(i.reservationId), i.done();
+      for (const i of items) (release(i.reservationId), i.done());
     } catch {
       for (const i of items) {
         try {
@@ -160,7 +166,8 @@ export function openSqliteStore(file: string): Store {
     listKeys: (account) =>
       (account
         ? db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE account = ? ORDER BY created_at`).all(account)
-        : db.prepare(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at`).all()).map((r) => toKey(r)!),
+        : db.prepare(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at`).all()
+      ).map((r) => toKey(r)!),
     revokeKey: (id, at) => void s.revoke.run(at, id),
     updateKey: (id, changes, at) => budgets.update(id, changes, at),
     keyBudgetUse: (keyId, since) => ({ spent: budgets.spent(keyId, since), held: holds.key(keyId) }),

@@ -51,7 +51,6 @@ beforeEach(() => {
   for (const f of fakes.values()) f.requests.length = 0;
 });
 
-
 for (const u of UPSTREAMS) {
   describe(`@openai/agents default (Responses) set-up against a ${u.name} upstream`, () => {
     const model = modelOf(u.name);
@@ -67,7 +66,11 @@ for (const u of UPSTREAMS) {
 
         // The client spoke the Responses API: two POSTs to /v1/responses, the tool flat and strict.
         expect(rec.sent).toHaveLength(2);
-        expect(rec.sent[0]).toMatchObject({ model, instructions: "Answer with the weather tool.", tools: [expect.objectContaining({ type: "function", name: "get_weather", strict: true })] });
+        expect(rec.sent[0]).toMatchObject({
+          model,
+          instructions: "Answer with the weather tool.",
+          tools: [expect.objectContaining({ type: "function", name: "get_weather", strict: true })],
+        });
         expect(rec.sent[0]!.messages).toBeUndefined();
         expect(rec.sent[0]!.stream ?? false).toBe(stream);
         const output2 = rec.sent[1]!.input.find((i: any) => i.type === "function_call_output");

@@ -14,7 +14,6 @@ import { runWeather, weatherAgent } from "./weather-agent.js";
 // Tracing would POST to api.openai.com with OPENAI_API_KEY, not to the gateway.
 setTracingDisabled(true);
 
-
 for (const u of UPSTREAMS) {
   describe(`@openai/agents chat-completions mode against a ${u.name} upstream`, () => {
     const h = useGateway(configFor(u), { fallback: toolTurns(u) });

@@ -45,7 +45,9 @@ for (const u of UPSTREAMS) {
         expect(text).toBe(ANSWER);
         expect(cities).toEqual(["Paris"]);
         expect(steps.map((s) => s.finishReason)).toEqual(["tool-calls", "stop"]);
-        expect(steps[0]!.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input }))).toEqual([{ id: u.call.id, name: "get_weather", input: { city: "Paris" } }]);
+        expect(steps[0]!.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input }))).toEqual([
+          { id: u.call.id, name: "get_weather", input: { city: "Paris" } },
+        ]);
 
         expect(h.fake.requests.map((r) => r.path)).toEqual([u.path(streamed), u.path(streamed)]);
         expect(u.toolNames(h.fake.requests[0]!.body)).toEqual(["get_weather"]);

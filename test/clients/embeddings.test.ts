@@ -25,12 +25,15 @@ const UPSTREAMS = [
   { name: "Gemini", model: "google/gemini-embedding-001", path: "/google/v1beta/models/gemini-embedding-001:batchEmbedContents" },
 ];
 
-const h = useGateway((fakeUrl) => ({
-  providers: {
-    openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream" },
-    google: { baseUrl: `${fakeUrl}/google`, apiKey: "gemini-key" },
-  },
-}), { fallback: reply });
+const h = useGateway(
+  (fakeUrl) => ({
+    providers: {
+      openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream" },
+      google: { baseUrl: `${fakeUrl}/google`, apiKey: "gemini-key" },
+    },
+  }),
+  { fallback: reply },
+);
 
 const texts = ["The cat sat on the mat.", "Embeddings map text to vectors.", "Third document"];
 

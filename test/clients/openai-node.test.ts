@@ -10,10 +10,12 @@ import { useGateway } from "../helpers/gateway.js";
 import { ANSWER, configFor, MODEL, secondTurn, toolTurns, UPSTREAMS, WEATHER } from "./upstreams.js";
 
 const parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"] };
-const tools: OpenAI.Chat.ChatCompletionTool[] = [{
-  type: "function",
-  function: { name: "get_weather", description: "The current weather in a city.", parameters },
-}];
+const tools: OpenAI.Chat.ChatCompletionTool[] = [
+  {
+    type: "function",
+    function: { name: "get_weather", description: "The current weather in a city.", parameters },
+  },
+];
 const ask: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: "user", content: "What is the weather in Paris?" }];
 
 for (const u of UPSTREAMS) {
@@ -46,8 +48,21 @@ for (const u of UPSTREAMS) {
       test(`runTools runs the function and returns the model's answer (${stream ? "streamed" : "non-streamed"})`, async () => {
         const cities: string[] = [];
         const runner = h.gw.client(h.key).chat.completions.runTools({
-          model: MODEL, messages: ask, stream,
-          tools: [{ type: "function", function: { name: "get_weather", description: "The current weather in a city.", parameters, parse: JSON.parse, function: (args: { city: string }) => (cities.push(args.city), WEATHER) } }],
+          model: MODEL,
+          messages: ask,
+          stream,
+          tools: [
+            {
+              type: "function",
+              function: {
+                name: "get_weather",
+                description: "The current weather in a city.",
+                parameters,
+                parse: JSON.parse,
+                function: (args: { city: string }) => (cities.push(args.city), WEATHER),
+              },
+            },
+          ],
         } as never) as unknown as { finalContent(): Promise<string | null> };
         expect(await runner.finalContent()).toBe(ANSWER);
         expect(cities).toEqual(["Paris"]);

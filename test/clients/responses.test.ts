@@ -12,20 +12,45 @@ import { useGateway } from "../helpers/gateway.js";
 import { ANSWER, configFor, MODEL, secondTurn, toolTurns, UPSTREAMS, WEATHER, type Upstream } from "./upstreams.js";
 
 const parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
-const tools: OpenAI.Responses.FunctionTool[] = [{ type: "function", name: "get_weather", description: "The current weather in a city.", parameters, strict: true }];
+const tools: OpenAI.Responses.FunctionTool[] = [
+  { type: "function", name: "get_weather", description: "The current weather in a city.", parameters, strict: true },
+];
 const ask = "What is the weather in Paris?";
 const tokens = { prompt: 40, completion: 9 };
 /** The fakes' usage as a Responses `usage`; the Anthropic fixture reports a fifth of the prompt as cache reads. */
 const usageFrom = (u: Upstream) => ({
-  input_tokens: 40, input_tokens_details: { cached_tokens: u.name === "Anthropic" ? 8 : 0 },
-  output_tokens: 9, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 49,
+  input_tokens: 40,
+  input_tokens_details: { cached_tokens: u.name === "Anthropic" ? 8 : 0 },
+  output_tokens: 9,
+  output_tokens_details: { reasoning_tokens: 0 },
+  total_tokens: 49,
 });
 
 /** OAPI `Response`'s required fields, and what the gateway adds from the optional ones. */
 const RESPONSE_KEYS = [
-  "id", "object", "created_at", "completed_at", "status", "model", "output", "error", "incomplete_details", "instructions", "metadata",
-  "parallel_tool_calls", "temperature", "top_p", "tool_choice", "tools", "text", "reasoning", "max_output_tokens",
-  "previous_response_id", "store", "truncation", "usage",
+  "id",
+  "object",
+  "created_at",
+  "completed_at",
+  "status",
+  "model",
+  "output",
+  "error",
+  "incomplete_details",
+  "instructions",
+  "metadata",
+  "parallel_tool_calls",
+  "temperature",
+  "top_p",
+  "tool_choice",
+  "tools",
+  "text",
+  "reasoning",
+  "max_output_tokens",
+  "previous_response_id",
+  "store",
+  "truncation",
+  "usage",
 ].sort();
 
 const report = { type: "object", properties: { city: { type: "string" }, temp: { type: "number" } }, required: ["city", "temp"], additionalProperties: false };
@@ -40,7 +65,10 @@ function formatSent(u: Upstream, body: any): unknown {
 
 const FORMAT_SENT: Record<string, unknown> = {
   OpenAI: { type: "json_schema", json_schema: { name: "weather_report", schema: report, strict: true } },
-  Anthropic: { tools: [{ name: "weather_report", input_schema: report }], tool_choice: { type: "tool", name: "weather_report", disable_parallel_tool_use: true } },
+  Anthropic: {
+    tools: [{ name: "weather_report", input_schema: report }],
+    tool_choice: { type: "tool", name: "weather_report", disable_parallel_tool_use: true },
+  },
   Gemini: { responseMimeType: "application/json", responseJsonSchema: expect.objectContaining({ type: "object", required: ["city", "temp"] }) },
 };
 
@@ -63,10 +91,32 @@ for (const u of UPSTREAMS) {
     test("responses.create: text, instructions as the system turn, the Response object and its usage", async () => {
       h.fake.queue(u.fixture.text("Hello from upstream", tokens));
       const r = await client().responses.create({ model: MODEL, instructions: "Be terse.", input: "Hi", max_output_tokens: 100, temperature: 0.5 });
-      expect(Object.keys(r).filter((k) => k !== "output_text").sort()).toEqual(RESPONSE_KEYS); // output_text is the SDK's
-      expect(r).toMatchObject({ object: "response", status: "completed", model: MODEL, error: null, incomplete_details: null, instructions: "Be terse.", store: true, max_output_tokens: 100, temperature: 0.5 });
+      expect(
+        Object.keys(r)
+          .filter((k) => k !== "output_text")
+          .sort(),
+      ).toEqual(RESPONSE_KEYS); // output_text is the SDK's
+      expect(r).toMatchObject({
+        object: "response",
+        status: "completed",
+        model: MODEL,
+        error: null,
+        incomplete_details: null,
+        instructions: "Be terse.",
+        store: true,
+        max_output_tokens: 100,
+        temperature: 0.5,
+      });
       expect(r.id).toMatch(/^resp_[0-9a-f]{32}$/);
-      expect(r.output).toEqual([{ type: "message", id: expect.stringMatching(/^msg_/), role: "assistant", status: "completed", content: [{ type: "output_text", text: "Hello from upstream", annotations: [], logprobs: [] }] }]);
+      expect(r.output).toEqual([
+        {
+          type: "message",
+          id: expect.stringMatching(/^msg_/),
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: "Hello from upstream", annotations: [], logprobs: [] }],
+        },
+      ]);
       expect(r.output_text).toBe("Hello from upstream");
       expect(r.usage).toEqual(usage);
       const seen = u.fixture.seen(h.fake.requests[0]!);
@@ -85,8 +135,15 @@ for (const u of UPSTREAMS) {
       stream.on("response.output_text.delta", (e) => deltas.push(e.delta));
       const final = await stream.finalResponse();
       expect(fold(events.map((e) => e.type))).toEqual([
-        "response.created", "response.in_progress", "response.output_item.added", "response.content_part.added",
-        "response.output_text.delta", "response.output_text.done", "response.content_part.done", "response.output_item.done", "response.completed",
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.content_part.added",
+        "response.output_text.delta",
+        "response.output_text.done",
+        "response.content_part.done",
+        "response.output_item.done",
+        "response.completed",
       ]);
       expect(events.map((e) => e.sequence_number)).toEqual(events.map((_, i) => i));
       expect(deltas.join("")).toBe("Hello world");
@@ -106,10 +163,23 @@ for (const u of UPSTREAMS) {
         const input: OpenAI.Responses.ResponseInput = [{ role: "user", content: ask }];
         const first = await turn(input);
         // (the stream helper adds `parsed_arguments` for a strict tool)
-        expect(first.output).toEqual([expect.objectContaining({ type: "function_call", id: expect.stringMatching(/^fc_/), call_id: u.call.id, name: "get_weather", arguments: '{"city":"Paris"}', status: "completed" })]);
+        expect(first.output).toEqual([
+          expect.objectContaining({
+            type: "function_call",
+            id: expect.stringMatching(/^fc_/),
+            call_id: u.call.id,
+            name: "get_weather",
+            arguments: '{"city":"Paris"}',
+            status: "completed",
+          }),
+        ]);
         expect(u.toolNames(h.fake.requests[0]!.body)).toEqual(["get_weather"]);
         const call = first.output[0] as OpenAI.Responses.ResponseFunctionToolCall;
-        const second = await turn([...input, ...first.output as OpenAI.Responses.ResponseInputItem[], { type: "function_call_output", call_id: call.call_id, output: WEATHER }]);
+        const second = await turn([
+          ...input,
+          ...(first.output as OpenAI.Responses.ResponseInputItem[]),
+          { type: "function_call_output", call_id: call.call_id, output: WEATHER },
+        ]);
         expect(second.output_text).toBe(ANSWER);
         const turn2 = secondTurn(u, h.fake.requests[1]!);
         expect(turn2.calls).toEqual([{ id: u.call.id, name: "get_weather", arguments: '{"city":"Paris"}' }]);
@@ -124,12 +194,19 @@ for (const u of UPSTREAMS) {
       stream.on("event", (e) => events.push(e));
       const final = await stream.finalResponse();
       expect(fold(events.map((e) => e.type))).toEqual([
-        "response.created", "response.in_progress", "response.output_item.added", "response.function_call_arguments.delta",
-        "response.function_call_arguments.done", "response.output_item.done", "response.completed",
+        "response.created",
+        "response.in_progress",
+        "response.output_item.added",
+        "response.function_call_arguments.delta",
+        "response.function_call_arguments.done",
+        "response.output_item.done",
+        "response.completed",
       ]);
       const done = events.find((e) => e.type === "response.function_call_arguments.done");
       expect(done).toMatchObject({ name: "get_weather", arguments: '{"city":"Paris"}', item_id: final.output[0]!.id, output_index: 0 });
-      expect(final.output).toEqual([expect.objectContaining({ type: "function_call", call_id: u.call.id, arguments: '{"city":"Paris"}', status: "completed" })]);
+      expect(final.output).toEqual([
+        expect.objectContaining({ type: "function_call", call_id: u.call.id, arguments: '{"city":"Paris"}', status: "completed" }),
+      ]);
       expect(final.usage).toEqual(usage);
     });
 
@@ -154,7 +231,11 @@ for (const u of UPSTREAMS) {
       expect(second.previous_response_id).toBe(first.id);
       const seen = u.fixture.seen(h.fake.requests[1]!);
       expect(seen.system).toBeNull();
-      expect(seen.messages).toEqual([{ role: "user", text: "My name is Ada." }, { role: "assistant", text: "Hello Ada." }, { role: "user", text: "What is my name?" }]);
+      expect(seen.messages).toEqual([
+        { role: "user", text: "My name is Ada." },
+        { role: "assistant", text: "Hello Ada." },
+        { role: "user", text: "What is my name?" },
+      ]);
     });
   });
 }

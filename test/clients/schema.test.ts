@@ -18,11 +18,20 @@ const call = { id: "call_1", name: "f", arguments: '{"a":1}' };
 describe("the schemas", () => {
   test("bodies shaped as OpenAI's reference validate", () => {
     expect(validate("chat.completion", good())).toEqual([]);
-    const toolAnswer = (completion(null, undefined, { tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] }) as { json: any }).json;
+    const toolAnswer = (
+      completion(null, undefined, { tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }] }) as { json: any }
+    ).json;
     expect(validate("chat.completion", toolAnswer)).toEqual([]);
-    const events = [...(stream(["a", "b"]) as { sse: Array<{ data: unknown }> }).sse, ...(openaiFormatFixture("openai").streamToolCall(call, { prompt: 1, completion: 1 }) as { sse: Array<{ data: unknown }> }).sse];
+    const events = [
+      ...(stream(["a", "b"]) as { sse: Array<{ data: unknown }> }).sse,
+      ...(openaiFormatFixture("openai").streamToolCall(call, { prompt: 1, completion: 1 }) as { sse: Array<{ data: unknown }> }).sse,
+    ];
     for (const e of events) expect(validate("chat.completion.chunk", e.data)).toEqual([]);
-    expect(validate("error", { error: { message: "m", type: "invalid_request_error", code: "unsupported_parameter", param: "tools", request_id: `req_${"a".repeat(32)}` } })).toEqual([]);
+    expect(
+      validate("error", {
+        error: { message: "m", type: "invalid_request_error", code: "unsupported_parameter", param: "tools", request_id: `req_${"a".repeat(32)}` },
+      }),
+    ).toEqual([]);
   });
 
   test("what OpenAI requires is required", () => {
@@ -36,7 +45,9 @@ describe("the schemas", () => {
     badFinish.choices[0].finish_reason = "end_turn";
     expect(validate("chat.completion", badFinish)).not.toEqual([]);
     expect(validate("chat.completion", { ...good(), provider: "anthropic" }).join()).toMatch(/provider/);
-    expect(validate("chat.completion.chunk", chunk([{ index: 0, delta: { tool_calls: [{ id: "call_1", function: { arguments: "" } }] }, finish_reason: null }]))).not.toEqual([]);
+    expect(
+      validate("chat.completion.chunk", chunk([{ index: 0, delta: { tool_calls: [{ id: "call_1", function: { arguments: "" } }] }, finish_reason: null }])),
+    ).not.toEqual([]);
     expect(validate("chat.completion.chunk", chunk([{ index: 0, delta: {} }]))).not.toEqual([]);
     expect(validate("error", { error: { message: "m", type: "t", code: null, request_id: `req_${"a".repeat(32)}` } }).join()).toMatch(/param/);
   });
@@ -58,10 +69,35 @@ describe("the watch on a client's fetch", () => {
       fake.queue(
         { json: good() },
         { json: noRefusal },
-        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: "stop" }]) }, { data: chunk([{ index: 0, delta: { content: 5 }, finish_reason: null }]) }] },
-        { sse: [{ data: chunk([{ index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { arguments: "" } }] }, finish_reason: null }]) }] },
-        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", param: null, request_id: `req_${"c".repeat(32)}` } } }], done: false },
-        { sse: [{ data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) }, { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", request_id: `req_${"c".repeat(32)}` } } }], done: false },
+        {
+          sse: [
+            { data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: "stop" }]) },
+            { data: chunk([{ index: 0, delta: { content: 5 }, finish_reason: null }]) },
+          ],
+        },
+        {
+          sse: [
+            {
+              data: chunk([
+                { index: 0, delta: { tool_calls: [{ index: 0, id: "call_1", type: "function", function: { arguments: "" } }] }, finish_reason: null },
+              ]),
+            },
+          ],
+        },
+        {
+          sse: [
+            { data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) },
+            { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", param: null, request_id: `req_${"c".repeat(32)}` } } },
+          ],
+          done: false,
+        },
+        {
+          sse: [
+            { data: chunk([{ index: 0, delta: { content: "x" }, finish_reason: null }]) },
+            { data: { error: { message: "cut", type: "upstream_error", code: "stream_interrupted", request_id: `req_${"c".repeat(32)}` } } },
+          ],
+          done: false,
+        },
         { status: 400, json: { error: { message: "m", type: "invalid_request_error", code: null, request_id: `req_${"b".repeat(32)}` } } },
       );
       const watch = new SchemaWatch();

@@ -58,7 +58,9 @@ export function configFor(u: Upstream) {
   return (fakeUrl: string): Record<string, unknown> => ({
     server: { compat: "openai" },
     providers: { [u.fixture.plugin]: u.fixture.provider(fakeUrl, "sk-upstream-clients-5b1") },
-    models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: u.fixture.plugin, model: u.fixture.upstreamModel }] }],
+    models: [
+      { id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: u.fixture.plugin, model: u.fixture.upstreamModel }] },
+    ],
   });
 }
 

@@ -31,17 +31,29 @@ export function tempDir(): string {
   return mkdtempSync(join(tmpdir(), "gw-cli-"));
 }
 
-export interface CliResult { exitCode: number; stdout: string; stderr: string; json: any }
+export interface CliResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
 
 export async function gateway(args: string[], opts: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<CliResult> {
   const r = await execa("node", [BIN, ...args], {
-    cwd: opts.cwd, env: { GATEWAY_SECRET: "cli-test-secret", ...opts.env }, extendEnv: false,
-    input: opts.input, stdin: opts.input === undefined ? "ignore" : undefined, reject: false, timeout: 60_000,
+    cwd: opts.cwd,
+    env: { GATEWAY_SECRET: "cli-test-secret", ...opts.env },
+    extendEnv: false,
+    input: opts.input,
+    stdin: opts.input === undefined ? "ignore" : undefined,
+    reject: false,
+    timeout: 60_000,
   });
   let json: unknown;
   try {
     json = JSON.parse(r.stdout);
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   recordCliSecrets(args, opts.env, opts.input, json);
   recordPrintedKeys(r.stdout);
   return { exitCode: r.exitCode ?? -1, stdout: r.stdout, stderr: r.stderr, json };
@@ -50,7 +62,11 @@ export async function gateway(args: string[], opts: { cwd?: string; env?: Record
 /** `gateway serve` in the background; resolves once it printed its URL. */
 export async function serve(args: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ url: string; proc: ResultPromise }> {
   const proc = execa("node", [BIN, "serve", "--port", "0", "--json", ...args], {
-    cwd: opts.cwd, env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "", ...opts.env }, extendEnv: false, reject: false, stdin: "ignore",
+    cwd: opts.cwd,
+    env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "", ...opts.env },
+    extendEnv: false,
+    reject: false,
+    stdin: "ignore",
   });
   recordCliSecrets(args, opts.env, undefined, undefined);
   // What it wrote (the ready line, its log, its notices) joins the final redaction scan.

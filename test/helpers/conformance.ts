@@ -8,8 +8,15 @@ import { describe, expect, test } from "vitest";
 import type { Recorded, Reply } from "./fake-upstream.js";
 import { FAST_RETRY, useGateway } from "./gateway.js";
 
-export interface Tokens { prompt: number; completion: number }
-export interface Call { id: string; name: string; arguments: string }
+export interface Tokens {
+  prompt: number;
+  completion: number;
+}
+export interface Call {
+  id: string;
+  name: string;
+  arguments: string;
+}
 export type Finish = "stop" | "length" | "tool_calls";
 
 /** What the upstream was asked, in neutral terms. */
@@ -51,7 +58,9 @@ export function describeProvider(fixture: ProviderFixture): void {
   describe(`provider ${fixture.plugin}`, () => {
     const h = useGateway((fakeUrl) => ({
       providers: { [fixture.plugin]: fixture.provider(fakeUrl, UPSTREAM_KEY) },
-      models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: fixture.plugin, model: fixture.upstreamModel }] }],
+      models: [
+        { id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: fixture.plugin, model: fixture.upstreamModel }] },
+      ],
       retry: FAST_RETRY,
     }));
 
@@ -88,7 +97,11 @@ export function describeProvider(fixture: ProviderFixture): void {
       expect(r.choices[0].finish_reason).toBe("length");
       const seen = last();
       expect(seen.system).toBe("Be terse.");
-      expect(seen.messages).toEqual([{ role: "user", text: "One" }, { role: "assistant", text: "Two" }, { role: "user", text: "Three" }]);
+      expect(seen.messages).toEqual([
+        { role: "user", text: "One" },
+        { role: "assistant", text: "Two" },
+        { role: "user", text: "Three" },
+      ]);
       expect(seen.stop).toEqual(["END", "STOP"]);
       expect(seen.maxTokens).toBe(50);
       expect(seen.temperature).toBe(0.5);
@@ -154,7 +167,7 @@ export function describeProvider(fixture: ProviderFixture): void {
       h.fake.queue(fixture.error(400));
       const res = await h.post({ model: MODEL, messages: [{ role: "user", content: "x" }] });
       expect(res.status).toBe(400);
-      const body = await res.json() as { error: Record<string, unknown> };
+      const body = (await res.json()) as { error: Record<string, unknown> };
       expect(body.error.type).toBe("invalid_request_error");
       expect(JSON.stringify(body)).not.toContain(fixture.errorMarker);
       expect(h.fake.requests).toHaveLength(1);
@@ -177,4 +190,3 @@ export function describeProvider(fixture: ProviderFixture): void {
     });
   });
 }
-

@@ -4,9 +4,19 @@ import type { TestGateway } from "./gateway.js";
 
 export const PASSWORD = "correct horse battery";
 
-export interface Call { status: number; headers: Headers; text: string; json: any }
+export interface Call {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
 
-export async function call(gw: TestGateway, method: string, path: string, o: { cookie?: string; body?: unknown; origin?: string | null; headers?: Record<string, string> } = {}): Promise<Call> {
+export async function call(
+  gw: TestGateway,
+  method: string,
+  path: string,
+  o: { cookie?: string; body?: unknown; origin?: string | null; headers?: Record<string, string> } = {},
+): Promise<Call> {
   const headers: Record<string, string> = { ...o.headers };
   const origin = o.origin === undefined ? gw.url : o.origin;
   if (origin !== null) headers.origin = origin;
@@ -17,7 +27,9 @@ export async function call(gw: TestGateway, method: string, path: string, o: { c
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch { /* not JSON */ }
+  } catch {
+    /* not JSON */
+  }
   return { status: res.status, headers: res.headers, text, json };
 }
 

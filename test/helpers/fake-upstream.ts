@@ -18,7 +18,13 @@ export interface Recorded {
 export type SseEvent = string | { event?: string; data: unknown };
 
 export type Reply =
-  | { status?: number; headers?: Record<string, string>; json: unknown; waitFor?: Promise<unknown>; /** Wait before answering (a slow upstream). */ delayMs?: number }
+  | {
+      status?: number;
+      headers?: Record<string, string>;
+      json: unknown;
+      waitFor?: Promise<unknown>;
+      /** Wait before answering (a slow upstream). */ delayMs?: number;
+    }
   | { status?: number; headers?: Record<string, string>; sse: SseEvent[]; delayMs?: number; done?: boolean; cut?: boolean }
   | { status?: number; headers?: Record<string, string>; raw: Uint8Array | string; chunks?: Uint8Array[]; delayMs?: number }
   | { hang: true }
@@ -84,7 +90,9 @@ async function send(res: ServerResponse, reply: Reply, fake: FakeUpstream): Prom
   res.end();
 }
 
-export async function startFakeUpstream(fallback: (req: Recorded) => Reply = () => ({ status: 500, json: { error: "no reply scripted" } })): Promise<FakeUpstream> {
+export async function startFakeUpstream(
+  fallback: (req: Recorded) => Reply = () => ({ status: 500, json: { error: "no reply scripted" } }),
+): Promise<FakeUpstream> {
   const replies: Reply[] = [];
   const fake: FakeUpstream = {
     url: "",
@@ -92,10 +100,11 @@ export async function startFakeUpstream(fallback: (req: Recorded) => Reply = () 
     queue: (...r) => void replies.push(...r),
     fallback,
     aborted: 0,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const server = createServer(async (req, res) => {
     const chunks: Buffer[] = [];
@@ -104,7 +113,9 @@ export async function startFakeUpstream(fallback: (req: Recorded) => Reply = () 
     let body: unknown = raw;
     try {
       body = raw ? JSON.parse(raw) : undefined;
-    } catch { /* keep the raw text */ }
+    } catch {
+      /* keep the raw text */
+    }
     const recorded: Recorded = { method: req.method ?? "GET", path: req.url ?? "/", headers: req.headers, raw, body };
     fake.requests.push(recorded);
     recordCredentialHeaders(req.headers); // the platform and BYOK keys the gateway sent: never in its log

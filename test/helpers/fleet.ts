@@ -18,8 +18,16 @@ export async function sharedKey(gateways: TestGateway[], opts: { rpm?: number; a
   const key = generateKey();
   const account = opts.account ?? "default";
   const record: KeyRecord = {
-    id: newKeyId(), name: `fleet-${newKeyId()}`, account, hash: hashKey(key), last4: key.slice(-4),
-    createdAt: Date.now(), expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: opts.rpm ?? null,
+    id: newKeyId(),
+    name: `fleet-${newKeyId()}`,
+    account,
+    hash: hashKey(key),
+    last4: key.slice(-4),
+    createdAt: Date.now(),
+    expiresAt: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    rpm: opts.rpm ?? null,
   };
   for (const gw of gateways) {
     await gw.store.ensureAccount(account, Date.now());

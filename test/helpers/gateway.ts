@@ -62,21 +62,35 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
   const watch = config.server.compat === "openai" ? new (await import("./openai-schema.js")).SchemaWatch() : undefined;
   const gwFetch = watch?.fetch ?? globalThis.fetch;
   return {
-    url: server.url, dir, db, server, store, logFile: file,
+    url: server.url,
+    dir,
+    db,
+    server,
+    store,
+    logFile: file,
     async createKey({ account = "default", rpm, expiresAt, name } = {}) {
       const key = generateKey();
       recordSecret(key);
       await store.ensureAccount(account, Date.now());
       await store.createKey({
-        id: newKeyId(), name: name ?? `test-${++counter}-${Math.random().toString(36).slice(2, 8)}`, account, hash: hashKey(key),
-        last4: key.slice(-4), createdAt: Date.now(), expiresAt: expiresAt ?? null, revokedAt: null, lastUsedAt: null, rpm: rpm ?? null,
+        id: newKeyId(),
+        name: name ?? `test-${++counter}-${Math.random().toString(36).slice(2, 8)}`,
+        account,
+        hash: hashKey(key),
+        last4: key.slice(-4),
+        createdAt: Date.now(),
+        expiresAt: expiresAt ?? null,
+        revokedAt: null,
+        lastUsedAt: null,
+        rpm: rpm ?? null,
       });
       return key;
     },
     async addCredits(usd, account = "default") {
       await store.addCredits(account, usdToNano(usd), Date.now());
     },
-    client: (key, opts = {}) => new OpenAI({ baseURL: `${server.url}/v1`, apiKey: key, maxRetries: opts.maxRetries ?? 0, ...(watch && { fetch: watch.fetch }) }),
+    client: (key, opts = {}) =>
+      new OpenAI({ baseURL: `${server.url}/v1`, apiKey: key, maxRetries: opts.maxRetries ?? 0, ...(watch && { fetch: watch.fetch }) }),
     fetch: gwFetch,
     schemaErrors: async () => (watch ? watch.take() : []),
     async close() {
@@ -91,7 +105,15 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
 export function openaiConfig(baseUrl: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     providers: { openai: { baseUrl: `${baseUrl}/v1`, apiKey: "sk-upstream-secret-0000" } },
-    models: [{ id: "openai/gpt-4o-mini", pricing: { prompt: "0.15", completion: "0.6" }, context_length: 128000, max_output: 16384, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] }],
+    models: [
+      {
+        id: "openai/gpt-4o-mini",
+        pricing: { prompt: "0.15", completion: "0.6" },
+        context_length: 128000,
+        max_output: 16384,
+        endpoints: [{ provider: "openai", model: "gpt-4o-mini" }],
+      },
+    ],
     retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 500 },
     ...extra,
   };
@@ -129,11 +151,12 @@ export interface HarnessOptions {
 export function useGateway(config: (fakeUrl: string) => Record<string, unknown>, opts: HarnessOptions = {}): Harness {
   const { credits = "100", account = "default", body: defaults = {} } = opts;
   const h = {
-    post: (body: unknown = {}, headers: Record<string, string> = {}) => h.gw.fetch(`${h.gw.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json", ...headers },
-      body: typeof body === "string" ? body : JSON.stringify(isObject(body) ? { ...defaults, ...body } : body),
-    }),
+    post: (body: unknown = {}, headers: Record<string, string> = {}) =>
+      h.gw.fetch(`${h.gw.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${h.key}`, "content-type": "application/json", ...headers },
+        body: typeof body === "string" ? body : JSON.stringify(isObject(body) ? { ...defaults, ...body } : body),
+      }),
     sent: () => h.fake.requests.at(-1)!.body as Record<string, any>,
   } as { -readonly [K in keyof Harness]: Harness[K] };
   beforeAll(async () => {

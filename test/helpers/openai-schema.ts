@@ -27,59 +27,93 @@ const FINISH = ["stop", "length", "tool_calls", "content_filter", "function_call
 const topLogprob = closed({ token: str, logprob: { type: "number" }, bytes: nullable({ type: "array", items: int }) }, ["token", "logprob", "bytes"]);
 const tokenLogprob = closed({ ...topLogprob.properties, top_logprobs: { type: "array", items: topLogprob } }, ["token", "logprob", "bytes", "top_logprobs"]);
 /** choices[].logprobs (`chat_completion_response_logprobs`). */
-const choiceLogprobs = nullable(closed({
-  content: nullable({ type: "array", items: tokenLogprob }),
-  refusal: nullable({ type: "array", items: tokenLogprob }),
-}, ["content", "refusal"]));
+const choiceLogprobs = nullable(
+  closed(
+    {
+      content: nullable({ type: "array", items: tokenLogprob }),
+      refusal: nullable({ type: "array", items: tokenLogprob }),
+    },
+    ["content", "refusal"],
+  ),
+);
 
 /** CompletionUsage: the three counts required, the details optional. */
-const usage = closed({
-  prompt_tokens: int,
-  completion_tokens: int,
-  total_tokens: int,
-  prompt_tokens_details: closed({ cached_tokens: int, audio_tokens: int, cache_write_tokens: int }),
-  completion_tokens_details: closed({ reasoning_tokens: int, audio_tokens: int, accepted_prediction_tokens: int, rejected_prediction_tokens: int }),
-}, ["prompt_tokens", "completion_tokens", "total_tokens"]);
+const usage = closed(
+  {
+    prompt_tokens: int,
+    completion_tokens: int,
+    total_tokens: int,
+    prompt_tokens_details: closed({ cached_tokens: int, audio_tokens: int, cache_write_tokens: int }),
+    completion_tokens_details: closed({ reasoning_tokens: int, audio_tokens: int, accepted_prediction_tokens: int, rejected_prediction_tokens: int }),
+  },
+  ["prompt_tokens", "completion_tokens", "total_tokens"],
+);
 
 const SERVICE_TIER = nullable({ type: "string", enum: ["auto", "default", "flex", "scale", "priority"] });
 const envelope = { id: str, created: int, model: str, service_tier: SERVICE_TIER, system_fingerprint: str, moderation: nullable({ type: "object" }) };
 
 /** ChatCompletionMessageToolCall (function tool calls: the only kind a gateway emits). */
-const toolCall = closed({
-  id: str,
-  type: { type: "string", enum: ["function"] },
-  function: closed({ name: str, arguments: str }, ["name", "arguments"]),
-}, ["id", "type", "function"]);
+const toolCall = closed(
+  {
+    id: str,
+    type: { type: "string", enum: ["function"] },
+    function: closed({ name: str, arguments: str }, ["name", "arguments"]),
+  },
+  ["id", "type", "function"],
+);
 
 /** ChatCompletionResponseMessage: role, content and refusal are required (both may be null). */
-const responseMessage = closed({
-  role: { type: "string", enum: ["assistant"] },
-  content: nullable(str),
-  refusal: nullable(str),
-  tool_calls: { type: "array", items: toolCall },
-  annotations: { type: "array", items: closed({ type: { type: "string", enum: ["url_citation"] }, url_citation: closed({ start_index: int, end_index: int, url: str, title: str }, ["start_index", "end_index", "url", "title"]) }, ["type", "url_citation"]) },
-  audio: nullable(closed({ id: str, data: str, expires_at: int, transcript: str }, ["id", "data", "expires_at", "transcript"])),
-  function_call: nullable(closed({ name: str, arguments: str }, ["name", "arguments"])),
-}, ["role", "content", "refusal"]);
+const responseMessage = closed(
+  {
+    role: { type: "string", enum: ["assistant"] },
+    content: nullable(str),
+    refusal: nullable(str),
+    tool_calls: { type: "array", items: toolCall },
+    annotations: {
+      type: "array",
+      items: closed(
+        {
+          type: { type: "string", enum: ["url_citation"] },
+          url_citation: closed({ start_index: int, end_index: int, url: str, title: str }, ["start_index", "end_index", "url", "title"]),
+        },
+        ["type", "url_citation"],
+      ),
+    },
+    audio: nullable(closed({ id: str, data: str, expires_at: int, transcript: str }, ["id", "data", "expires_at", "transcript"])),
+    function_call: nullable(closed({ name: str, arguments: str }, ["name", "arguments"])),
+  },
+  ["role", "content", "refusal"],
+);
 
 /** CreateChatCompletionResponse. */
-export const chatCompletionSchema = closed({
-  ...envelope,
-  object: { type: "string", enum: ["chat.completion"] },
-  choices: {
-    type: "array",
-    items: closed({ index: int, message: responseMessage, logprobs: choiceLogprobs, finish_reason: { type: "string", enum: FINISH } }, ["finish_reason", "index", "message", "logprobs"]),
+export const chatCompletionSchema = closed(
+  {
+    ...envelope,
+    object: { type: "string", enum: ["chat.completion"] },
+    choices: {
+      type: "array",
+      items: closed({ index: int, message: responseMessage, logprobs: choiceLogprobs, finish_reason: { type: "string", enum: FINISH } }, [
+        "finish_reason",
+        "index",
+        "message",
+        "logprobs",
+      ]),
+    },
+    usage,
   },
-  usage,
-}, ["choices", "created", "id", "model", "object"]);
+  ["choices", "created", "id", "model", "object"],
+);
 
 /** ChatCompletionMessageToolCallChunk: only `index` is required. */
-const toolCallChunk = closed({
-  index: int,
-  id: str,
-  type: { type: "string", enum: ["function"] },
-  function: closed({ name: str, arguments: str }),
-}, ["index"]);
+const toolCallChunk = closed(
+  {
+    index: int,
+    id: str,
+    type: { type: "string", enum: ["function"] },
+    function: closed({ name: str, arguments: str }),
+  },
+  ["index"],
+);
 
 /** ChatCompletionStreamResponseDelta. */
 const delta = closed({
@@ -91,20 +125,36 @@ const delta = closed({
 });
 
 /** CreateChatCompletionStreamResponse. */
-export const chatCompletionChunkSchema = closed({
-  ...envelope,
-  object: { type: "string", enum: ["chat.completion.chunk"] },
-  choices: {
-    type: "array",
-    items: closed({ index: int, delta, logprobs: choiceLogprobs, finish_reason: nullable({ type: "string", enum: FINISH }) }, ["delta", "finish_reason", "index"]),
+export const chatCompletionChunkSchema = closed(
+  {
+    ...envelope,
+    object: { type: "string", enum: ["chat.completion.chunk"] },
+    choices: {
+      type: "array",
+      items: closed({ index: int, delta, logprobs: choiceLogprobs, finish_reason: nullable({ type: "string", enum: FINISH }) }, [
+        "delta",
+        "finish_reason",
+        "index",
+      ]),
+    },
+    usage: nullable(usage),
   },
-  usage: nullable(usage),
-}, ["choices", "created", "id", "model", "object"]);
+  ["choices", "created", "id", "model", "object"],
+);
 
 /** The error object under `server.compat: openai` (contract.md §4 and §11): five fields, `param` added. */
-export const openaiErrorSchema = closed({
-  error: closed({ message: str, type: str, code: nullable(str), param: nullable(str), request_id: { type: "string", pattern: "^req_[0-9a-f]{32}$" } }, ["message", "type", "code", "param", "request_id"]),
-}, ["error"]);
+export const openaiErrorSchema = closed(
+  {
+    error: closed({ message: str, type: str, code: nullable(str), param: nullable(str), request_id: { type: "string", pattern: "^req_[0-9a-f]{32}$" } }, [
+      "message",
+      "type",
+      "code",
+      "param",
+      "request_id",
+    ]),
+  },
+  ["error"],
+);
 
 export type SchemaName = "chat.completion" | "chat.completion.chunk" | "error";
 
@@ -125,7 +175,10 @@ function validators(): Record<SchemaName, ValidateFunction> {
 export function validate(name: SchemaName, value: unknown): string[] {
   const check = validators()[name];
   if (check(value)) return [];
-  return (check.errors ?? []).map((e: ErrorObject) => `${name}${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`);
+  return (check.errors ?? []).map(
+    (e: ErrorObject) =>
+      `${name}${e.instancePath || "/"} ${e.message}${e.params && "additionalProperty" in e.params ? ` (${String(e.params.additionalProperty)})` : ""}`,
+  );
 }
 
 /**
@@ -157,7 +210,15 @@ export class SchemaWatch {
   private watch(res: Response, label: string): Response {
     const type = res.headers.get("content-type") ?? "";
     if (res.status === 200 && type.includes("text/event-stream") && res.body) return this.watchStream(res, label);
-    const done = res.clone().text().then((text) => this.checkBody(res.status, type, text, label), () => { /* the client cancelled it */ });
+    const done = res
+      .clone()
+      .text()
+      .then(
+        (text) => this.checkBody(res.status, type, text, label),
+        () => {
+          /* the client cancelled it */
+        },
+      );
     this.pending.add(done);
     void done.finally(() => this.pending.delete(done));
     return res;
@@ -180,22 +241,28 @@ export class SchemaWatch {
     let buffer = "";
     const events = (final: boolean) => {
       const parts = buffer.split(/\r?\n\r?\n/);
-      buffer = final ? "" : parts.pop() ?? "";
+      buffer = final ? "" : (parts.pop() ?? "");
       for (const event of parts) this.checkEvent(event, label, firstFragments);
     };
-    const body = res.body!.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({
-      transform: (chunk, controller) => {
-        buffer += decoder.decode(chunk, { stream: true });
-        events(false);
-        controller.enqueue(chunk);
-      },
-      flush: () => events(true),
-    }));
+    const body = res.body!.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: (chunk, controller) => {
+          buffer += decoder.decode(chunk, { stream: true });
+          events(false);
+          controller.enqueue(chunk);
+        },
+        flush: () => events(true),
+      }),
+    );
     return new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
   }
 
   private checkEvent(event: string, label: string, firstFragments: Set<string>): void {
-    const data = event.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n");
+    const data = event
+      .split(/\r?\n/)
+      .filter((l) => l.startsWith("data:"))
+      .map((l) => l.slice(5).replace(/^ /, ""))
+      .join("\n");
     if (!data || data === "[DONE]") return;
     let chunk: any;
     try {

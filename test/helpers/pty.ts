@@ -25,7 +25,9 @@ const quote = (s: string) => `'${s.replace(/'/g, "'\\''")}'`;
 export function runOnPty(argv: string[], opts: { cwd: string; env: Record<string, string> }): Pty {
   // -q quiet, -f flush at once, -e the command's exit code, -c the command; /dev/null: no typescript file.
   const child: ChildProcess = spawn("script", ["-qfec", argv.map(quote).join(" "), "/dev/null"], {
-    cwd: opts.cwd, env: { TERM: "xterm", COLUMNS: "200", LINES: "50", ...opts.env }, stdio: ["pipe", "pipe", "pipe"],
+    cwd: opts.cwd,
+    env: { TERM: "xterm", COLUMNS: "200", LINES: "50", ...opts.env },
+    stdio: ["pipe", "pipe", "pipe"],
   });
   let raw = "";
   let seen = 0;
@@ -43,23 +45,31 @@ export function runOnPty(argv: string[], opts: { cwd: string; env: Record<string
     type: (keys) => void child.stdin!.write(keys),
     kill: () => void child.kill("SIGKILL"),
     exited,
-    waitFor: (pattern, timeoutMs = 15_000) => new Promise<void>((resolve, reject) => {
-      const check = () => {
-        const rest = text().slice(seen);
-        const m = typeof pattern === "string" ? (rest.includes(pattern) ? { index: rest.indexOf(pattern), length: pattern.length } : null)
-          : (() => { const r = pattern.exec(rest); return r ? { index: r.index, length: r[0].length } : null; })();
-        if (!m) return;
-        seen += m.index + m.length;
-        listeners.delete(check);
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        listeners.delete(check);
-        reject(new Error(`timed out waiting for ${String(pattern)}; the terminal shows:\n${text().slice(seen)}`));
-      }, timeoutMs);
-      listeners.add(check);
-      check();
-    }),
+    waitFor: (pattern, timeoutMs = 15_000) =>
+      new Promise<void>((resolve, reject) => {
+        const check = () => {
+          const rest = text().slice(seen);
+          const m =
+            typeof pattern === "string"
+              ? rest.includes(pattern)
+                ? { index: rest.indexOf(pattern), length: pattern.length }
+                : null
+              : (() => {
+                  const r = pattern.exec(rest);
+                  return r ? { index: r.index, length: r[0].length } : null;
+                })();
+          if (!m) return;
+          seen += m.index + m.length;
+          listeners.delete(check);
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          listeners.delete(check);
+          reject(new Error(`timed out waiting for ${String(pattern)}; the terminal shows:\n${text().slice(seen)}`));
+        }, timeoutMs);
+        listeners.add(check);
+        check();
+      }),
   };
 }

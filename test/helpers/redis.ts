@@ -114,7 +114,10 @@ export async function startRedisServer(): Promise<RedisServer> {
       child.on("error", () => undefined);
       for (let i = 0; i < 50; i++) {
         const probe = testClient(url);
-        const up = await probe.connect().then(() => probe.ping(), () => undefined);
+        const up = await probe.connect().then(
+          () => probe.ping(),
+          () => undefined,
+        );
         probe.disconnect();
         if (up) return;
         await sleep(100);

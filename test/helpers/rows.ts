@@ -22,7 +22,10 @@ export async function rows<T>(db: string, sql: string, ...params: unknown[]): Pr
   await client.connect();
   try {
     let n = 0;
-    const result = await client.query(sql.replace(/\?/g, () => `$${++n}`), params);
+    const result = await client.query(
+      sql.replace(/\?/g, () => `$${++n}`),
+      params,
+    );
     const convert = new Map(result.fields.map((f) => [f.name, f.dataTypeID]));
     return result.rows.map((r: Record<string, unknown>) => {
       const out: Record<string, unknown> = {};

@@ -9,7 +9,8 @@ import { inject } from "vitest";
 
 export const PG_ADMIN_URL = process.env.GATEWAY_TEST_PG ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-export const PG_MISSING = "PostgreSQL is not reachable at 127.0.0.1:5432 (user postgres, trust auth): start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (or see README, Development services)";
+export const PG_MISSING =
+  "PostgreSQL is not reachable at 127.0.0.1:5432 (user postgres, trust auth): start it with `pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` (or see README, Development services)";
 
 /** True when the suite's gateways use PostgreSQL (the `postgres` vitest project). */
 export const onPostgres = (): boolean => process.env.GATEWAY_TEST_STORE === "postgres";

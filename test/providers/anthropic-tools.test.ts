@@ -7,29 +7,50 @@
 import { describe, expect, test } from "vitest";
 import { FAST_RETRY, useGateway } from "../helpers/gateway.js";
 import {
-  emptyToolBlockEvents, message, messageEnd, messageStart, MODEL, ping, textBlock, textBlockEvents, thinkingBlock, thinkingBlockEvents,
-  toolBlockEvents, toolUseBlock,
+  emptyToolBlockEvents,
+  message,
+  messageEnd,
+  messageStart,
+  MODEL,
+  ping,
+  textBlock,
+  textBlockEvents,
+  thinkingBlock,
+  thinkingBlockEvents,
+  toolBlockEvents,
+  toolUseBlock,
 } from "./anthropic.fixture.js";
 
 const usage = { input_tokens: 12, output_tokens: 5 };
 const hi = [{ role: "user", content: "Weather in Paris?" }];
 const weather = {
   type: "function",
-  function: { name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } },
+  function: {
+    name: "get_weather",
+    description: "Current weather",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
 } as const;
 const clock = { type: "function", function: { name: "get_time" } } as const;
 const call = (id: string, name: string, args: string) => ({ id, type: "function", function: { name, arguments: args } });
-const sse = (events: ReturnType<typeof toolBlockEvents>, stop: string) =>
-  ({ sse: [messageStart({ input_tokens: 20 }), ping, ...events, ...messageEnd(stop, { output_tokens: 9 })], done: false });
+const sse = (events: ReturnType<typeof toolBlockEvents>, stop: string) => ({
+  sse: [messageStart({ input_tokens: 20 }), ping, ...events, ...messageEnd(stop, { output_tokens: 9 })],
+  done: false,
+});
 
-interface Answer { choices: Array<{ message: Record<string, any>; finish_reason: string }> }
+interface Answer {
+  choices: Array<{ message: Record<string, any>; finish_reason: string }>;
+}
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: { anthropic: { baseUrl: fakeUrl, apiKey: "sk-ant-api03-tools-test" } },
-  models: [{ id: "anthropic/sonnet", pricing: { prompt: "3", completion: "15" }, max_output: 64_000, endpoints: [{ provider: "anthropic", model: MODEL }] }],
-  retry: FAST_RETRY,
-}), { credits: "1000", body: { model: "anthropic/sonnet", messages: hi } });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: { anthropic: { baseUrl: fakeUrl, apiKey: "sk-ant-api03-tools-test" } },
+    models: [{ id: "anthropic/sonnet", pricing: { prompt: "3", completion: "15" }, max_output: 64_000, endpoints: [{ provider: "anthropic", model: MODEL }] }],
+    retry: FAST_RETRY,
+  }),
+  { credits: "1000", body: { model: "anthropic/sonnet", messages: hi } },
+);
 
 const client = () => h.gw.client(h.key);
 const json = async (res: Response) => (await res.json()) as Answer;
@@ -97,7 +118,11 @@ describe("tool ids round-trip", () => {
 
   test("a foreign id (call_abc|fc_1) is sent in Anthropic's pattern, the same for the call and its result, and decoded on the way back", async () => {
     const foreign = "call_abc|fc_1";
-    const messages = [...hi, { role: "assistant", content: null, tool_calls: [call(foreign, "get_weather", '{"city":"Paris"}')] }, { role: "tool", tool_call_id: foreign, content: "sunny" }];
+    const messages = [
+      ...hi,
+      { role: "assistant", content: null, tool_calls: [call(foreign, "get_weather", '{"city":"Paris"}')] },
+      { role: "tool", tool_call_id: foreign, content: "sunny" },
+    ];
     h.fake.queue(message([textBlock("ok")], usage));
     expect((await h.post({ messages, tools: [weather] })).status).toBe(200);
     const [, assistant, results] = h.sent().messages;
@@ -114,11 +139,17 @@ describe("tool ids round-trip", () => {
 });
 
 describe("streamed tool calls", () => {
-  test("the first fragment of each call carries id, type, name and arguments \"\"; a call without input ends with \"{}\"", async () => {
-    const events = [...toolBlockEvents(0, { id: "toolu_01A", name: "get_weather", arguments: '{"city":"Paris"}' }), ...emptyToolBlockEvents(1, "toolu_01B", "get_time")];
+  test('the first fragment of each call carries id, type, name and arguments ""; a call without input ends with "{}"', async () => {
+    const events = [
+      ...toolBlockEvents(0, { id: "toolu_01A", name: "get_weather", arguments: '{"city":"Paris"}' }),
+      ...emptyToolBlockEvents(1, "toolu_01B", "get_time"),
+    ];
     h.fake.queue(sse(events, "tool_use"));
     const text = await (await h.post({ stream: true, tools: [weather, clock] })).text();
-    const fragments = text.split("\n\n").filter((l) => l.startsWith("data: {")).flatMap((l) => JSON.parse(l.slice(6)).choices[0]?.delta?.tool_calls ?? []);
+    const fragments = text
+      .split("\n\n")
+      .filter((l) => l.startsWith("data: {"))
+      .flatMap((l) => JSON.parse(l.slice(6)).choices[0]?.delta?.tool_calls ?? []);
     expect(fragments[0]).toEqual({ index: 0, id: "toolu_01A", type: "function", function: { name: "get_weather", arguments: "" } });
     expect(fragments.filter((f: any) => f.index === 1)).toEqual([
       { index: 1, id: "toolu_01B", type: "function", function: { name: "get_time", arguments: "" } },
@@ -127,7 +158,11 @@ describe("streamed tool calls", () => {
   });
 
   test("the openai client's stream helper assembles the calls; finish_reason tool_calls", async () => {
-    const events = [...textBlockEvents(0, ["Let me ", "check."]), ...toolBlockEvents(1, { id: "toolu_01A", name: "get_weather", arguments: '{"city":"Paris"}' }), ...emptyToolBlockEvents(2, "toolu_01B", "get_time")];
+    const events = [
+      ...textBlockEvents(0, ["Let me ", "check."]),
+      ...toolBlockEvents(1, { id: "toolu_01A", name: "get_weather", arguments: '{"city":"Paris"}' }),
+      ...emptyToolBlockEvents(2, "toolu_01B", "get_time"),
+    ];
     h.fake.queue(sse(events, "tool_use"));
     const stream = client().chat.completions.stream({ model: "anthropic/sonnet", messages: hi as never, tools: [weather, clock] as never });
     const final = await stream.finalChatCompletion();
@@ -139,7 +174,12 @@ describe("streamed tool calls", () => {
 });
 
 describe("response_format as a forced tool", () => {
-  const schema = { type: "object", properties: { city: { type: "string" }, temp: { type: "number" } }, required: ["city", "temp"], additionalProperties: false };
+  const schema = {
+    type: "object",
+    properties: { city: { type: "string" }, temp: { type: "number" } },
+    required: ["city", "temp"],
+    additionalProperties: false,
+  };
   const format = { type: "json_schema", json_schema: { name: "weather_report", description: "A weather report", schema, strict: true } } as const;
   const forced = { type: "tool", name: "weather_report", disable_parallel_tool_use: true };
 
@@ -178,12 +218,15 @@ describe("response_format as a forced tool", () => {
     expect(r.choices[0]).toMatchObject({ finish_reason: "stop", message: { content: '{"ok":true}' } });
   });
 
-  test.each([["auto"], ["required"], [undefined]])("with tools and tool_choice %j it is a 400 naming response_format; nothing goes upstream", async (choice) => {
-    const res = await h.post({ response_format: format, tools: [weather], tool_choice: choice });
-    expect(res.status).toBe(400);
-    expect(((await res.json()) as any).error).toMatchObject({ type: "invalid_request_error", code: "unsupported_parameter", param: "response_format" });
-    expect(h.fake.requests).toHaveLength(0);
-  });
+  test.each([["auto"], ["required"], [undefined]])(
+    "with tools and tool_choice %j it is a 400 naming response_format; nothing goes upstream",
+    async (choice) => {
+      const res = await h.post({ response_format: format, tools: [weather], tool_choice: choice });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as any).error).toMatchObject({ type: "invalid_request_error", code: "unsupported_parameter", param: "response_format" });
+      expect(h.fake.requests).toHaveLength(0);
+    },
+  );
 });
 
 describe("messages and content", () => {
@@ -191,18 +234,39 @@ describe("messages and content", () => {
     h.fake.queue(message([textBlock("ok")], usage));
     const messages = [
       { role: "developer", content: "Answer in French." },
-      { role: "user", content: [{ type: "text", text: "Bonjour" }, { type: "text", text: "" }, { type: "text", text: "ça va ?" }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Bonjour" },
+          { type: "text", text: "" },
+          { type: "text", text: "ça va ?" },
+        ],
+      },
     ];
     expect((await h.post({ messages })).status).toBe(200);
     expect(h.sent().system).toBe("Answer in French.");
-    expect(h.sent().messages).toEqual([{ role: "user", content: [{ type: "text", text: "Bonjour" }, { type: "text", text: "ça va ?" }] }]);
+    expect(h.sent().messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Bonjour" },
+          { type: "text", text: "ça va ?" },
+        ],
+      },
+    ]);
   });
 
   test("an https image goes by URL, a data URL as base64 with its media type; tool results may carry images too", async () => {
     h.fake.queue(message([textBlock("A cat.")], usage));
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
     const messages = [
-      { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: "https://example.com/cat.jpg", detail: "high" } }] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is this?" },
+          { type: "image_url", image_url: { url: "https://example.com/cat.jpg", detail: "high" } },
+        ],
+      },
       { role: "assistant", content: null, tool_calls: [call("toolu_01S", "screenshot", "")] },
       { role: "tool", tool_call_id: "toolu_01S", content: [{ type: "image_url", image_url: { url: `data:image/png;base64,${png}` } }] },
     ];
@@ -227,12 +291,12 @@ describe("messages and content", () => {
   });
 
   test("logprobs: true is a 400 naming logprobs, before any upstream call or charge", async () => {
-    const before = { balance: (await h.gw.store.balance("default")), rows: (await h.gw.store.usage({ account: "default" })).length };
+    const before = { balance: await h.gw.store.balance("default"), rows: (await h.gw.store.usage({ account: "default" })).length };
     const res = await h.post({ logprobs: true });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error).toMatchObject({ type: "invalid_request_error", code: "unsupported_parameter", param: "logprobs" });
     expect(h.fake.requests).toHaveLength(0);
-    expect({ balance: (await h.gw.store.balance("default")), rows: (await h.gw.store.usage({ account: "default" })).length }).toEqual(before);
+    expect({ balance: await h.gw.store.balance("default"), rows: (await h.gw.store.usage({ account: "default" })).length }).toEqual(before);
   });
 });
 
@@ -256,7 +320,16 @@ describe("reasoning_effort and refusals", () => {
     [{ max_tokens: 1024 }, "reasoning_effort"],
     [{ tools: [weather], tool_choice: "required" }, "tool_choice"],
     [{ response_format: { type: "json_object" } }, "response_format"],
-    [{ messages: [...hi, { role: "assistant", content: null, tool_calls: [call("toolu_01A", "get_weather", "{}")] }, { role: "tool", tool_call_id: "toolu_01A", content: "sunny" }] }, "reasoning_effort"],
+    [
+      {
+        messages: [
+          ...hi,
+          { role: "assistant", content: null, tool_calls: [call("toolu_01A", "get_weather", "{}")] },
+          { role: "tool", tool_call_id: "toolu_01A", content: "sunny" },
+        ],
+      },
+      "reasoning_effort",
+    ],
   ])("with reasoning_effort, %j is a 400 naming %s", async (extra, param) => {
     const res = await h.post({ reasoning_effort: "low", ...extra });
     expect(((await res.json()) as any).error).toMatchObject({ code: "unsupported_parameter", param });
@@ -275,7 +348,9 @@ describe("reasoning_effort and refusals", () => {
     h.fake.queue(message([textBlock("I can't help with that.")], usage, "refusal"), sse(textBlockEvents(0, ["I can't"]), "refusal"));
     const r = await client().chat.completions.create({ model: "anthropic/sonnet", messages: hi as never });
     expect(r.choices[0]).toMatchObject({ finish_reason: "content_filter", message: { content: "I can't help with that.", refusal: null } });
-    const final = await client().chat.completions.stream({ model: "anthropic/sonnet", messages: hi as never }).finalChatCompletion();
+    const final = await client()
+      .chat.completions.stream({ model: "anthropic/sonnet", messages: hi as never })
+      .finalChatCompletion();
     expect(final.choices[0]!.finish_reason).toBe("content_filter");
   });
 });

@@ -54,8 +54,14 @@ const ev = (type: string, data: Record<string, unknown> = {}): SseEvent => ({ ev
 export function messageStart(usage: Omit<WireUsage, "output_tokens">): SseEvent {
   return ev("message_start", {
     message: {
-      id: "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY", type: "message", role: "assistant", content: [], model: MODEL,
-      stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 },
+      id: "msg_1nZdL29xx5MUA1yADyHTEsnR8uuvGzszyY",
+      type: "message",
+      role: "assistant",
+      content: [],
+      model: MODEL,
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { ...usage, output_tokens: 1 },
     },
   });
 }
@@ -91,8 +97,16 @@ function streamOf(blocks: SseEvent[], u: Tokens, stopReason: string): Reply {
 }
 
 const ERROR_TYPES: Record<number, string> = {
-  400: "invalid_request_error", 401: "authentication_error", 402: "billing_error", 403: "permission_error", 404: "not_found_error",
-  413: "request_too_large", 429: "rate_limit_error", 500: "api_error", 504: "timeout_error", 529: "overloaded_error",
+  400: "invalid_request_error",
+  401: "authentication_error",
+  402: "billing_error",
+  403: "permission_error",
+  404: "not_found_error",
+  413: "request_too_large",
+  429: "rate_limit_error",
+  500: "api_error",
+  504: "timeout_error",
+  529: "overloaded_error",
 };
 
 export function errorReply(status: number, message: string, extra: Record<string, unknown> = {}): Reply {
@@ -107,15 +121,31 @@ export const streamError: SseEvent = { event: "error", data: { type: "error", er
 
 // ---- reading what the fake received -------------------------------------------------
 
-interface WireBlock { type: string; text?: string; id?: string; name?: string; input?: unknown; tool_use_id?: string; content?: string }
-interface WireTurn { role: "user" | "assistant"; content: string | WireBlock[] }
+interface WireBlock {
+  type: string;
+  text?: string;
+  id?: string;
+  name?: string;
+  input?: unknown;
+  tool_use_id?: string;
+  content?: string;
+}
+interface WireTurn {
+  role: "user" | "assistant";
+  content: string | WireBlock[];
+}
 
 /** One Anthropic turn as neutral messages: tool results first (each its own), then the text. */
 function neutral(turn: WireTurn): SeenRequest["messages"] {
   const blocks: WireBlock[] = typeof turn.content === "string" ? [{ type: "text", text: turn.content }] : turn.content;
-  const text = blocks.filter((b) => b.type === "text").map((b) => b.text).join("");
+  const text = blocks
+    .filter((b) => b.type === "text")
+    .map((b) => b.text)
+    .join("");
   if (turn.role === "user") {
-    const results = blocks.filter((b) => b.type === "tool_result").map((b) => ({ role: "tool" as const, toolResult: { id: b.tool_use_id!, text: b.content ?? "" } }));
+    const results = blocks
+      .filter((b) => b.type === "tool_result")
+      .map((b) => ({ role: "tool" as const, toolResult: { id: b.tool_use_id!, text: b.content ?? "" } }));
     return text ? [...results, { role: "user", text }] : results;
   }
   const calls = blocks.filter((b) => b.type === "tool_use").map((b) => ({ id: b.id!, name: b.name!, arguments: JSON.stringify(b.input) }));

@@ -6,7 +6,18 @@ import { startFakeUpstream, type FakeUpstream, type Reply } from "../helpers/fak
 import { FAST_RETRY, startGateway, useGateway, type TestGateway } from "../helpers/gateway.js";
 import { bearer, expectError, post } from "../helpers/http.js";
 import {
-  anthropicFixture, errorReply, message, MODEL, messageEnd, messageStart, ping, streamError, textBlock, textBlockEvents, toolBlockEvents, toolUseBlock,
+  anthropicFixture,
+  errorReply,
+  message,
+  MODEL,
+  messageEnd,
+  messageStart,
+  ping,
+  streamError,
+  textBlock,
+  textBlockEvents,
+  toolBlockEvents,
+  toolUseBlock,
 } from "./anthropic.fixture.js";
 
 describeProvider(anthropicFixture);
@@ -15,24 +26,32 @@ const KEY = "sk-ant-api03-test-key-7f1e";
 const CAPPED_KEY = "sk-ant-api03-capped-key-2b9c";
 const usage = { input_tokens: 12, output_tokens: 5 };
 const hi = [{ role: "user", content: "Hi" }];
-const route = (id: string, provider: string, model: string, maxOutput?: number) => ({ id, pricing: { prompt: "3", completion: "15" }, max_output: maxOutput, endpoints: [{ provider, model }] });
+const route = (id: string, provider: string, model: string, maxOutput?: number) => ({
+  id,
+  pricing: { prompt: "3", completion: "15" },
+  max_output: maxOutput,
+  endpoints: [{ provider, model }],
+});
 
 describe("anthropic adapter", () => {
-  const h = useGateway((fakeUrl) => ({
-    providers: {
-      anthropic: { baseUrl: fakeUrl, apiKey: KEY },
-      capped: { plugin: "anthropic", baseUrl: `${fakeUrl}/`, apiKey: CAPPED_KEY, maxTokens: 2048 },
-    },
-    models: [
-      route("anthropic/sonnet", "anthropic", MODEL, 64_000),
-      route("anthropic/haiku-3", "anthropic", "claude-3-haiku-20240307", 4096),
-      route("anthropic/opus-4-1", "anthropic", "claude-opus-4-1-20250805", 32_000),
-      route("anthropic/opus-4-6", "anthropic", "claude-opus-4-6", 128_000),
-      route("anthropic/next", "anthropic", "claude-next-1"),
-      route("capped/sonnet", "capped", MODEL, 64_000),
-    ],
-    retry: FAST_RETRY,
-  }), { credits: "1000", body: { model: "anthropic/sonnet", messages: hi } });
+  const h = useGateway(
+    (fakeUrl) => ({
+      providers: {
+        anthropic: { baseUrl: fakeUrl, apiKey: KEY },
+        capped: { plugin: "anthropic", baseUrl: `${fakeUrl}/`, apiKey: CAPPED_KEY, maxTokens: 2048 },
+      },
+      models: [
+        route("anthropic/sonnet", "anthropic", MODEL, 64_000),
+        route("anthropic/haiku-3", "anthropic", "claude-3-haiku-20240307", 4096),
+        route("anthropic/opus-4-1", "anthropic", "claude-opus-4-1-20250805", 32_000),
+        route("anthropic/opus-4-6", "anthropic", "claude-opus-4-6", 128_000),
+        route("anthropic/next", "anthropic", "claude-next-1"),
+        route("capped/sonnet", "capped", MODEL, 64_000),
+      ],
+      retry: FAST_RETRY,
+    }),
+    { credits: "1000", body: { model: "anthropic/sonnet", messages: hi } },
+  );
 
   test("POST /v1/messages with x-api-key and anthropic-version, never a bearer token; a trailing slash in baseUrl is harmless", async () => {
     h.fake.queue(message([textBlock("ok")], usage), message([textBlock("ok")], usage));
@@ -52,11 +71,14 @@ describe("anthropic adapter", () => {
     ["anthropic/opus-4-6", 128_000],
     ["anthropic/next", 4096],
     ["capped/sonnet", 2048],
-  ])("without max_tokens, %s is sent max_tokens %i (the catalog's output limit, 4096 when unknown, capped by the maxTokens option)", async (model, expected) => {
-    h.fake.queue(message([textBlock("ok")], usage));
-    expect((await h.post({ model })).status).toBe(200);
-    expect(h.sent().max_tokens).toBe(expected);
-  });
+  ])(
+    "without max_tokens, %s is sent max_tokens %i (the catalog's output limit, 4096 when unknown, capped by the maxTokens option)",
+    async (model, expected) => {
+      h.fake.queue(message([textBlock("ok")], usage));
+      expect((await h.post({ model })).status).toBe(200);
+      expect(h.sent().max_tokens).toBe(expected);
+    },
+  );
 
   test("the request's max_tokens wins over the maxTokens option", async () => {
     h.fake.queue(message([textBlock("ok")], usage));
@@ -67,7 +89,14 @@ describe("anthropic adapter", () => {
   test("temperature is clamped to 1, top_p and stop pass, seed and zero penalties are not sent", async () => {
     h.fake.queue(message([textBlock("ok")], usage), message([textBlock("ok")], usage));
     expect((await h.post({ temperature: 1.7, top_p: 0.9, stop: "END", seed: 42, presence_penalty: 0, frequency_penalty: 0, n: 1 })).status).toBe(200);
-    expect(h.sent()).toEqual({ model: MODEL, max_tokens: 64_000, messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }], temperature: 1, top_p: 0.9, stop_sequences: ["END"] });
+    expect(h.sent()).toEqual({
+      model: MODEL,
+      max_tokens: 64_000,
+      messages: [{ role: "user", content: [{ type: "text", text: "Hi" }] }],
+      temperature: 1,
+      top_p: 0.9,
+      stop_sequences: ["END"],
+    });
     await h.post({ temperature: 0 });
     expect(h.sent().temperature).toBe(0);
   });
@@ -83,7 +112,10 @@ describe("anthropic adapter", () => {
   });
 
   test("tool-call arguments that are not a JSON object are a 400", async () => {
-    const messages = [...hi, { role: "assistant", content: null, tool_calls: [{ id: "toolu_1", type: "function", function: { name: "f", arguments: "[1,2]" } }] }];
+    const messages = [
+      ...hi,
+      { role: "assistant", content: null, tool_calls: [{ id: "toolu_1", type: "function", function: { name: "f", arguments: "[1,2]" } }] },
+    ];
     const err = await expectError(await h.post({ messages }), 400, "invalid_request_error", "unsupported_parameter");
     expect(err.message).toContain("messages.1.tool_calls.0.function.arguments");
     expect(h.fake.requests).toHaveLength(0);
@@ -106,23 +138,41 @@ describe("anthropic adapter", () => {
     ];
     expect((await h.post({ messages })).status).toBe(200);
     const body = h.sent();
-    expect(body.system).toEqual([{ type: "text", text: "Be terse." }, { type: "text", text: "Answer in French." }]);
+    expect(body.system).toEqual([
+      { type: "text", text: "Be terse." },
+      { type: "text", text: "Answer in French." },
+    ]);
     expect(body.messages).toEqual([
-      { role: "user", content: [{ type: "text", text: "Weather in Paris" }, { type: "text", text: "and the time?" }] },
-      { role: "assistant", content: [
-        { type: "text", text: "Checking." },
-        { type: "tool_use", id: "toolu_a", name: "get_weather", input: { city: "Paris" } },
-        { type: "tool_use", id: "toolu_b", name: "get_time", input: {} },
-      ] },
-      { role: "user", content: [
-        { type: "tool_result", tool_use_id: "toolu_a", content: '{"temp":21}' },
-        { type: "tool_result", tool_use_id: "toolu_b" },
-        { type: "text", text: "Thanks" },
-      ] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "Weather in Paris" },
+          { type: "text", text: "and the time?" },
+        ],
+      },
+      {
+        role: "assistant",
+        content: [
+          { type: "text", text: "Checking." },
+          { type: "tool_use", id: "toolu_a", name: "get_weather", input: { city: "Paris" } },
+          { type: "tool_use", id: "toolu_b", name: "get_time", input: {} },
+        ],
+      },
+      {
+        role: "user",
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_a", content: '{"temp":21}' },
+          { type: "tool_result", tool_use_id: "toolu_b" },
+          { type: "text", text: "Thanks" },
+        ],
+      },
       { role: "assistant", content: [{ type: "tool_use", id: "toolu_c", name: "get_weather", input: { city: "Lyon" } }] },
       { role: "user", content: [{ type: "tool_result", tool_use_id: "toolu_c", content: "cloudy" }] },
     ]);
-    expect(body.tools).toEqual([{ name: "get_weather", input_schema: { type: "object" } }, { name: "get_time", input_schema: { type: "object" } }]);
+    expect(body.tools).toEqual([
+      { name: "get_weather", input_schema: { type: "object" } },
+      { name: "get_time", input_schema: { type: "object" } },
+    ]);
   });
 
   test("usage: cache reads and writes count as prompt tokens", async () => {
@@ -133,8 +183,13 @@ describe("anthropic adapter", () => {
   });
 
   test.each([
-    ["end_turn", "stop"], ["stop_sequence", "stop"], ["max_tokens", "length"], ["tool_use", "tool_calls"],
-    ["pause_turn", "stop"], ["refusal", "stop"], ["model_context_window_exceeded", "length"],
+    ["end_turn", "stop"],
+    ["stop_sequence", "stop"],
+    ["max_tokens", "length"],
+    ["tool_use", "tool_calls"],
+    ["pause_turn", "stop"],
+    ["refusal", "stop"],
+    ["model_context_window_exceeded", "length"],
   ])("stop_reason %s is finish_reason %s", async (stopReason, finish) => {
     h.fake.queue(message([textBlock("x")], usage, stopReason));
     const r = (await (await h.post({})).json()) as { choices: Array<{ finish_reason: string }> };
@@ -148,7 +203,8 @@ describe("anthropic adapter", () => {
     h.fake.queue(message([thinking, textBlock("Let me check both."), toolUseBlock(a), toolUseBlock(b)], usage, "tool_use"));
     const r = (await (await h.post({})).json()) as { choices: Array<{ message: Record<string, unknown> }> };
     expect(r.choices[0]!.message).toEqual({
-      role: "assistant", content: "Let me check both.",
+      role: "assistant",
+      content: "Let me check both.",
       tool_calls: [a, b].map((c) => ({ id: c.id, type: "function", function: { name: c.name, arguments: c.arguments } })),
     });
   });
@@ -159,7 +215,10 @@ describe("anthropic adapter", () => {
     h.fake.queue({
       sse: [
         messageStart({ input_tokens: 20, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
-        ...textBlockEvents(0, ["Let me ", "check."]), ping, ...toolBlockEvents(1, a), ...toolBlockEvents(2, b),
+        ...textBlockEvents(0, ["Let me ", "check."]),
+        ping,
+        ...toolBlockEvents(1, a),
+        ...toolBlockEvents(2, b),
         ...messageEnd("tool_use", { input_tokens: 20, cache_read_input_tokens: 300, cache_creation_input_tokens: 0, output_tokens: 42 }),
       ],
       done: false,
@@ -180,7 +239,9 @@ describe("anthropic adapter", () => {
     }
     expect(text).toBe("Let me check.");
     expect(calls).toEqual([a, b]);
-    expect(finals).toEqual([{ finish: "tool_calls", usage: { prompt_tokens: 320, completion_tokens: 42, total_tokens: 362, prompt_tokens_details: { cached_tokens: 300 } } }]);
+    expect(finals).toEqual([
+      { finish: "tool_calls", usage: { prompt_tokens: 320, completion_tokens: 42, total_tokens: 362, prompt_tokens_details: { cached_tokens: 300 } } },
+    ]);
     expect(h.sent().stream).toBe(true);
   });
 
@@ -199,7 +260,10 @@ describe("anthropic adapter", () => {
 
   test("an error event before any content fails over: the retry's answer is streamed", async () => {
     const after = [...textBlockEvents(0, ["ignored"]), ...messageEnd("end_turn", { output_tokens: 3 })];
-    h.fake.queue({ sse: [messageStart({ input_tokens: 5 }), ping, streamError, ...after], done: false }, anthropicFixture.stream(["fine"], { prompt: 5, completion: 1 }));
+    h.fake.queue(
+      { sse: [messageStart({ input_tokens: 5 }), ping, streamError, ...after], done: false },
+      anthropicFixture.stream(["fine"], { prompt: 5, completion: 1 }),
+    );
     const text = await (await h.post({ stream: true })).text();
     expect(text).toContain('"content":"fine"');
     expect(text).not.toContain("ignored");
@@ -229,8 +293,21 @@ describe("anthropic key rejection fails over to the next instance", () => {
   beforeEach(async () => {
     [primary, backup] = await Promise.all([startFakeUpstream(), startFakeUpstream()]);
     gw = await startGateway({
-      providers: { primary: { plugin: "anthropic", baseUrl: primary.url, apiKey: KEY }, backup: { plugin: "anthropic", baseUrl: backup.url, apiKey: CAPPED_KEY } },
-      models: [{ id: "anthropic/sonnet", pricing: { prompt: "3", completion: "15" }, order: "fixed", endpoints: [{ provider: "primary", model: MODEL }, { provider: "backup", model: MODEL }] }],
+      providers: {
+        primary: { plugin: "anthropic", baseUrl: primary.url, apiKey: KEY },
+        backup: { plugin: "anthropic", baseUrl: backup.url, apiKey: CAPPED_KEY },
+      },
+      models: [
+        {
+          id: "anthropic/sonnet",
+          pricing: { prompt: "3", completion: "15" },
+          order: "fixed",
+          endpoints: [
+            { provider: "primary", model: MODEL },
+            { provider: "backup", model: MODEL },
+          ],
+        },
+      ],
       retry: FAST_RETRY,
     });
     await gw.addCredits("10");
@@ -243,13 +320,16 @@ describe("anthropic key rejection fails over to the next instance", () => {
   const run = async (reply: Reply) => {
     primary.queue(reply);
     backup.queue(message([textBlock("from backup")], usage));
-    const res = await post(gw.url, "/v1/chat/completions", { model: "anthropic/sonnet", messages: hi }, bearer((await gw.createKey())));
+    const res = await post(gw.url, "/v1/chat/completions", { model: "anthropic/sonnet", messages: hi }, bearer(await gw.createKey()));
     const health = (await (await fetch(`${gw.url}/v1/health/providers`)).json()) as { providers: Array<{ id: string; status: string }> };
     return { res, primaryStatus: health.providers.find((p) => p.id === "primary")!.status };
   };
 
   test.each([
-    ["400 credit balance too low", errorReply(400, "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits.")],
+    [
+      "400 credit balance too low",
+      errorReply(400, "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."),
+    ],
     ["401 authentication_error", errorReply(401, "invalid x-api-key")],
     ["402 billing_error", errorReply(402, "billing")],
     ["429 spend cap reached", errorReply(429, "You have reached your API usage limits.", { details: { error_code: "enforced_spend_limit_reached" } })],
@@ -272,17 +352,38 @@ describe("anthropic model listing", () => {
   test("GET /v1/models?limit=1000 with the same headers; ids, context and output limits are read", async () => {
     const list = {
       data: [
-        { type: "model", id: "claude-new-model-1", display_name: "Claude New 1", created_at: "2026-02-19T00:00:00Z", max_input_tokens: 200_000, max_tokens: 64_000, capabilities: null },
-        { type: "model", id: "claude-haiku-4-5-20251001", display_name: "Claude Haiku 4.5", created_at: "2025-10-15T00:00:00Z", max_input_tokens: null, max_tokens: null },
+        {
+          type: "model",
+          id: "claude-new-model-1",
+          display_name: "Claude New 1",
+          created_at: "2026-02-19T00:00:00Z",
+          max_input_tokens: 200_000,
+          max_tokens: 64_000,
+          capabilities: null,
+        },
+        {
+          type: "model",
+          id: "claude-haiku-4-5-20251001",
+          display_name: "Claude Haiku 4.5",
+          created_at: "2025-10-15T00:00:00Z",
+          max_input_tokens: null,
+          max_tokens: null,
+        },
       ],
-      has_more: false, first_id: "claude-new-model-1", last_id: "claude-haiku-4-5-20251001",
+      has_more: false,
+      first_id: "claude-new-model-1",
+      last_id: "claude-haiku-4-5-20251001",
     };
     const fake = await startFakeUpstream(() => ({ json: list }));
     const gw = await startGateway({ providers: { anthropic: { baseUrl: fake.url, apiKey: KEY } }, models: [] });
     try {
       const report = await syncModels(gw.server.gateway.config, gw.store, gw.server.gateway.instances);
       expect(report.providers).toEqual([{ id: "anthropic", ok: true, models: 2 }]);
-      expect(fake.requests[0]).toMatchObject({ method: "GET", path: "/v1/models?limit=1000", headers: { "x-api-key": KEY, "anthropic-version": "2023-06-01" } });
+      expect(fake.requests[0]).toMatchObject({
+        method: "GET",
+        path: "/v1/models?limit=1000",
+        headers: { "x-api-key": KEY, "anthropic-version": "2023-06-01" },
+      });
       expect((await gw.store.catalog()).find((m) => m.id === "anthropic/claude-new-model-1")).toMatchObject({ contextLength: 200_000 });
       expect(plugin.models!.response(list)).toEqual([
         { id: "claude-new-model-1", contextLength: 200_000, maxOutput: 64_000 },

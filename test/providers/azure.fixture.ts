@@ -24,19 +24,43 @@ export function azureFixture(options: Record<string, unknown> = {}): ProviderFix
   };
 }
 
-const safe = { hate: { filtered: false, severity: "safe" }, self_harm: { filtered: false, severity: "safe" }, sexual: { filtered: false, severity: "safe" }, violence: { filtered: false, severity: "safe" } };
+const safe = {
+  hate: { filtered: false, severity: "safe" },
+  self_harm: { filtered: false, severity: "safe" },
+  sexual: { filtered: false, severity: "safe" },
+  violence: { filtered: false, severity: "safe" },
+};
 
 const chunk = (choices: unknown[], usage: unknown = null) => ({
-  id: "chatcmpl-AzUre5tream", object: "chat.completion.chunk", created: 1_741_569_952, model: "gpt-4o-mini-2024-07-18", system_fingerprint: "fp_b705f0c291", choices, usage,
+  id: "chatcmpl-AzUre5tream",
+  object: "chat.completion.chunk",
+  created: 1_741_569_952,
+  model: "gpt-4o-mini-2024-07-18",
+  system_fingerprint: "fp_b705f0c291",
+  choices,
+  usage,
 });
 
 export function azureStream(pieces: string[], usage: { prompt_tokens: number; completion_tokens: number }): Reply {
   const events = [
-    { choices: [], created: 0, id: "", model: "", object: "", prompt_filter_results: [{ prompt_index: 0, content_filter_results: { ...safe, jailbreak: { filtered: false, detected: false } } }] },
+    {
+      choices: [],
+      created: 0,
+      id: "",
+      model: "",
+      object: "",
+      prompt_filter_results: [{ prompt_index: 0, content_filter_results: { ...safe, jailbreak: { filtered: false, detected: false } } }],
+    },
     chunk([{ index: 0, delta: { role: "assistant", content: "", refusal: null }, logprobs: null, finish_reason: null, content_filter_results: {} }]),
     ...pieces.map((p) => chunk([{ index: 0, delta: { content: p }, logprobs: null, finish_reason: null, content_filter_results: safe }])),
     chunk([{ index: 0, delta: {}, logprobs: null, finish_reason: "stop", content_filter_results: {} }]),
-    { choices: [{ index: 0, finish_reason: null, content_filter_results: safe, content_filter_offsets: { check_offset: 0, start_offset: 0, end_offset: 42 } }], created: 0, id: "", model: "", object: "" },
+    {
+      choices: [{ index: 0, finish_reason: null, content_filter_results: safe, content_filter_offsets: { check_offset: 0, start_offset: 0, end_offset: 42 } }],
+      created: 0,
+      id: "",
+      model: "",
+      object: "",
+    },
     chunk([], { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens, prompt_tokens_details: { cached_tokens: 0 } }),
   ];
   return { sse: events.map((data) => ({ data })) };

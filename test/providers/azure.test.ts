@@ -12,15 +12,18 @@ const KEY = "3f9c2a7b6e5d4c1a8b9f0e7d6c5b4a3f";
 const route = (id: string, provider: string) => ({ id, pricing: { prompt: "0.15", completion: "0.6" }, endpoints: [{ provider, model: DEPLOYMENT }] });
 
 describe("azure adapter", () => {
-  const h = useGateway((fakeUrl) => ({
-    providers: {
-      azure: { baseUrl: `${fakeUrl}/openai/`, apiKey: KEY },
-      preview: { plugin: "azure", baseUrl: `${fakeUrl}/openai`, apiKey: KEY, apiVersion: "2025-04-01-preview" },
-      v1: { plugin: "azure", baseUrl: `${fakeUrl}/openai/v1`, apiKey: KEY, apiVersion: "v1" },
-    },
-    models: [route("azure/mini", "azure"), route("preview/mini", "preview"), route("v1/mini", "v1")],
-    retry: FAST_RETRY,
-  }), { body: { model: "azure/mini", messages: [{ role: "user", content: "Hi" }] } });
+  const h = useGateway(
+    (fakeUrl) => ({
+      providers: {
+        azure: { baseUrl: `${fakeUrl}/openai/`, apiKey: KEY },
+        preview: { plugin: "azure", baseUrl: `${fakeUrl}/openai`, apiKey: KEY, apiVersion: "2025-04-01-preview" },
+        v1: { plugin: "azure", baseUrl: `${fakeUrl}/openai/v1`, apiKey: KEY, apiVersion: "v1" },
+      },
+      models: [route("azure/mini", "azure"), route("preview/mini", "preview"), route("v1/mini", "v1")],
+      retry: FAST_RETRY,
+    }),
+    { body: { model: "azure/mini", messages: [{ role: "user", content: "Hi" }] } },
+  );
 
   test("deployment URL with api-version, api-key header and never Authorization; parameters pass through, max_tokens kept", async () => {
     h.fake.queue(completion("ok"));
@@ -52,7 +55,9 @@ describe("azure adapter", () => {
     let text = "";
     let usage: unknown;
     const finals: string[] = [];
-    for await (const c of await h.gw.client(h.key).chat.completions.create({ model: "azure/mini", messages: [{ role: "user", content: "Hi" }], stream: true })) {
+    for await (const c of await h.gw
+      .client(h.key)
+      .chat.completions.create({ model: "azure/mini", messages: [{ role: "user", content: "Hi" }], stream: true })) {
       text += c.choices[0]?.delta?.content ?? "";
       if (c.choices[0]?.finish_reason) finals.push(c.choices[0].finish_reason);
       usage = c.usage ?? usage;
@@ -64,12 +69,22 @@ describe("azure adapter", () => {
   test("models: GET <baseUrl>/models?api-version with api-key; only chat-capable models", async () => {
     const settings = { id: "azure", plugin: "azure", baseUrl: "https://contoso.openai.azure.com/openai", apiKey: KEY, options: {} };
     expect(await plugin.models!.request({ settings, apiKey: KEY })).toEqual({
-      url: `https://contoso.openai.azure.com/openai/models?api-version=${GA_API_VERSION}`, method: "GET", headers: { "api-key": KEY },
+      url: `https://contoso.openai.azure.com/openai/models?api-version=${GA_API_VERSION}`,
+      method: "GET",
+      headers: { "api-key": KEY },
     });
     const v1 = await plugin.models!.request({ settings: { ...settings, options: { apiVersion: "v1" } }, apiKey: KEY });
     expect(v1.url).toBe("https://contoso.openai.azure.com/openai/v1/models");
-    const model = (id: string, chat: boolean) => ({ id, status: "succeeded", object: "model", created_at: 1_646_126_127, lifecycle_status: "generally-available", capabilities: { fine_tune: false, inference: true, completion: false, chat_completion: chat, embeddings: !chat } });
-    expect(plugin.models!.response({ object: "list", data: [model("gpt-4o-mini", true), model("text-embedding-3-small", false), { id: "no-capabilities-listed" }] }))
-      .toEqual([{ id: "gpt-4o-mini" }, { id: "no-capabilities-listed" }]);
+    const model = (id: string, chat: boolean) => ({
+      id,
+      status: "succeeded",
+      object: "model",
+      created_at: 1_646_126_127,
+      lifecycle_status: "generally-available",
+      capabilities: { fine_tune: false, inference: true, completion: false, chat_completion: chat, embeddings: !chat },
+    });
+    expect(
+      plugin.models!.response({ object: "list", data: [model("gpt-4o-mini", true), model("text-embedding-3-small", false), { id: "no-capabilities-listed" }] }),
+    ).toEqual([{ id: "gpt-4o-mini" }, { id: "no-capabilities-listed" }]);
   });
 });

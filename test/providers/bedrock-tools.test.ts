@@ -8,7 +8,18 @@
 import { describe, expect, test } from "vitest";
 import { FAST_RETRY, useGateway } from "../helpers/gateway.js";
 import {
-  blockStop, converse, eventStream, messageStart, messageStop, metadata, reasoningDelta, SECRET, textDelta, toolFrames, toolInput, toolStart,
+  blockStop,
+  converse,
+  eventStream,
+  messageStart,
+  messageStop,
+  metadata,
+  reasoningDelta,
+  SECRET,
+  textDelta,
+  toolFrames,
+  toolInput,
+  toolStart,
 } from "./bedrock.fixture.js";
 
 const CLAUDE = "anthropic.claude-sonnet-4-20250514-v1:0";
@@ -18,17 +29,27 @@ const usage = { inputTokens: 20, outputTokens: 9 };
 const price = { prompt: "1", completion: "5" };
 const model = (id: string, upstream: string) => ({ id, pricing: price, max_output: 8192, endpoints: [{ provider: "bedrock", model: upstream }] });
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: { bedrock: { baseUrl: fakeUrl, apiKey: `AKIAIOSFODNN7EXAMPLE:${SECRET}`, region: "us-west-2" } },
-  models: [model("bedrock/claude", CLAUDE), model("bedrock/llama", LLAMA), model("bedrock/mistral", MISTRAL)],
-  retry: FAST_RETRY,
-}), { credits: "100", body: { model: "bedrock/claude", messages: [{ role: "user", content: "Hi" }] } });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: { bedrock: { baseUrl: fakeUrl, apiKey: `AKIAIOSFODNN7EXAMPLE:${SECRET}`, region: "us-west-2" } },
+    models: [model("bedrock/claude", CLAUDE), model("bedrock/llama", LLAMA), model("bedrock/mistral", MISTRAL)],
+    retry: FAST_RETRY,
+  }),
+  { credits: "100", body: { model: "bedrock/claude", messages: [{ role: "user", content: "Hi" }] } },
+);
 const ask = [{ role: "user", content: "Weather in Oslo?" }];
 const client = () => h.gw.client(h.key);
 const chat = (body: Record<string, unknown>) => client().chat.completions.create({ model: "bedrock/claude", messages: ask, ...body } as never) as Promise<any>;
 
-const weather = { type: "function", function: { name: "get_weather", description: "Current weather", parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] } } };
+const weather = {
+  type: "function",
+  function: {
+    name: "get_weather",
+    description: "Current weather",
+    parameters: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
+  },
+};
 const clock = { type: "function", function: { name: "get_time", description: "" } };
 const toolUse = (toolUseId: string, name: string, input: unknown) => ({ toolUse: { toolUseId, name, input } });
 
@@ -54,7 +75,10 @@ describe("tools", () => {
     });
     expect(r.choices[0]).toMatchObject({
       finish_reason: "tool_calls",
-      message: { content: null, tool_calls: [{ id: "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] },
+      message: {
+        content: null,
+        tool_calls: [{ id: "tooluse_kZJMlvQmRJ6eAyJE5GIl7Q", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }],
+      },
     });
   });
 
@@ -73,7 +97,11 @@ describe("tools", () => {
     await chat({ messages: ask, tools: [weather], tool_choice: "none" });
     expect(h.sent().toolConfig).toBeUndefined();
     h.fake.requests.length = 0;
-    const history = [...ask, { role: "assistant", tool_calls: [{ id: "t1", type: "function", function: { name: "get_weather", arguments: "{}" } }] }, { role: "tool", tool_call_id: "t1", content: "sunny" }];
+    const history = [
+      ...ask,
+      { role: "assistant", tool_calls: [{ id: "t1", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "t1", content: "sunny" },
+    ];
     await refused(await h.post({ messages: history, tools: [weather], tool_choice: "none" }), "tool_choice");
   });
 
@@ -86,7 +114,12 @@ describe("tools", () => {
     // A second call whose id came from another provider: dots and a pipe do not fit [a-zA-Z0-9_-]+.
     const foreign = { id: "call_x|fc.42", type: "function", function: { name: "get_time", arguments: "" } };
     h.fake.queue(converse([{ text: "12°C at 12:00." }], "end_turn", usage));
-    const history = [...ask, { role: "assistant", content: "Checking.", tool_calls: [call, foreign] }, { role: "tool", tool_call_id: id, content: '{"temp":12}' }, { role: "tool", tool_call_id: foreign.id, content: "12:00" }];
+    const history = [
+      ...ask,
+      { role: "assistant", content: "Checking.", tool_calls: [call, foreign] },
+      { role: "tool", tool_call_id: id, content: '{"temp":12}' },
+      { role: "tool", tool_call_id: foreign.id, content: "12:00" },
+    ];
     await chat({ messages: history, tools: [weather] });
     const [, assistant, results] = h.sent().messages;
     const sentId = assistant.content[2].toolUse.toolUseId;
@@ -102,7 +135,14 @@ describe("tools", () => {
 
   test("Mistral models get nine-letter ids, the same for a call and its result", async () => {
     h.fake.queue(converse([{ text: "ok" }], "end_turn", usage));
-    const history = [...ask, { role: "assistant", tool_calls: [{ id: "tooluse_bpe71yCfRu2b5i-nKGDr5g", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }] }, { role: "tool", tool_call_id: "tooluse_bpe71yCfRu2b5i-nKGDr5g", content: "12" }];
+    const history = [
+      ...ask,
+      {
+        role: "assistant",
+        tool_calls: [{ id: "tooluse_bpe71yCfRu2b5i-nKGDr5g", type: "function", function: { name: "get_weather", arguments: '{"city":"Oslo"}' } }],
+      },
+      { role: "tool", tool_call_id: "tooluse_bpe71yCfRu2b5i-nKGDr5g", content: "12" },
+    ];
     await chat({ model: "bedrock/mistral", messages: history, tools: [weather] });
     const [, assistant, result] = h.sent().messages;
     expect(assistant.content[0].toolUse.toolUseId).toMatch(/^[A-Za-z0-9]{9}$/);
@@ -112,18 +152,27 @@ describe("tools", () => {
   test("parallel tool calls come back in order; parallel_tool_calls: false has no Converse flag (400)", async () => {
     h.fake.queue(converse([toolUse("tooluse_a", "get_weather", { city: "Oslo" }), toolUse("tooluse_b", "get_weather", { city: "Rome" })], "tool_use", usage));
     const r = await chat({ messages: ask, tools: [weather] });
-    expect(r.choices[0].message.tool_calls.map((c: any) => [c.id, c.function.arguments])).toEqual([["tooluse_a", '{"city":"Oslo"}'], ["tooluse_b", '{"city":"Rome"}']]);
+    expect(r.choices[0].message.tool_calls.map((c: any) => [c.id, c.function.arguments])).toEqual([
+      ["tooluse_a", '{"city":"Oslo"}'],
+      ["tooluse_b", '{"city":"Rome"}'],
+    ]);
     h.fake.requests.length = 0;
     await refused(await h.post({ messages: ask, tools: [weather], parallel_tool_calls: false }), "parallel_tool_calls");
   });
 
   test("a streamed tool call, assembled by the openai client's stream helper; a tool without input ends as {}", async () => {
-    h.fake.queue(eventStream([
-      messageStart(), textDelta("Let me check.", 0), blockStop(0),
-      ...toolFrames({ id: "tooluse_s1", name: "get_weather", arguments: '{"city":"Oslo"}' }, 1),
-      toolStart("tooluse_s2", "get_time", 2), blockStop(2),
-      messageStop("tool_use"), metadata(usage),
-    ]));
+    h.fake.queue(
+      eventStream([
+        messageStart(),
+        textDelta("Let me check.", 0),
+        blockStop(0),
+        ...toolFrames({ id: "tooluse_s1", name: "get_weather", arguments: '{"city":"Oslo"}' }, 1),
+        toolStart("tooluse_s2", "get_time", 2),
+        blockStop(2),
+        messageStop("tool_use"),
+        metadata(usage),
+      ]),
+    );
     const stream = client().chat.completions.stream({ model: "bedrock/claude", messages: ask as never, tools: [weather, clock] as never });
     const done = await stream.finalChatCompletion();
     expect(done.choices[0]!.finish_reason).toBe("tool_calls");
@@ -137,9 +186,17 @@ describe("tools", () => {
 });
 
 describe("response_format as a forced json tool", () => {
-  const schema = { type: "object", properties: { city: { type: "string" }, temp: { type: "number" } }, required: ["city", "temp"], additionalProperties: false };
+  const schema = {
+    type: "object",
+    properties: { city: { type: "string" }, temp: { type: "number" } },
+    required: ["city", "temp"],
+    additionalProperties: false,
+  };
   const format = { type: "json_schema", json_schema: { name: "report", schema, strict: true } };
-  const jsonTool = { tools: [{ toolSpec: { name: "json", description: "Respond with a JSON object.", inputSchema: { json: schema } } }], toolChoice: { tool: { name: "json" } } };
+  const jsonTool = {
+    tools: [{ toolSpec: { name: "json", description: "Respond with a JSON object.", inputSchema: { json: schema } } }],
+    toolChoice: { tool: { name: "json" } },
+  };
 
   test("json_schema, not streamed: the schema becomes the forced tool; its input is the answer, finish stop", async () => {
     h.fake.queue(converse([toolUse("tooluse_j", "json", { city: "Oslo", temp: 12 })], "tool_use", usage));
@@ -150,7 +207,17 @@ describe("response_format as a forced json tool", () => {
   });
 
   test("json_schema, streamed: the tool input streams as content", async () => {
-    h.fake.queue(eventStream([messageStart(), toolStart("tooluse_j", "json", 0), toolInput('{"city":"Os', 0), toolInput('lo","temp":12}', 0), blockStop(0), messageStop("tool_use"), metadata(usage)]));
+    h.fake.queue(
+      eventStream([
+        messageStart(),
+        toolStart("tooluse_j", "json", 0),
+        toolInput('{"city":"Os', 0),
+        toolInput('lo","temp":12}', 0),
+        blockStop(0),
+        messageStop("tool_use"),
+        metadata(usage),
+      ]),
+    );
     const stream = client().chat.completions.stream({ model: "bedrock/claude", messages: ask as never, response_format: format as never });
     const pieces: string[] = [];
     stream.on("content.delta", ({ delta }) => pieces.push(delta));
@@ -175,8 +242,16 @@ describe("messages and content", () => {
     h.fake.queue(converse([{ text: "ok" }], "end_turn", usage));
     await chat({
       messages: [
-        { role: "system", content: "Be terse." }, { role: "developer", content: [{ type: "text", text: "Answer in French." }] },
-        { role: "user", content: [{ type: "text", text: "Hello" }, { type: "text", text: "" }, { type: "text", text: "there" }] },
+        { role: "system", content: "Be terse." },
+        { role: "developer", content: [{ type: "text", text: "Answer in French." }] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Hello" },
+            { type: "text", text: "" },
+            { type: "text", text: "there" },
+          ],
+        },
       ],
       max_completion_tokens: 300,
     });
@@ -190,7 +265,17 @@ describe("messages and content", () => {
   test("an image data URL becomes an ImageBlock with base64 bytes and a short format name", async () => {
     h.fake.queue(converse([{ text: "A red dot." }], "end_turn", usage));
     const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-    await chat({ messages: [{ role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${png}`, detail: "low" } }] }] });
+    await chat({
+      messages: [
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image_url", image_url: { url: `data:image/png;base64,${png}`, detail: "low" } },
+          ],
+        },
+      ],
+    });
     expect(h.sent().messages).toEqual([{ role: "user", content: [{ text: "What is this?" }, { image: { format: "png", source: { bytes: png } } }] }]);
   });
 
@@ -198,7 +283,10 @@ describe("messages and content", () => {
     ["an https image (no download)", "https://example.com/cat.png"],
     ["an image format Converse lacks", "data:image/bmp;base64,Qk0="],
   ])("%s: 400 naming the url, nothing upstream", async (_, url) => {
-    const content = [{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url } }];
+    const content = [
+      { type: "text", text: "What is this?" },
+      { type: "image_url", image_url: { url } },
+    ];
     await refused(await h.post({ messages: [{ role: "user", content }] }), "messages.0.content.1.image_url.url");
   });
 
@@ -212,7 +300,9 @@ describe("answers", () => {
     h.fake.queue(converse([{ text: "Sorry, I can't help with that." }], "guardrail_intervened", usage));
     expect((await chat({})).choices[0].finish_reason).toBe("content_filter");
     h.fake.queue(eventStream([messageStart(), textDelta("Sorry"), blockStop(), messageStop("content_filtered"), metadata(usage)]));
-    const done = await client().chat.completions.stream({ model: "bedrock/claude", messages: ask as never }).finalChatCompletion();
+    const done = await client()
+      .chat.completions.stream({ model: "bedrock/claude", messages: ask as never })
+      .finalChatCompletion();
     expect(done.choices[0]!.finish_reason).toBe("content_filter");
   });
 
@@ -223,18 +313,46 @@ describe("answers", () => {
     expect(h.sent().additionalModelRequestFields).toEqual({ thinking: { type: "enabled", budget_tokens: 3000 } });
     expect(h.sent().inferenceConfig).toEqual({ maxTokens: 10000 });
     expect(r.choices[0].message.content).toBe("Hello!");
-    h.fake.queue(eventStream([messageStart(), reasoningDelta({ text: "Thinking…" }, 0), reasoningDelta({ signature: "EqoB" }, 0), blockStop(0), textDelta("Hello!", 1), blockStop(1), messageStop("end_turn"), metadata(usage)]));
-    const done = await client().chat.completions.stream({ model: "bedrock/claude", messages: ask as never, reasoning_effort: "low" }).finalChatCompletion();
+    h.fake.queue(
+      eventStream([
+        messageStart(),
+        reasoningDelta({ text: "Thinking…" }, 0),
+        reasoningDelta({ signature: "EqoB" }, 0),
+        blockStop(0),
+        textDelta("Hello!", 1),
+        blockStop(1),
+        messageStop("end_turn"),
+        metadata(usage),
+      ]),
+    );
+    const done = await client()
+      .chat.completions.stream({ model: "bedrock/claude", messages: ask as never, reasoning_effort: "low" })
+      .finalChatCompletion();
     expect(done.choices[0]!.message.content).toBe("Hello!");
     // No max_completion_tokens: the catalog's output limit (8192) bounds thinking and answer together.
-    expect(h.sent()).toMatchObject({ additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 1024 } }, inferenceConfig: { maxTokens: 8192 } });
+    expect(h.sent()).toMatchObject({
+      additionalModelRequestFields: { thinking: { type: "enabled", budget_tokens: 1024 } },
+      inferenceConfig: { maxTokens: 8192 },
+    });
   });
 
   test.each([
     ["a model without a mapping", { model: "bedrock/llama", reasoning_effort: "high" }, "reasoning_effort"],
     ["temperature beside thinking", { reasoning_effort: "high", temperature: 0.2 }, "temperature"],
     ["a forced tool beside thinking", { reasoning_effort: "high", tools: [weather], tool_choice: "required" }, "tool_choice"],
-    ["a tool loop to continue (its signed thinking blocks are lost)", { reasoning_effort: "low", tools: [weather], messages: [...ask, { role: "assistant", tool_calls: [{ id: "t1", type: "function", function: { name: "get_weather", arguments: "{}" } }] }, { role: "tool", tool_call_id: "t1", content: "12" }] }, "reasoning_effort"],
+    [
+      "a tool loop to continue (its signed thinking blocks are lost)",
+      {
+        reasoning_effort: "low",
+        tools: [weather],
+        messages: [
+          ...ask,
+          { role: "assistant", tool_calls: [{ id: "t1", type: "function", function: { name: "get_weather", arguments: "{}" } }] },
+          { role: "tool", tool_call_id: "t1", content: "12" },
+        ],
+      },
+      "reasoning_effort",
+    ],
     ["an output limit too small for a thinking budget", { reasoning_effort: "low", max_completion_tokens: 1000 }, "reasoning_effort"],
   ])("reasoning_effort with %s: 400, nothing upstream", async (_, extra, param) => {
     await refused(await h.post(extra), param);

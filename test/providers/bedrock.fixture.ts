@@ -21,7 +21,12 @@ const PADDING = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 export const SECRET = "wJalrXUtnFEMI/K7MDENG";
 export const ERROR_MARKER = "bedrock-error-marker-5d2";
 
-export interface WireUsage { inputTokens: number; outputTokens: number; cacheReadInputTokens?: number; cacheWriteInputTokens?: number }
+export interface WireUsage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheReadInputTokens?: number;
+  cacheWriteInputTokens?: number;
+}
 
 const STOP: Record<Finish, string> = { stop: "end_turn", length: "max_tokens", tool_calls: "tool_use" };
 const wire = (u: Tokens): WireUsage => ({ inputTokens: u.prompt, outputTokens: u.completion });
@@ -59,10 +64,12 @@ export const blockStop = (index = 0) => frame("contentBlockStop", { contentBlock
 export const messageStop = (stopReason: string) => frame("messageStop", { stopReason });
 export const metadata = (usage: WireUsage) => frame("metadata", { usage: { ...usage, totalTokens: total(usage) }, metrics: { latencyMs: 380 } });
 
-export const toolStart = (toolUseId: string, name: string, index: number) => frame("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId, name } } });
+export const toolStart = (toolUseId: string, name: string, index: number) =>
+  frame("contentBlockStart", { contentBlockIndex: index, start: { toolUse: { toolUseId, name } } });
 export const toolInput = (input: string, index: number) => frame("contentBlockDelta", { contentBlockIndex: index, delta: { toolUse: { input } } });
 /** Reasoning as ConverseStream sends it (ReasoningContentBlockDelta: text, then signature). */
-export const reasoningDelta = (delta: { text: string } | { signature: string }, index: number) => frame("contentBlockDelta", { contentBlockIndex: index, delta: { reasoningContent: delta } });
+export const reasoningDelta = (delta: { text: string } | { signature: string }, index: number) =>
+  frame("contentBlockDelta", { contentBlockIndex: index, delta: { reasoningContent: delta } });
 
 /** The frames of one tool-use block: start (id, name), input in two fragments, stop. */
 export function toolFrames(call: Call, index: number): Uint8Array[] {
@@ -91,8 +98,14 @@ export function eventStream(frames: Uint8Array[], chunks?: Uint8Array[], delayMs
 }
 
 const ERROR_TYPES: Record<number, string> = {
-  400: "ValidationException", 403: "AccessDeniedException", 404: "ResourceNotFoundException", 408: "ModelTimeoutException",
-  424: "ModelErrorException", 429: "ThrottlingException", 500: "InternalServerException", 503: "ServiceUnavailableException",
+  400: "ValidationException",
+  403: "AccessDeniedException",
+  404: "ResourceNotFoundException",
+  408: "ModelTimeoutException",
+  424: "ModelErrorException",
+  429: "ThrottlingException",
+  500: "InternalServerException",
+  503: "ServiceUnavailableException",
 };
 
 export function bedrockError(status: number): Reply {
@@ -111,15 +124,25 @@ interface WireBlock {
   toolUse?: { toolUseId: string; name: string; input: unknown };
   toolResult?: { toolUseId: string; content: Array<{ text?: string }> };
 }
-interface WireMessage { role: "user" | "assistant"; content: WireBlock[] }
+interface WireMessage {
+  role: "user" | "assistant";
+  content: WireBlock[];
+}
 
 function neutral(m: WireMessage): SeenRequest["messages"] {
-  const results = m.content.filter((b) => b.toolResult).map((b) => ({
-    role: "tool" as const,
-    toolResult: { id: b.toolResult!.toolUseId, text: b.toolResult!.content.map((c) => c.text ?? "").join("") },
-  }));
-  const text = m.content.filter((b) => typeof b.text === "string").map((b) => b.text).join("");
-  const calls = m.content.filter((b) => b.toolUse).map((b) => ({ id: b.toolUse!.toolUseId, name: b.toolUse!.name, arguments: JSON.stringify(b.toolUse!.input) }));
+  const results = m.content
+    .filter((b) => b.toolResult)
+    .map((b) => ({
+      role: "tool" as const,
+      toolResult: { id: b.toolResult!.toolUseId, text: b.toolResult!.content.map((c) => c.text ?? "").join("") },
+    }));
+  const text = m.content
+    .filter((b) => typeof b.text === "string")
+    .map((b) => b.text)
+    .join("");
+  const calls = m.content
+    .filter((b) => b.toolUse)
+    .map((b) => ({ id: b.toolUse!.toolUseId, name: b.toolUse!.name, arguments: JSON.stringify(b.toolUse!.input) }));
   if (!text && !calls.length) return results;
   const out: SeenRequest["messages"][number] = { role: m.role };
   if (text) out.text = text;
@@ -156,7 +179,16 @@ export async function resign(req: Recorded, credentials: AwsCredentials, region:
   const date = String(req.headers["x-amz-date"]).replace(/^(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z$/, "$1-$2-$3T$4:$5:$6Z");
   const signer = new SignatureV4({ service: "bedrock", region, credentials, sha256: Hash.bind(null, "sha256") });
   const signed = await signer.sign(
-    { method: req.method, protocol: "http:", hostname: url.hostname, port: Number(url.port), path: url.pathname, query: {}, headers: Object.fromEntries(kept.map((n) => [n, String(req.headers[n])])), body: raw },
+    {
+      method: req.method,
+      protocol: "http:",
+      hostname: url.hostname,
+      port: Number(url.port),
+      path: url.pathname,
+      query: {},
+      headers: Object.fromEntries(kept.map((n) => [n, String(req.headers[n])])),
+      body: raw,
+    },
     { signingDate: new Date(date) },
   );
   return signed.headers.authorization;

@@ -42,27 +42,49 @@ describe("cerebras describes itself", () => {
 });
 
 describe("cerebras under server.compat: openai", () => {
-  const h = useGateway((fakeUrl) => ({
-    server: { compat: "openai" },
-    providers: { cerebras: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-cerebras" } },
-    models: [{ id: "vendor/model", pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: "cerebras", model: "llama-3.3-70b" }] }],
-    retry: FAST_RETRY,
-  }), { body: { model: "vendor/model", messages: [{ role: "user", content: "Hi" }] } });
+  const h = useGateway(
+    (fakeUrl) => ({
+      server: { compat: "openai" },
+      providers: { cerebras: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-cerebras" } },
+      models: [
+        { id: "vendor/model", pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: "cerebras", model: "llama-3.3-70b" }] },
+      ],
+      retry: FAST_RETRY,
+    }),
+    { body: { model: "vendor/model", messages: [{ role: "user", content: "Hi" }] } },
+  );
 
   test("a developer turn goes out as system (no developer role); json_schema is forwarded as is", async () => {
     h.fake.queue(completion("{}"));
     const response_format = { type: "json_schema", json_schema: { name: "x", schema: { type: "object" } } };
-    const res = await h.post({ messages: [{ role: "developer", content: "Be brief" }, { role: "user", content: "Hi" }], response_format });
+    const res = await h.post({
+      messages: [
+        { role: "developer", content: "Be brief" },
+        { role: "user", content: "Hi" },
+      ],
+      response_format,
+    });
     expect(res.status).toBe(200);
     expect(h.fake.requests[0]!.path).toBe("/v1/chat/completions");
     expect(h.fake.requests[0]!.headers.authorization).toBe("Bearer sk-upstream-cerebras");
-    expect(h.fake.requests[0]!.body).toMatchObject({ model: "llama-3.3-70b", messages: [{ role: "system", content: "Be brief" }, { role: "user", content: "Hi" }], response_format });
+    expect(h.fake.requests[0]!.body).toMatchObject({
+      model: "llama-3.3-70b",
+      messages: [
+        { role: "system", content: "Be brief" },
+        { role: "user", content: "Hi" },
+      ],
+      response_format,
+    });
   });
 
   test("parallel_tool_calls, logit_bias and images are 400s naming the field; nothing goes upstream", async () => {
     const tool = { type: "function", function: { name: "f", parameters: { type: "object", properties: {} } } };
     const image = { role: "user", content: [{ type: "image_url", image_url: { url: "https://example.com/a.png" } }] };
-    for (const [body, field] of [[{ tools: [tool], parallel_tool_calls: false }, "parallel_tool_calls"], [{ logit_bias: { "50256": -100 } }, "logit_bias"], [{ messages: [image] }, "messages"]] as const) {
+    for (const [body, field] of [
+      [{ tools: [tool], parallel_tool_calls: false }, "parallel_tool_calls"],
+      [{ logit_bias: { "50256": -100 } }, "logit_bias"],
+      [{ messages: [image] }, "messages"],
+    ] as const) {
       const res = await h.post(body);
       expect(res.status).toBe(400);
       const message: string = ((await res.json()) as any).error.message;

@@ -4,11 +4,25 @@ import { billedFor, usePreset } from "./presets.fixture.js";
 
 // The reference's example response (api-docs.deepseek.com, Create Chat Completion): prompt_tokens
 // is the sum of prompt_cache_hit_tokens and prompt_cache_miss_tokens.
-const deepseekCompletion = (finish: string, usage = { prompt_tokens: 10, completion_tokens: 11, total_tokens: 21, prompt_tokens_details: { cached_tokens: 0 }, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 10 }) => ({
+const deepseekCompletion = (
+  finish: string,
+  usage = {
+    prompt_tokens: 10,
+    completion_tokens: 11,
+    total_tokens: 21,
+    prompt_tokens_details: { cached_tokens: 0 },
+    prompt_cache_hit_tokens: 0,
+    prompt_cache_miss_tokens: 10,
+  },
+) => ({
   json: {
-    id: "48ad6b6e-b2f7-4059-b9cf-aa5d966f8f22", object: "chat.completion", created: 1766977481, model: "deepseek-chat",
+    id: "48ad6b6e-b2f7-4059-b9cf-aa5d966f8f22",
+    object: "chat.completion",
+    created: 1766977481,
+    model: "deepseek-chat",
     choices: [{ index: 0, message: { role: "assistant", content: "Hello! How can I assist you today? 😊" }, logprobs: null, finish_reason: finish }],
-    usage, system_fingerprint: "fp_eaab8d114b_prod0820_fp8_kvcache",
+    usage,
+    system_fingerprint: "fp_eaab8d114b_prod0820_fp8_kvcache",
   },
 });
 
@@ -22,7 +36,10 @@ describe("deepseek", () => {
   });
 
   test("n > 1 and seed are 400s naming them; nothing goes upstream", async () => {
-    for (const [body, field] of [[{ n: 3 }, "n"], [{ seed: 1 }, "seed"]] as const) {
+    for (const [body, field] of [
+      [{ n: 3 }, "n"],
+      [{ seed: 1 }, "seed"],
+    ] as const) {
       const res = await h.post(body);
       expect(res.status).toBe(400);
       const err = ((await res.json()) as any).error;
@@ -40,7 +57,14 @@ describe("deepseek", () => {
   });
 
   test("cache hits are inside prompt_tokens: billed once, not added again", async () => {
-    const usage = { prompt_tokens: 1200, completion_tokens: 40, total_tokens: 1240, prompt_tokens_details: { cached_tokens: 1024 }, prompt_cache_hit_tokens: 1024, prompt_cache_miss_tokens: 176 };
+    const usage = {
+      prompt_tokens: 1200,
+      completion_tokens: 40,
+      total_tokens: 1240,
+      prompt_tokens_details: { cached_tokens: 1024 },
+      prompt_cache_hit_tokens: 1024,
+      prompt_cache_miss_tokens: 176,
+    };
     h.fake.queue(deepseekCompletion("stop", usage));
     let body: any;
     const billed = await billedFor(h.gw, async () => {

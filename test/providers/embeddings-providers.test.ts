@@ -22,7 +22,12 @@ import { resign, SECRET } from "./bedrock.fixture.js";
 
 const KEY_ID = "AKIAIOSFODNN7EXAMPLE";
 const price = (prompt: string) => ({ prompt, completion: "0" });
-const model = (id: string, provider: string, upstream: string, prompt = "0.1") => ({ id, kind: "embeddings", pricing: price(prompt), endpoints: [{ provider, model: upstream }] });
+const model = (id: string, provider: string, upstream: string, prompt = "0.1") => ({
+  id,
+  kind: "embeddings",
+  pricing: price(prompt),
+  endpoints: [{ provider, model: upstream }],
+});
 
 function bedrockReply(req: Recorded): Reply {
   const id = decodeURIComponent(/^\/model\/([^/]+)\/invoke$/.exec(req.path)![1]!);
@@ -43,26 +48,33 @@ function reply(req: Recorded): Reply {
   return openaiEmbeddingReply(req);
 }
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: {
-    azure: { baseUrl: `${fakeUrl}/azure/openai`, apiKey: "azure-key-123" },
-    mistral: { baseUrl: `${fakeUrl}/mistral/v1`, apiKey: "mistral-key" },
-    google: { baseUrl: `${fakeUrl}/google`, apiKey: "gemini-key" },
-    bedrock: { baseUrl: fakeUrl, apiKey: `${KEY_ID}:${SECRET}`, region: "us-west-2" },
-  },
-  models: [
-    model("azure/embed-small", "azure", "emb-small-prod"),
-    model("bedrock/titan-v2", "bedrock", "amazon.titan-embed-text-v2:0", "0.02"),
-    model("bedrock/titan-v1", "bedrock", "amazon.titan-embed-text-v1"),
-    model("bedrock/cohere-en", "bedrock", "cohere.embed-english-v3"),
-    model("bedrock/cohere-v4", "bedrock", "cohere.embed-v4:0", "0.12"),
-  ],
-  retry: FAST_RETRY,
-}), { fallback: reply });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: {
+      azure: { baseUrl: `${fakeUrl}/azure/openai`, apiKey: "azure-key-123" },
+      mistral: { baseUrl: `${fakeUrl}/mistral/v1`, apiKey: "mistral-key" },
+      google: { baseUrl: `${fakeUrl}/google`, apiKey: "gemini-key" },
+      bedrock: { baseUrl: fakeUrl, apiKey: `${KEY_ID}:${SECRET}`, region: "us-west-2" },
+    },
+    models: [
+      model("azure/embed-small", "azure", "emb-small-prod"),
+      model("bedrock/titan-v2", "bedrock", "amazon.titan-embed-text-v2:0", "0.02"),
+      model("bedrock/titan-v1", "bedrock", "amazon.titan-embed-text-v1"),
+      model("bedrock/cohere-en", "bedrock", "cohere.embed-english-v3"),
+      model("bedrock/cohere-v4", "bedrock", "cohere.embed-v4:0", "0.12"),
+    ],
+    retry: FAST_RETRY,
+  }),
+  { fallback: reply },
+);
 
 async function embed(body: Record<string, unknown>) {
-  const res = await fetch(`${h.gw.url}/v1/embeddings`, { method: "POST", headers: { ...bearer(h.key), "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await fetch(`${h.gw.url}/v1/embeddings`, {
+    method: "POST",
+    headers: { ...bearer(h.key), "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return { res, body: (await res.json()) as any };
 }
 
@@ -174,7 +186,10 @@ describe("Bedrock", () => {
   });
 
   test("Titan: dimensions v2 does not take, or on v1 at all: 400 before any call", async () => {
-    for (const [m, dims] of [["bedrock/titan-v2", 300], ["bedrock/titan-v1", 256]] as const) {
+    for (const [m, dims] of [
+      ["bedrock/titan-v2", 300],
+      ["bedrock/titan-v1", 256],
+    ] as const) {
       const { res, body } = await embed({ model: m, input: "x", dimensions: dims });
       expect(res.status).toBe(400);
       expect(body.error).toMatchObject({ code: "unsupported_parameter", param: "dimensions" });
@@ -196,7 +211,10 @@ describe("Bedrock", () => {
   });
 
   test("Cohere v4: output_dimension; its by-type answer ({float: [...]}) is read too", async () => {
-    h.fake.queue({ headers: { "x-amzn-bedrock-input-token-count": "3" }, json: { id: "x", texts: ["abc"], embeddings: { float: [vectorOf("abc", 256)] }, response_type: "embeddings_by_type" } });
+    h.fake.queue({
+      headers: { "x-amzn-bedrock-input-token-count": "3" },
+      json: { id: "x", texts: ["abc"], embeddings: { float: [vectorOf("abc", 256)] }, response_type: "embeddings_by_type" },
+    });
     const { res, body } = await embed({ model: "bedrock/cohere-v4", input: ["abc"], dimensions: 256, encoding_format: "float" });
     expect(res.status).toBe(200);
     expect(h.fake.requests.at(-1)!.body).toEqual({ texts: ["abc"], input_type: "search_document", output_dimension: 256 });

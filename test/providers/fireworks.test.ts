@@ -14,7 +14,20 @@ describe("fireworks", () => {
   });
 
   test("streams go out without stream_options: the finish chunk always has usage", async () => {
-    h.fake.queue({ sse: [{ data: { id: "d583f66e", object: "chat.completion.chunk", created: 1758920391, model: "m", choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: "stop" }], usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 } } }] });
+    h.fake.queue({
+      sse: [
+        {
+          data: {
+            id: "d583f66e",
+            object: "chat.completion.chunk",
+            created: 1758920391,
+            model: "m",
+            choices: [{ index: 0, delta: { content: "Hi" }, finish_reason: "stop" }],
+            usage: { prompt_tokens: 5, completion_tokens: 1, total_tokens: 6 },
+          },
+        },
+      ],
+    });
     await (await h.post({ stream: true })).text();
     expect(h.sent()).toMatchObject({ stream: true });
     expect(h.sent()).not.toHaveProperty("stream_options");

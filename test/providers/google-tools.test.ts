@@ -37,7 +37,15 @@ const zodSchema = {
   type: "object",
   properties: {
     kind: { type: "string", const: "search" },
-    filters: { type: "array", items: { type: "object", properties: { field: { type: "string" }, value: { anyOf: [{ type: "string" }, { type: "null" }] } }, required: ["field", "value"], additionalProperties: false } },
+    filters: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: { field: { type: "string" }, value: { anyOf: [{ type: "string" }, { type: "null" }] } },
+        required: ["field", "value"],
+        additionalProperties: false,
+      },
+    },
   },
   required: ["kind", "filters"],
   additionalProperties: false,
@@ -49,15 +57,21 @@ const weather = { type: "function", function: { name: "get_weather", description
 const search = { type: "function", function: { name: "search_docs", parameters: zodSchema } };
 const clock = { type: "function", function: { name: "get_time" } };
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: { gemini: { plugin: "google", baseUrl: fakeUrl, apiKey: KEY } },
-  models: [
-    model("google/flash", "gemini-2.5-flash"), model("google/pro-25", "gemini-2.5-pro"), model("google/flash-2.0", "gemini-2.0-flash"),
-    model("google/pro-3", "gemini-3-pro-preview"), model("google/flash-3", "gemini-3-flash-preview"),
-  ],
-  retry: FAST_RETRY,
-}), { body: { model: "google/flash" } });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: { gemini: { plugin: "google", baseUrl: fakeUrl, apiKey: KEY } },
+    models: [
+      model("google/flash", "gemini-2.5-flash"),
+      model("google/pro-25", "gemini-2.5-pro"),
+      model("google/flash-2.0", "gemini-2.0-flash"),
+      model("google/pro-3", "gemini-3-pro-preview"),
+      model("google/flash-3", "gemini-3-flash-preview"),
+    ],
+    retry: FAST_RETRY,
+  }),
+  { body: { model: "google/flash" } },
+);
 
 const client = () => h.gw.client(h.key);
 const chat = (body: Record<string, unknown>) => client().chat.completions.create({ model: "google/flash", ...body } as never) as Promise<any>;
@@ -75,18 +89,27 @@ describe("tools and tool_choice", () => {
     h.fake.queue(ok());
     await chat({ messages: user("Weather?"), tools: [weather, search, clock] });
     const body = h.sent();
-    expect(body.tools).toEqual([{ functionDeclarations: [
-      { name: "get_weather", description: "Weather for a city", parametersJsonSchema: agentsSchema },
-      { name: "search_docs", parametersJsonSchema: zodSent },
-      { name: "get_time" },
-    ] }]);
+    expect(body.tools).toEqual([
+      {
+        functionDeclarations: [
+          { name: "get_weather", description: "Weather for a city", parametersJsonSchema: agentsSchema },
+          { name: "search_docs", parametersJsonSchema: zodSent },
+          { name: "get_time" },
+        ],
+      },
+    ]);
     expect(body.toolConfig).toBeUndefined();
   });
 
   test("tool_choice: auto -> AUTO, none -> NONE, required -> ANY, named -> ANY with allowedFunctionNames", async () => {
     const choices: Array<[unknown, unknown]> = [
-      ["auto", { mode: "AUTO" }], ["none", { mode: "NONE" }], ["required", { mode: "ANY" }],
-      [{ type: "function", function: { name: "search_docs" } }, { mode: "ANY", allowedFunctionNames: ["search_docs"] }],
+      ["auto", { mode: "AUTO" }],
+      ["none", { mode: "NONE" }],
+      ["required", { mode: "ANY" }],
+      [
+        { type: "function", function: { name: "search_docs" } },
+        { mode: "ANY", allowedFunctionNames: ["search_docs"] },
+      ],
     ];
     for (const [choice, expected] of choices) {
       h.fake.queue(ok());
@@ -144,17 +167,22 @@ describe("tools and tool_choice", () => {
     await chat({ messages, tools: [weather, clock] });
     const contents = h.sent().contents;
     expect(contents).toHaveLength(3);
-    expect(contents[2]).toEqual({ role: "user", parts: [
-      { functionResponse: { id: "fc-b", name: "get_time", response: { content: "09:00" } } },
-      { functionResponse: { id: "fc-a", name: "get_weather", response: { content: "cold" } } },
-    ] });
+    expect(contents[2]).toEqual({
+      role: "user",
+      parts: [
+        { functionResponse: { id: "fc-b", name: "get_time", response: { content: "09:00" } } },
+        { functionResponse: { id: "fc-a", name: "get_weather", response: { content: "cold" } } },
+      ],
+    });
   });
 
   test("a streamed tool call is assembled by the openai client's stream helper; each call's first fragment has id, type and name", async () => {
-    h.fake.queue(sse([
-      response([candidate([{ text: "Checking." }])], { promptTokenCount: 20, candidatesTokenCount: 2 }),
-      response([candidate([call("get_weather", { city: "Rome", unit: null, days: 2 }, "fc-s1"), call("get_time", {})], "STOP")], usage),
-    ]));
+    h.fake.queue(
+      sse([
+        response([candidate([{ text: "Checking." }])], { promptTokenCount: 20, candidatesTokenCount: 2 }),
+        response([candidate([call("get_weather", { city: "Rome", unit: null, days: 2 }, "fc-s1"), call("get_time", {})], "STOP")], usage),
+      ]),
+    );
     const stream = client().chat.completions.stream({ model: "google/flash", messages: user("Rome?") as never, tools: [weather, clock] as never });
     const fragments: any[] = [];
     stream.on("chunk", (c) => fragments.push(...(c.choices[0]?.delta?.tool_calls ?? [])));
@@ -167,7 +195,12 @@ describe("tools and tool_choice", () => {
       [assembled[1].id, "function", "get_time", "{}"],
     ]);
     expect(assembled[1].id).toMatch(/^call_\w+$/);
-    for (const index of [0, 1]) expect(fragments.find((f) => f.index === index)).toMatchObject({ id: assembled[index].id, type: "function", function: { name: assembled[index].function.name } });
+    for (const index of [0, 1])
+      expect(fragments.find((f) => f.index === index)).toMatchObject({
+        id: assembled[index].id,
+        type: "function",
+        function: { name: assembled[index].function.name },
+      });
     expect(h.fake.requests[0]!.path).toBe("/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse");
   });
 
@@ -179,11 +212,26 @@ describe("tools and tool_choice", () => {
 describe("messages and content parts", () => {
   test("developer and system messages become systemInstruction; text parts stay separate parts", async () => {
     h.fake.queue(ok());
-    await chat({ messages: [
-      { role: "system", content: "Be terse." },
-      { role: "developer", content: [{ type: "text", text: "Answer in " }, { type: "text", text: "French." }] },
-      { role: "user", content: [{ type: "text", text: "Bonjour" }, { type: "text", text: "" }, { type: "text", text: "ça va ?" }] },
-    ] });
+    await chat({
+      messages: [
+        { role: "system", content: "Be terse." },
+        {
+          role: "developer",
+          content: [
+            { type: "text", text: "Answer in " },
+            { type: "text", text: "French." },
+          ],
+        },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "Bonjour" },
+            { type: "text", text: "" },
+            { type: "text", text: "ça va ?" },
+          ],
+        },
+      ],
+    });
     const body = h.sent();
     expect(body.systemInstruction).toEqual({ parts: [{ text: "Be terse." }, { text: "Answer in French." }] });
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "Bonjour" }, { text: "ça va ?" }] }]);
@@ -192,13 +240,26 @@ describe("messages and content parts", () => {
   test("a data: URL image is inlineData with its MIME type; detail has no Gemini equivalent", async () => {
     h.fake.queue(ok("a red dot"));
     const data = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
-    const r = await chat({ messages: user([{ type: "text", text: "What is this?" }, { type: "image_url", image_url: { url: `data:image/png;base64,${data}`, detail: "high" } }]) });
+    const r = await chat({
+      messages: user([
+        { type: "text", text: "What is this?" },
+        { type: "image_url", image_url: { url: `data:image/png;base64,${data}`, detail: "high" } },
+      ]),
+    });
     expect(r.choices[0].message.content).toBe("a red dot");
     expect(h.sent().contents).toEqual([{ role: "user", parts: [{ text: "What is this?" }, { inlineData: { mimeType: "image/png", data } }] }]);
   });
 
   test("an https image URL is a 400 naming that url (no download), nothing upstream", async () => {
-    await rejected({ messages: user([{ type: "text", text: "x" }, { type: "image_url", image_url: { url: "https://example.com/cat.png" } }]) }, "messages.0.content.1.image_url.url");
+    await rejected(
+      {
+        messages: user([
+          { type: "text", text: "x" },
+          { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
+        ]),
+      },
+      "messages.0.content.1.image_url.url",
+    );
   });
 
   test("an image in a developer message is a 400: systemInstruction is text only", async () => {
@@ -231,10 +292,14 @@ describe("generationConfig", () => {
 
   test("reasoning_effort: thinkingBudget on 2.5, thinkingLevel on 3, a 400 on 2.0", async () => {
     const table: Array<[string, string, unknown]> = [
-      ["google/flash", "low", { thinkingBudget: 6554 }], ["google/flash", "high", { thinkingBudget: 24576 }],
-      ["google/pro-25", "minimal", { thinkingBudget: 1311 }], ["google/pro-25", "high", { thinkingBudget: 32768 }],
-      ["google/pro-3", "minimal", { thinkingLevel: "low" }], ["google/pro-3", "high", { thinkingLevel: "high" }],
-      ["google/flash-3", "minimal", { thinkingLevel: "minimal" }], ["google/flash-3", "medium", { thinkingLevel: "medium" }],
+      ["google/flash", "low", { thinkingBudget: 6554 }],
+      ["google/flash", "high", { thinkingBudget: 24576 }],
+      ["google/pro-25", "minimal", { thinkingBudget: 1311 }],
+      ["google/pro-25", "high", { thinkingBudget: 32768 }],
+      ["google/pro-3", "minimal", { thinkingLevel: "low" }],
+      ["google/pro-3", "high", { thinkingLevel: "high" }],
+      ["google/flash-3", "minimal", { thinkingLevel: "minimal" }],
+      ["google/flash-3", "medium", { thinkingLevel: "medium" }],
     ];
     for (const [id, effort, expected] of table) {
       h.fake.queue(ok());
@@ -248,7 +313,11 @@ describe("generationConfig", () => {
 
 describe("filters", () => {
   test("SAFETY, RECITATION and a blocked prompt finish as content_filter, streamed or not; OTHER stays stop", async () => {
-    const blocked = { promptFeedback: { blockReason: "PROHIBITED_CONTENT" }, usageMetadata: { promptTokenCount: 6, totalTokenCount: 6 }, modelVersion: "gemini-2.5-flash" };
+    const blocked = {
+      promptFeedback: { blockReason: "PROHIBITED_CONTENT" },
+      usageMetadata: { promptTokenCount: 6, totalTokenCount: 6 },
+      modelVersion: "gemini-2.5-flash",
+    };
     h.fake.queue(ok("par", "SAFETY"), ok("tial", "RECITATION"), ok("x", "OTHER"), { json: blocked });
     for (const expected of ["content_filter", "content_filter", "stop", "content_filter"]) {
       const res = await h.post({ messages: user("x") });

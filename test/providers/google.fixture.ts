@@ -53,7 +53,11 @@ export const functionCallPart = (c: { id?: string; name: string; arguments: stri
 });
 
 /** An SSE body of GenerateContentResponse chunks; Gemini ends the stream without [DONE]. */
-export const sse = (chunks: unknown[], extra: { delayMs?: number; cut?: boolean } = {}): Reply => ({ sse: chunks.map((data) => ({ data })), done: false, ...extra });
+export const sse = (chunks: unknown[], extra: { delayMs?: number; cut?: boolean } = {}): Reply => ({
+  sse: chunks.map((data) => ({ data })),
+  done: false,
+  ...extra,
+});
 
 function textStream(pieces: string[], u: Tokens, finish: Finish): Reply {
   const chunks = pieces.map((text, i) => {
@@ -66,8 +70,14 @@ function textStream(pieces: string[], u: Tokens, finish: Finish): Reply {
 }
 
 const STATUS: Record<number, string> = {
-  400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
-  429: "RESOURCE_EXHAUSTED", 500: "INTERNAL", 503: "UNAVAILABLE", 504: "DEADLINE_EXCEEDED",
+  400: "INVALID_ARGUMENT",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  429: "RESOURCE_EXHAUSTED",
+  500: "INTERNAL",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
 };
 export const ERROR_MARKER = "gemini-error-marker-5d2";
 
@@ -77,10 +87,23 @@ export function error(status: number, details: unknown[] = [], message = `upstre
 
 /** The 400 Gemini answers for a bad key, as reported verbatim in continuedev/continue#8516. */
 export function keyInvalid(): Reply {
-  return error(400, [
-    { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com", metadata: { service: "generativelanguage.googleapis.com" } },
-    { "@type": "type.googleapis.com/google.rpc.LocalizedMessage", locale: "en-US", message: `API key not valid. Please pass a valid API key. ${ERROR_MARKER}` },
-  ], `API key not valid. Please pass a valid API key. ${ERROR_MARKER}`);
+  return error(
+    400,
+    [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        reason: "API_KEY_INVALID",
+        domain: "googleapis.com",
+        metadata: { service: "generativelanguage.googleapis.com" },
+      },
+      {
+        "@type": "type.googleapis.com/google.rpc.LocalizedMessage",
+        locale: "en-US",
+        message: `API key not valid. Please pass a valid API key. ${ERROR_MARKER}`,
+      },
+    ],
+    `API key not valid. Please pass a valid API key. ${ERROR_MARKER}`,
+  );
 }
 
 type Message = SeenRequest["messages"][number];
@@ -88,12 +111,23 @@ type Message = SeenRequest["messages"][number];
 function messagesOf(contents: Array<{ role: string; parts: Array<Record<string, any>> }>): Message[] {
   return contents.flatMap((c) => {
     const out: Message[] = [];
-    const text = c.parts.filter((p) => typeof p.text === "string").map((p) => p.text).join("");
-    const calls = c.parts.filter((p) => p.functionCall).map((p) => ({ id: p.functionCall.id, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args) }));
+    const text = c.parts
+      .filter((p) => typeof p.text === "string")
+      .map((p) => p.text)
+      .join("");
+    const calls = c.parts
+      .filter((p) => p.functionCall)
+      .map((p) => ({ id: p.functionCall.id, name: p.functionCall.name, arguments: JSON.stringify(p.functionCall.args) }));
     for (const p of c.parts.filter((p) => p.functionResponse)) {
       const r = p.functionResponse.response;
       const keys = Object.keys(r);
-      out.push({ role: "tool", toolResult: { id: p.functionResponse.id, text: keys.length === 1 && keys[0] === "content" && typeof r.content === "string" ? r.content : JSON.stringify(r) } });
+      out.push({
+        role: "tool",
+        toolResult: {
+          id: p.functionResponse.id,
+          text: keys.length === 1 && keys[0] === "content" && typeof r.content === "string" ? r.content : JSON.stringify(r),
+        },
+      });
     }
     const role = c.role === "model" ? "assistant" : "user";
     const m: Message = { role };

@@ -21,7 +21,10 @@ describe("google adapter specifics", () => {
       model("google/flash", [{ provider: "gemini", model: "gemini-2.5-flash" }]),
       model("google/flash-2.0", [{ provider: "gemini", model: "gemini-2.0-flash" }]),
       model("google/pro-3", [{ provider: "gemini", model: "gemini-3-pro-preview" }]),
-      model("google/failover", [{ provider: "badkey", model: "gemini-2.5-flash" }, { provider: "backup", model: "gemini-2.5-flash" }]),
+      model("google/failover", [
+        { provider: "badkey", model: "gemini-2.5-flash" },
+        { provider: "backup", model: "gemini-2.5-flash" },
+      ]),
     ],
     retry: FAST_RETRY,
   }));
@@ -56,7 +59,9 @@ describe("google adapter specifics", () => {
   });
 
   test("system messages, merged turns and generationConfig; n candidates come back as choices", async () => {
-    h.fake.queue({ json: response([candidate([{ text: "A" }], "STOP", 0), candidate([{ text: "B" }], "MAX_TOKENS", 1)], { promptTokenCount: 9, candidatesTokenCount: 4 }) });
+    h.fake.queue({
+      json: response([candidate([{ text: "A" }], "STOP", 0), candidate([{ text: "B" }], "MAX_TOKENS", 1)], { promptTokenCount: 9, candidatesTokenCount: 4 }),
+    });
     const r = await chat({
       messages: [
         { role: "system", content: "Be terse." },
@@ -64,9 +69,17 @@ describe("google adapter specifics", () => {
         { role: "user", content: "One" },
         { role: "user", content: "Two" },
       ],
-      top_p: 0.9, n: 2, seed: 42, stop: "END", max_tokens: 64, temperature: 1.7,
+      top_p: 0.9,
+      n: 2,
+      seed: 42,
+      stop: "END",
+      max_tokens: 64,
+      temperature: 1.7,
     });
-    expect(r.choices.map((c: any) => [c.index, c.message.content, c.finish_reason])).toEqual([[0, "A", "stop"], [1, "B", "length"]]);
+    expect(r.choices.map((c: any) => [c.index, c.message.content, c.finish_reason])).toEqual([
+      [0, "A", "stop"],
+      [1, "B", "length"],
+    ]);
     const body = h.sent();
     expect(body.systemInstruction).toEqual({ parts: [{ text: "Be terse." }, { text: "Answer in French." }] });
     expect(body.contents).toEqual([{ role: "user", parts: [{ text: "One" }, { text: "Two" }] }]);
@@ -94,10 +107,14 @@ describe("google adapter specifics", () => {
     const r = await chat({
       messages: [
         { role: "user", content: "Weather and time in Paris?" },
-        { role: "assistant", content: "Checking.", tool_calls: [
-          { id: "call_w", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
-          { id: "call_t", type: "function", function: { name: "get_time", arguments: "{}" } },
-        ] },
+        {
+          role: "assistant",
+          content: "Checking.",
+          tool_calls: [
+            { id: "call_w", type: "function", function: { name: "get_weather", arguments: '{"city":"Paris"}' } },
+            { id: "call_t", type: "function", function: { name: "get_time", arguments: "{}" } },
+          ],
+        },
         { role: "tool", tool_call_id: "call_w", content: "sunny" },
         { role: "tool", tool_call_id: "call_t", content: "[12,30]" },
         { role: "user", content: "Thanks" },
@@ -107,21 +124,31 @@ describe("google adapter specifics", () => {
     const body = h.sent();
     expect(body.contents).toEqual([
       { role: "user", parts: [{ text: "Weather and time in Paris?" }] },
-      { role: "model", parts: [
-        { text: "Checking." },
-        { functionCall: { id: "call_w", name: "get_weather", args: { city: "Paris" } } },
-        { functionCall: { id: "call_t", name: "get_time", args: {} } },
-      ] },
-      { role: "user", parts: [
-        { functionResponse: { id: "call_w", name: "get_weather", response: { content: "sunny" } } },
-        { functionResponse: { id: "call_t", name: "get_time", response: { content: [12, 30] } } },
-        { text: "Thanks" },
-      ] },
+      {
+        role: "model",
+        parts: [
+          { text: "Checking." },
+          { functionCall: { id: "call_w", name: "get_weather", args: { city: "Paris" } } },
+          { functionCall: { id: "call_t", name: "get_time", args: {} } },
+        ],
+      },
+      {
+        role: "user",
+        parts: [
+          { functionResponse: { id: "call_w", name: "get_weather", response: { content: "sunny" } } },
+          { functionResponse: { id: "call_t", name: "get_time", response: { content: [12, 30] } } },
+          { text: "Thanks" },
+        ],
+      },
     ]);
-    expect(body.tools).toEqual([{ functionDeclarations: [
-      { name: "get_weather", parametersJsonSchema: { type: "object" } },
-      { name: "get_time", parametersJsonSchema: { type: "object" } },
-    ] }]);
+    expect(body.tools).toEqual([
+      {
+        functionDeclarations: [
+          { name: "get_weather", parametersJsonSchema: { type: "object" } },
+          { name: "get_time", parametersJsonSchema: { type: "object" } },
+        ],
+      },
+    ]);
   });
 
   test("Gemini 3 history carries Google's sentinel thought signature on replayed function calls", async () => {
@@ -135,26 +162,56 @@ describe("google adapter specifics", () => {
       ],
     });
     expect(h.fake.requests[0]!.path).toBe("/v1beta/models/gemini-3-pro-preview:generateContent");
-    expect(h.sent().contents[1]).toEqual({ role: "model", parts: [{ functionCall: { id: "call_1", name: "f", args: { a: 1 } }, thoughtSignature: "skip_thought_signature_validator" }] });
+    expect(h.sent().contents[1]).toEqual({
+      role: "model",
+      parts: [{ functionCall: { id: "call_1", name: "f", args: { a: 1 } }, thoughtSignature: "skip_thought_signature_validator" }],
+    });
   });
 
   test("a tool result whose id matches no earlier tool call is a 400 and is never sent", async () => {
-    const res = await h.post({ model: "google/flash", messages: [{ role: "user", content: "q" }, { role: "tool", tool_call_id: "call_nowhere", content: "x" }] });
+    const res = await h.post({
+      model: "google/flash",
+      messages: [
+        { role: "user", content: "q" },
+        { role: "tool", tool_call_id: "call_nowhere", content: "x" },
+      ],
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as any).error.code).toBe("unsupported_parameter");
     expect(h.fake.requests).toHaveLength(0);
   });
 
   test("usage: cached tokens stay inside the prompt, thoughts and tool-use prompts are added once", async () => {
-    h.fake.queue({ json: response([candidate([{ text: "ok" }], "STOP")], { promptTokenCount: 100, cachedContentTokenCount: 60, toolUsePromptTokenCount: 5, candidatesTokenCount: 20, thoughtsTokenCount: 30 }) });
+    h.fake.queue({
+      json: response([candidate([{ text: "ok" }], "STOP")], {
+        promptTokenCount: 100,
+        cachedContentTokenCount: 60,
+        toolUsePromptTokenCount: 5,
+        candidatesTokenCount: 20,
+        thoughtsTokenCount: 30,
+      }),
+    });
     const r = await chat({ messages: [{ role: "user", content: "x" }] });
-    expect(r.usage).toEqual({ prompt_tokens: 105, completion_tokens: 50, total_tokens: 155, prompt_tokens_details: { cached_tokens: 60 }, completion_tokens_details: { reasoning_tokens: 30 } });
+    expect(r.usage).toEqual({
+      prompt_tokens: 105,
+      completion_tokens: 50,
+      total_tokens: 155,
+      prompt_tokens_details: { cached_tokens: 60 },
+      completion_tokens_details: { reasoning_tokens: 30 },
+    });
   });
 
   test("finish reasons: MAX_TOKENS is length, function calls are tool_calls, every other reason stops", async () => {
     const table: Array<[string, string]> = [
-      ["STOP", "stop"], ["MAX_TOKENS", "length"], ["SAFETY", "stop"], ["RECITATION", "stop"], ["OTHER", "stop"],
-      ["BLOCKLIST", "stop"], ["PROHIBITED_CONTENT", "stop"], ["SPII", "stop"], ["MALFORMED_FUNCTION_CALL", "stop"],
+      ["STOP", "stop"],
+      ["MAX_TOKENS", "length"],
+      ["SAFETY", "stop"],
+      ["RECITATION", "stop"],
+      ["OTHER", "stop"],
+      ["BLOCKLIST", "stop"],
+      ["PROHIBITED_CONTENT", "stop"],
+      ["SPII", "stop"],
+      ["MALFORMED_FUNCTION_CALL", "stop"],
     ];
     for (const [wire, expected] of table) {
       h.fake.queue({ json: response([candidate([{ text: "t" }], wire)], { promptTokenCount: 2, candidatesTokenCount: 1 }) });
@@ -164,16 +221,29 @@ describe("google adapter specifics", () => {
   });
 
   test("several function calls without ids get distinct generated ids; thought parts never reach content", async () => {
-    h.fake.queue({ json: response([candidate([
-      { text: "planning the calls", thought: true },
-      functionCallPart({ name: "a", arguments: '{"x":1}' }),
-      functionCallPart({ name: "b", arguments: "{}" }),
-    ], "STOP")], { promptTokenCount: 5, candidatesTokenCount: 8, thoughtsTokenCount: 4 }) });
+    h.fake.queue({
+      json: response(
+        [
+          candidate(
+            [
+              { text: "planning the calls", thought: true },
+              functionCallPart({ name: "a", arguments: '{"x":1}' }),
+              functionCallPart({ name: "b", arguments: "{}" }),
+            ],
+            "STOP",
+          ),
+        ],
+        { promptTokenCount: 5, candidatesTokenCount: 8, thoughtsTokenCount: 4 },
+      ),
+    });
     const r = await chat({ messages: [{ role: "user", content: "x" }] });
     const calls = r.choices[0].message.tool_calls;
     expect(r.choices[0].finish_reason).toBe("tool_calls");
     expect(r.choices[0].message.content).toBeNull();
-    expect(calls.map((c: any) => [c.type, c.function.name, c.function.arguments])).toEqual([["function", "a", '{"x":1}'], ["function", "b", "{}"]]);
+    expect(calls.map((c: any) => [c.type, c.function.name, c.function.arguments])).toEqual([
+      ["function", "a", '{"x":1}'],
+      ["function", "b", "{}"],
+    ]);
     expect(calls[0].id).toMatch(/^call_\w+$/);
     expect(calls[1].id).toMatch(/^call_\w+$/);
     expect(calls[0].id).not.toBe(calls[1].id);
@@ -181,11 +251,13 @@ describe("google adapter specifics", () => {
   });
 
   test("stream: usage is the running total (last wins), thoughts count as completion, thought text is not content", async () => {
-    h.fake.queue(sse([
-      response([candidate([{ text: "**Thinking**", thought: true }])], { promptTokenCount: 28, thoughtsTokenCount: 70 }),
-      response([candidate([{ text: "Hello" }])], { promptTokenCount: 28, candidatesTokenCount: 2, thoughtsTokenCount: 90 }),
-      response([candidate([{ text: " there" }], "STOP")], { promptTokenCount: 28, candidatesTokenCount: 4, thoughtsTokenCount: 90 }),
-    ]));
+    h.fake.queue(
+      sse([
+        response([candidate([{ text: "**Thinking**", thought: true }])], { promptTokenCount: 28, thoughtsTokenCount: 70 }),
+        response([candidate([{ text: "Hello" }])], { promptTokenCount: 28, candidatesTokenCount: 2, thoughtsTokenCount: 90 }),
+        response([candidate([{ text: " there" }], "STOP")], { promptTokenCount: 28, candidatesTokenCount: 4, thoughtsTokenCount: 90 }),
+      ]),
+    );
     const out = await collect(await chat({ messages: [{ role: "user", content: "x" }], stream: true }));
     expect(out.text).toBe("Hello there");
     expect(out.finish).toBe("stop");
@@ -193,12 +265,19 @@ describe("google adapter specifics", () => {
   });
 
   test("stream: parallel function calls get indices 0 and 1; a finish on a later chunk is still tool_calls", async () => {
-    h.fake.queue(sse([
-      response([candidate([functionCallPart({ id: "fc_1", name: "a", arguments: '{"q":"x"}' }), functionCallPart({ name: "b", arguments: '{"n":2}' })])], { promptTokenCount: 7 }),
-      response([candidate([{ text: "", thoughtSignature: "AY89a18iOcFus5wr" }], "STOP")], { promptTokenCount: 7, candidatesTokenCount: 12 }),
-    ]));
+    h.fake.queue(
+      sse([
+        response([candidate([functionCallPart({ id: "fc_1", name: "a", arguments: '{"q":"x"}' }), functionCallPart({ name: "b", arguments: '{"n":2}' })])], {
+          promptTokenCount: 7,
+        }),
+        response([candidate([{ text: "", thoughtSignature: "AY89a18iOcFus5wr" }], "STOP")], { promptTokenCount: 7, candidatesTokenCount: 12 }),
+      ]),
+    );
     const out = await collect(await chat({ messages: [{ role: "user", content: "x" }], stream: true }));
-    expect(out.calls.map((c) => [c.index, c.function.name, c.function.arguments])).toEqual([[0, "a", '{"q":"x"}'], [1, "b", '{"n":2}']]);
+    expect(out.calls.map((c) => [c.index, c.function.name, c.function.arguments])).toEqual([
+      [0, "a", '{"q":"x"}'],
+      [1, "b", '{"n":2}'],
+    ]);
     expect(out.calls[0].id).toBe("fc_1");
     expect(out.calls[1].id).toMatch(/^call_\w+$/);
     expect(out.finish).toBe("tool_calls");
@@ -220,7 +299,10 @@ describe("google adapter specifics", () => {
     h.fake.queue(keyInvalid(), ok("from backup"));
     const r = await chat({ model: "google/failover", messages: [{ role: "user", content: "x" }] });
     expect(r.choices[0].message.content).toBe("from backup");
-    expect(h.fake.requests.map((q) => q.path)).toEqual(["/bad/v1beta/models/gemini-2.5-flash:generateContent", "/backup/v1/models/gemini-2.5-flash:generateContent"]);
+    expect(h.fake.requests.map((q) => q.path)).toEqual([
+      "/bad/v1beta/models/gemini-2.5-flash:generateContent",
+      "/backup/v1/models/gemini-2.5-flash:generateContent",
+    ]);
     const health = (await (await fetch(`${h.gw.url}/v1/health/providers`)).json()) as { providers: Array<{ id: string; status: string }> };
     expect(health.providers.find((p) => p.id === "badkey")?.status).toBe("misconfigured");
     expect(health.providers.find((p) => p.id === "backup")?.status).toBe("healthy");
@@ -240,11 +322,39 @@ describe("google adapter specifics", () => {
   });
 
   test("models: lists generateContent models from GET /v1beta/models with the key in a header", async () => {
-    h.fake.queue({ json: { models: [
-      { name: "models/gemini-2.5-flash", version: "001", displayName: "Gemini 2.5 Flash", inputTokenLimit: 1048576, outputTokenLimit: 65536, supportedGenerationMethods: ["generateContent", "countTokens", "createCachedContent", "batchGenerateContent"], temperature: 1, topP: 0.95, topK: 64, maxTemperature: 2, thinking: true },
-      { name: "models/gemini-embedding-001", version: "001", inputTokenLimit: 2048, outputTokenLimit: 1, supportedGenerationMethods: ["embedContent", "countTextTokens"] },
-      { name: "models/gemini-2.0-flash", version: "2.0", inputTokenLimit: 1048576, outputTokenLimit: 8192, supportedGenerationMethods: ["generateContent", "countTokens"] },
-    ] } });
+    h.fake.queue({
+      json: {
+        models: [
+          {
+            name: "models/gemini-2.5-flash",
+            version: "001",
+            displayName: "Gemini 2.5 Flash",
+            inputTokenLimit: 1048576,
+            outputTokenLimit: 65536,
+            supportedGenerationMethods: ["generateContent", "countTokens", "createCachedContent", "batchGenerateContent"],
+            temperature: 1,
+            topP: 0.95,
+            topK: 64,
+            maxTemperature: 2,
+            thinking: true,
+          },
+          {
+            name: "models/gemini-embedding-001",
+            version: "001",
+            inputTokenLimit: 2048,
+            outputTokenLimit: 1,
+            supportedGenerationMethods: ["embedContent", "countTextTokens"],
+          },
+          {
+            name: "models/gemini-2.0-flash",
+            version: "2.0",
+            inputTokenLimit: 1048576,
+            outputTokenLimit: 8192,
+            supportedGenerationMethods: ["generateContent", "countTokens"],
+          },
+        ],
+      },
+    });
     const settings = { id: "gemini", plugin: "google", baseUrl: h.fake.url, apiKey: KEY, options: {} };
     const req = await google.models!.request({ settings, apiKey: KEY });
     const res = await fetch(req.url, { method: req.method, headers: req.headers });
@@ -259,7 +369,13 @@ describe("google adapter specifics", () => {
 
   test("the fixture reader sees what the gateway sent", async () => {
     h.fake.queue(ok());
-    await chat({ messages: [{ role: "system", content: "S" }, { role: "user", content: "U" }], max_tokens: 5 });
+    await chat({
+      messages: [
+        { role: "system", content: "S" },
+        { role: "user", content: "U" },
+      ],
+      max_tokens: 5,
+    });
     expect(seenGemini(h.fake.requests[0]!)).toMatchObject({ system: "S", maxTokens: 5, model: "gemini-2.5-flash", messages: [{ role: "user", text: "U" }] });
   });
 });

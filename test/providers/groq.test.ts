@@ -8,11 +8,24 @@ import { billedFor, chunks, usePreset } from "./presets.fixture.js";
 // first chunk, `x_groq.usage` ("Only sent in the final chunk") on the chunk with finish_reason.
 const groqChunk = (delta: Record<string, unknown>, finish: string | null = null, xGroq?: Record<string, unknown>) => ({
   data: {
-    id: "chatcmpl-4d5f1a2b-5c3e-4f1d-9a3b-1c2d3e4f5a6b", object: "chat.completion.chunk", created: 1729528140, model: "llama-3.1-8b-instant",
-    system_fingerprint: "fp_179b0f92c9", choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...(xGroq && { x_groq: xGroq }),
+    id: "chatcmpl-4d5f1a2b-5c3e-4f1d-9a3b-1c2d3e4f5a6b",
+    object: "chat.completion.chunk",
+    created: 1729528140,
+    model: "llama-3.1-8b-instant",
+    system_fingerprint: "fp_179b0f92c9",
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    ...(xGroq && { x_groq: xGroq }),
   },
 });
-const xGroqUsage = { prompt_tokens: 18, completion_tokens: 7, total_tokens: 25, queue_time: 0.0123, prompt_time: 0.0011, completion_time: 0.0058, total_time: 0.0069 };
+const xGroqUsage = {
+  prompt_tokens: 18,
+  completion_tokens: 7,
+  total_tokens: 25,
+  queue_time: 0.0123,
+  prompt_time: 0.0011,
+  completion_time: 0.0058,
+  total_time: 0.0069,
+};
 
 describe("groq", () => {
   const h = usePreset("groq", {}, "/openai/v1");
@@ -53,13 +66,29 @@ describe("groq", () => {
 
   test("x_groq.usage and a standard usage chunk in one stream are not added up", async () => {
     const usage = { prompt_tokens: 18, completion_tokens: 7, total_tokens: 25 };
-    h.fake.queue({ sse: [groqChunk({ content: "Hi" }), groqChunk({}, "stop", { usage: xGroqUsage }), { data: { ...groqChunk({}).data, choices: [], usage } }] });
+    h.fake.queue({
+      sse: [groqChunk({ content: "Hi" }), groqChunk({}, "stop", { usage: xGroqUsage }), { data: { ...groqChunk({}).data, choices: [], usage } }],
+    });
     const out = await chunks(await h.post({ stream: true }));
     expect(out.at(-1)).toMatchObject({ usage: { prompt_tokens: 18, completion_tokens: 7, total_tokens: 25 } });
   });
 });
 
 test("groq models list reads context_window and max_completion_tokens", () => {
-  const list = { object: "list", data: [{ id: "llama-3.1-8b-instant", object: "model", created: 1693721698, owned_by: "Meta", active: true, context_window: 131072, public_apps: null, max_completion_tokens: 131072 }] };
+  const list = {
+    object: "list",
+    data: [
+      {
+        id: "llama-3.1-8b-instant",
+        object: "model",
+        created: 1693721698,
+        owned_by: "Meta",
+        active: true,
+        context_window: 131072,
+        public_apps: null,
+        max_completion_tokens: 131072,
+      },
+    ],
+  };
   expect(groq.models!.response(list)).toEqual([{ id: "llama-3.1-8b-instant", contextLength: 131072, maxOutput: 131072 }]);
 });

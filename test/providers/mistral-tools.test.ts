@@ -16,18 +16,35 @@ const call = (id: string, args: string) => ({ id, type: "function", function: { 
 const usage = { prompt_tokens: 16, completion_tokens: 34, total_tokens: 50 };
 
 const answer = (message: Record<string, unknown>, finish: string) => ({
-  json: { id: "cmpl-e5cc70bb28c444948073e77776eb30ef", object: "chat.completion", created: 1702256327, model: "mistral-large-latest", choices: [{ index: 0, message: { role: "assistant", tool_calls: null, ...message }, finish_reason: finish }], usage },
+  json: {
+    id: "cmpl-e5cc70bb28c444948073e77776eb30ef",
+    object: "chat.completion",
+    created: 1702256327,
+    model: "mistral-large-latest",
+    choices: [{ index: 0, message: { role: "assistant", tool_calls: null, ...message }, finish_reason: finish }],
+    usage,
+  },
 });
 const chunk = (delta: Record<string, unknown>, finish: string | null = null, last = false) => ({
-  data: { id: "f798ebd5c41a45d88bb079635121cade", object: "chat.completion.chunk", created: 1732548656, model: "mistral-large-latest", choices: [{ index: 0, delta, finish_reason: finish }], ...(last && { usage }) },
+  data: {
+    id: "f798ebd5c41a45d88bb079635121cade",
+    object: "chat.completion.chunk",
+    created: 1732548656,
+    model: "mistral-large-latest",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(last && { usage }),
+  },
 });
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: { mistral: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-mistral-tools" } },
-  models: [{ id: MODEL, pricing: { prompt: "2", completion: "6" }, max_output: 8192, endpoints: [{ provider: "mistral", model: "mistral-large-latest" }] }],
-  retry: FAST_RETRY,
-}), { credits: "100", body: { model: MODEL, messages: hi } });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: { mistral: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-mistral-tools" } },
+    models: [{ id: MODEL, pricing: { prompt: "2", completion: "6" }, max_output: 8192, endpoints: [{ provider: "mistral", model: "mistral-large-latest" }] }],
+    retry: FAST_RETRY,
+  }),
+  { credits: "100", body: { model: MODEL, messages: hi } },
+);
 
 const client = () => h.gw.client(h.key);
 
@@ -39,9 +56,12 @@ describe("tools", () => {
     expect(asked.tool_calls).toEqual([call("D681PevKs", '{"city":"Paris"}')]);
     h.fake.queue(answer({ content: "21°C." }, "stop"));
     await client().chat.completions.create({
-      model: MODEL, tools: [weather] as never,
+      model: MODEL,
+      tools: [weather] as never,
       messages: [
-        ...hi, asked, { role: "tool", tool_call_id: "D681PevKs", content: "21" },
+        ...hi,
+        asked,
+        { role: "tool", tool_call_id: "D681PevKs", content: "21" },
         { role: "assistant", content: null, tool_calls: [call("call_from_openai_1", '{"city":"Rome"}')] },
         { role: "tool", tool_call_id: "call_from_openai_1", content: "25" },
       ] as never,
@@ -57,7 +77,10 @@ describe("tools", () => {
   test.each([
     ["required", "any"],
     ["none", "none"],
-    [{ type: "function", function: { name: "get_weather" } }, { type: "function", function: { name: "get_weather" } }],
+    [
+      { type: "function", function: { name: "get_weather" } },
+      { type: "function", function: { name: "get_weather" } },
+    ],
   ])("tool_choice %j goes out as %j; parallel_tool_calls passes through", async (choice, expected) => {
     h.fake.queue(answer({ content: "ok" }, "stop"));
     const res = await h.post({ tools: [weather], tool_choice: choice, parallel_tool_calls: false });
@@ -66,13 +89,17 @@ describe("tools", () => {
   });
 
   test("parallel calls streamed whole, all numbered 0 by Mistral, are assembled as two calls by the client's stream helper", async () => {
-    h.fake.queue({ sse: [
-      chunk({ role: "assistant", content: "" }),
-      chunk({ tool_calls: [{ id: "aaaaaaaa1", function: { name: "get_weather", arguments: '{"city":"Paris"}' }, index: 0 }] }),
-      chunk({ tool_calls: [{ id: "bbbbbbbb2", function: { name: "get_weather", arguments: '{"city":"Rome"}' }, index: 0 }] }),
-      chunk({ content: "" }, "tool_calls", true),
-    ] });
-    const final = await client().chat.completions.stream({ model: MODEL, messages: hi as never, tools: [weather] as never }).finalChatCompletion();
+    h.fake.queue({
+      sse: [
+        chunk({ role: "assistant", content: "" }),
+        chunk({ tool_calls: [{ id: "aaaaaaaa1", function: { name: "get_weather", arguments: '{"city":"Paris"}' }, index: 0 }] }),
+        chunk({ tool_calls: [{ id: "bbbbbbbb2", function: { name: "get_weather", arguments: '{"city":"Rome"}' }, index: 0 }] }),
+        chunk({ content: "" }, "tool_calls", true),
+      ],
+    });
+    const final = await client()
+      .chat.completions.stream({ model: MODEL, messages: hi as never, tools: [weather] as never })
+      .finalChatCompletion();
     expect(h.sent()).not.toHaveProperty("stream_options");
     expect(final.choices[0]!.message.tool_calls).toMatchObject([call("aaaaaaaa1", '{"city":"Paris"}'), call("bbbbbbbb2", '{"city":"Rome"}')]);
     expect(final.choices[0]!.finish_reason).toBe("tool_calls");
@@ -83,24 +110,31 @@ describe("messages and formats", () => {
   test("image parts go out in Mistral's ImageURLChunk form; developer becomes system; max_completion_tokens is max_tokens", async () => {
     h.fake.queue(answer({ content: "A cat." }, "stop"));
     const res = await h.post({
-      max_completion_tokens: 64, user: "u-1",
+      max_completion_tokens: 64,
+      user: "u-1",
       messages: [
         { role: "developer", content: "Be brief." },
-        { role: "user", content: [
-          { type: "text", text: "What is this?" },
-          { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
-          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "high" } },
-        ] },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "What is this?" },
+            { type: "image_url", image_url: { url: "https://example.com/cat.png" } },
+            { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "high" } },
+          ],
+        },
       ],
     });
     expect(res.status).toBe(200);
     expect(h.sent().messages).toEqual([
       { role: "system", content: "Be brief." },
-      { role: "user", content: [
-        { type: "text", text: "What is this?" },
-        { type: "image_url", image_url: "https://example.com/cat.png" },
-        { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "high" } },
-      ] },
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "What is this?" },
+          { type: "image_url", image_url: "https://example.com/cat.png" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo=", detail: "high" } },
+        ],
+      },
     ]);
     expect(h.sent()).toMatchObject({ max_tokens: 64 });
     expect(h.sent()).not.toHaveProperty("max_completion_tokens");
@@ -116,7 +150,17 @@ describe("messages and formats", () => {
   });
 
   test("a reasoning answer's content chunks: the text is the content, thinking is left out", async () => {
-    h.fake.queue(answer({ content: [{ type: "thinking", thinking: [{ type: "text", text: "Hmm." }] }, { type: "text", text: "42" }] }, "stop"));
+    h.fake.queue(
+      answer(
+        {
+          content: [
+            { type: "thinking", thinking: [{ type: "text", text: "Hmm." }] },
+            { type: "text", text: "42" },
+          ],
+        },
+        "stop",
+      ),
+    );
     const r = await client().chat.completions.create({ model: MODEL, messages: hi as never });
     expect(r.choices[0]!.message.content).toBe("42");
   });

@@ -7,14 +7,21 @@ import { chunks, usePreset } from "./presets.fixture.js";
 // chunk; the last chunk carries finish_reason and usage together.
 const mistralChunk = (delta: Record<string, unknown>, finish: string | null = null, usage?: Record<string, number>) => ({
   data: {
-    id: "f798ebd5c41a45d88bb079635121cade", object: "chat.completion.chunk", created: 1732548656, model: "mistral-large-latest",
-    choices: [{ index: 0, delta, finish_reason: finish }], ...(usage && { usage }),
+    id: "f798ebd5c41a45d88bb079635121cade",
+    object: "chat.completion.chunk",
+    created: 1732548656,
+    model: "mistral-large-latest",
+    choices: [{ index: 0, delta, finish_reason: finish }],
+    ...(usage && { usage }),
   },
 });
 
 const mistralCompletion = (content: string | null, finish: string, extra: Record<string, unknown> = {}) => ({
   json: {
-    id: "cmpl-e5cc70bb28c444948073e77776eb30ef", object: "chat.completion", created: 1702256327, model: "mistral-small-latest",
+    id: "cmpl-e5cc70bb28c444948073e77776eb30ef",
+    object: "chat.completion",
+    created: 1702256327,
+    model: "mistral-small-latest",
     choices: [{ index: 0, message: { role: "assistant", content, tool_calls: null, ...extra }, finish_reason: finish }],
     usage: { prompt_tokens: 16, completion_tokens: 34, total_tokens: 50 },
   },
@@ -33,7 +40,13 @@ describe("mistral", () => {
   });
 
   test("a stream asks without stream_options and bills the usage of the finish chunk", async () => {
-    h.fake.queue({ sse: [mistralChunk({ role: "assistant", content: "" }), mistralChunk({ content: "Coca" }), mistralChunk({ content: "-Cola" }, "length", { prompt_tokens: 34, total_tokens: 134, completion_tokens: 100 })] });
+    h.fake.queue({
+      sse: [
+        mistralChunk({ role: "assistant", content: "" }),
+        mistralChunk({ content: "Coca" }),
+        mistralChunk({ content: "-Cola" }, "length", { prompt_tokens: 34, total_tokens: 134, completion_tokens: 100 }),
+      ],
+    });
     const res = await h.post({ stream: true, stream_options: { include_usage: true } });
     const out = await chunks(res);
     expect(h.sent()).toMatchObject({ stream: true });
@@ -43,14 +56,20 @@ describe("mistral", () => {
   });
 
   test("tool call ids become nine alphanumerics, the same for a call and its result", async () => {
-    h.fake.queue(mistralCompletion(null, "tool_calls", { tool_calls: [{ id: "D681PevKs", type: "function", function: { name: "get_time", arguments: "{}" } }] }));
+    h.fake.queue(
+      mistralCompletion(null, "tool_calls", { tool_calls: [{ id: "D681PevKs", type: "function", function: { name: "get_time", arguments: "{}" } }] }),
+    );
     const res = await h.post({
       messages: [
         { role: "user", content: "Weather?" },
-        { role: "assistant", content: null, tool_calls: [
-          { id: "call_abc123", type: "function", function: { name: "weather", arguments: "{}" } },
-          { id: "Ab3dE6gH9", type: "function", function: { name: "weather", arguments: "{}" } },
-        ] },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            { id: "call_abc123", type: "function", function: { name: "weather", arguments: "{}" } },
+            { id: "Ab3dE6gH9", type: "function", function: { name: "weather", arguments: "{}" } },
+          ],
+        },
         { role: "tool", tool_call_id: "call_abc123", content: "21" },
         { role: "tool", tool_call_id: "Ab3dE6gH9", content: "22" },
       ],
@@ -98,7 +117,13 @@ test("mistral models list reads max_context_length and skips non-chat models", (
   const list = {
     object: "list",
     data: [
-      { id: "mistral-large-latest", object: "model", owned_by: "mistralai", max_context_length: 131072, capabilities: { completion_chat: true, function_calling: true } },
+      {
+        id: "mistral-large-latest",
+        object: "model",
+        owned_by: "mistralai",
+        max_context_length: 131072,
+        capabilities: { completion_chat: true, function_calling: true },
+      },
       { id: "mistral-embed", object: "model", owned_by: "mistralai", max_context_length: 8192, capabilities: { completion_chat: false } },
     ],
   };

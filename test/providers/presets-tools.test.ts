@@ -8,34 +8,71 @@ import { describe, expect, test } from "vitest";
 import { FAST_RETRY, useGateway } from "../helpers/gateway.js";
 import { completion } from "../helpers/openai-wire.js";
 
-const PLUGINS = { groq: "/openai/v1", deepseek: "/deepseek", xai: "/xai/v1", together: "/together/v1", fireworks: "/inference/v1", "openai-compatible": "/local/v1" } as const;
+const PLUGINS = {
+  groq: "/openai/v1",
+  deepseek: "/deepseek",
+  xai: "/xai/v1",
+  together: "/together/v1",
+  fireworks: "/inference/v1",
+  "openai-compatible": "/local/v1",
+} as const;
 type Plugin = keyof typeof PLUGINS | "azure";
 
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: {
-    ...Object.fromEntries(Object.entries(PLUGINS).map(([plugin, path]) => [plugin, { baseUrl: `${fakeUrl}${path}`, apiKey: `sk-${plugin}` }])),
-    azure: { baseUrl: `${fakeUrl}/openai`, apiKey: "azure-key", apiVersion: "2024-06-01" },
-  },
-  models: [...Object.keys(PLUGINS), "azure"].map((plugin) => ({
-    id: `${plugin}/m`, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: plugin, model: "upstream-m" }],
-  })),
-  retry: FAST_RETRY,
-}), { credits: "100", fallback: () => completion("ok") });
+const h = useGateway(
+  (fakeUrl) => ({
+    server: { compat: "openai" },
+    providers: {
+      ...Object.fromEntries(Object.entries(PLUGINS).map(([plugin, path]) => [plugin, { baseUrl: `${fakeUrl}${path}`, apiKey: `sk-${plugin}` }])),
+      azure: { baseUrl: `${fakeUrl}/openai`, apiKey: "azure-key", apiVersion: "2024-06-01" },
+    },
+    models: [...Object.keys(PLUGINS), "azure"].map((plugin) => ({
+      id: `${plugin}/m`,
+      pricing: { prompt: "1", completion: "2" },
+      max_output: 1000,
+      endpoints: [{ provider: plugin, model: "upstream-m" }],
+    })),
+    retry: FAST_RETRY,
+  }),
+  { credits: "100", fallback: () => completion("ok") },
+);
 
 const post = (plugin: Plugin, extra: Record<string, unknown>) => h.post({ model: `${plugin}/m`, messages: [{ role: "user", content: "Hi" }], ...extra });
 const image = { type: "image_url", image_url: { url: "https://example.com/cat.png" } };
-const developerTurn = [{ role: "developer", content: [{ type: "text", text: "Be " }, { type: "text", text: "brief." }] }, { role: "user", content: [{ type: "text", text: "Hi" }] }];
+const developerTurn = [
+  {
+    role: "developer",
+    content: [
+      { type: "text", text: "Be " },
+      { type: "text", text: "brief." },
+    ],
+  },
+  { role: "user", content: [{ type: "text", text: "Hi" }] },
+];
 
 describe("what each preset sends", () => {
-  test.each(["groq", "deepseek", "xai", "together", "fireworks", "openai-compatible", "azure"] as const)("%s: developer goes out as a system message", async (plugin) => {
-    expect((await post(plugin, { messages: developerTurn })).status).toBe(200);
-    expect(h.sent().messages[0].role).toBe("system");
-  });
+  test.each(["groq", "deepseek", "xai", "together", "fireworks", "openai-compatible", "azure"] as const)(
+    "%s: developer goes out as a system message",
+    async (plugin) => {
+      expect((await post(plugin, { messages: developerTurn })).status).toBe(200);
+      expect(h.sent().messages[0].role).toBe("system");
+    },
+  );
 
   test("deepseek takes strings only: text parts are joined; the limit is max_tokens", async () => {
-    expect((await post("deepseek", { messages: developerTurn, max_completion_tokens: 20, tools: [{ type: "function", function: { name: "f" } }], tool_choice: "required" })).status).toBe(200);
-    expect(h.sent().messages).toEqual([{ role: "system", content: "Be brief." }, { role: "user", content: "Hi" }]);
+    expect(
+      (
+        await post("deepseek", {
+          messages: developerTurn,
+          max_completion_tokens: 20,
+          tools: [{ type: "function", function: { name: "f" } }],
+          tool_choice: "required",
+        })
+      ).status,
+    ).toBe(200);
+    expect(h.sent().messages).toEqual([
+      { role: "system", content: "Be brief." },
+      { role: "user", content: "Hi" },
+    ]);
     expect(h.sent()).toMatchObject({ max_tokens: 20, tool_choice: "required" });
     expect(h.sent()).not.toHaveProperty("max_completion_tokens");
   });
@@ -68,7 +105,10 @@ describe("what each preset sends", () => {
   });
 
   test("harmless values of fields a preset lacks are left out: deepseek gets no logit_bias {}, store false or parallel_tool_calls true", async () => {
-    expect((await post("deepseek", { logit_bias: {}, store: false, user: "u", tools: [{ type: "function", function: { name: "f" } }], parallel_tool_calls: true })).status).toBe(200);
+    expect(
+      (await post("deepseek", { logit_bias: {}, store: false, user: "u", tools: [{ type: "function", function: { name: "f" } }], parallel_tool_calls: true }))
+        .status,
+    ).toBe(200);
     for (const field of ["logit_bias", "store", "user", "parallel_tool_calls"]) expect(h.sent()).not.toHaveProperty(field);
   });
 });

@@ -69,20 +69,31 @@ export const MODEL = "vendor/model";
 
 /** A gateway with the preset pointed at a fake, for the preset's own tests; `post` defaults to MODEL and one user turn. */
 export function usePreset(plugin: string, entry: Record<string, unknown> = {}, basePath = "/v1"): Harness {
-  return useGateway((fakeUrl) => ({
-    providers: { [plugin]: { baseUrl: `${fakeUrl}${basePath}`, apiKey: "sk-upstream-preset", ...entry } },
-    models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: plugin, model: "upstream-model" }] }],
-    retry: FAST_RETRY,
-  }), { body: { model: MODEL, messages: [{ role: "user", content: "Hi" }] } });
+  return useGateway(
+    (fakeUrl) => ({
+      providers: { [plugin]: { baseUrl: `${fakeUrl}${basePath}`, apiKey: "sk-upstream-preset", ...entry } },
+      models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: plugin, model: "upstream-model" }] }],
+      retry: FAST_RETRY,
+    }),
+    { body: { model: MODEL, messages: [{ role: "user", content: "Hi" }] } },
+  );
 }
 
 /** Reads an SSE body from the gateway into its JSON chunks. */
 export async function chunks(res: Response): Promise<Chunk[]> {
   const text = await res.text();
-  return text.split("\n\n").map((e) => e.replace(/^data: /, "").trim()).filter((d) => d && d !== "[DONE]").map((d) => JSON.parse(d) as Chunk);
+  return text
+    .split("\n\n")
+    .map((e) => e.replace(/^data: /, "").trim())
+    .filter((d) => d && d !== "[DONE]")
+    .map((d) => JSON.parse(d) as Chunk);
 }
 
-export interface LedgerRow { prompt_tokens: number; completion_tokens: number; usage_source: string }
+export interface LedgerRow {
+  prompt_tokens: number;
+  completion_tokens: number;
+  usage_source: string;
+}
 
 /** The ledger row of the request that `action` makes (settling a stream can trail its last byte). */
 export async function billedFor(gw: TestGateway, action: () => Promise<unknown>): Promise<LedgerRow> {

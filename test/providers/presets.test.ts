@@ -29,7 +29,9 @@ describe("preset defaults follow each provider's SDK base URL and key variable",
 describe("a new OpenAI-compatible provider is a config entry", () => {
   const h = useGateway((fakeUrl) => ({
     providers: { vllm: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/v1` } },
-    models: [{ id: "vllm/llama-3.1-8b", pricing: { prompt: "0", completion: "0" }, endpoints: [{ provider: "vllm", model: "meta-llama/Llama-3.1-8B-Instruct" }] }],
+    models: [
+      { id: "vllm/llama-3.1-8b", pricing: { prompt: "0", completion: "0" }, endpoints: [{ provider: "vllm", model: "meta-llama/Llama-3.1-8B-Instruct" }] },
+    ],
   }));
 
   test("it answers and streams under the instance's name", async () => {

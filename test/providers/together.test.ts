@@ -7,9 +7,15 @@ import { billedFor, chunks, usePreset } from "./presets.fixture.js";
 // no usage chunk; the chunk with finish_reason carries usage.
 const togetherChunk = (content: string, finish: string | null = null, usage: unknown = null) => ({
   data: {
-    id: "oBUtTzC-62bZhn-9801a1ee1bea25d8", object: "chat.completion.chunk", created: 1758039011, model: "meta-llama/Llama-3.3-70B-Instruct-Turbo-Free",
-    choices: [{ index: 0, delta: { content, role: "assistant", tool_calls: null, token_id: 9906 }, finish_reason: finish, logprobs: null, text: content, seed: null }],
-    system_fingerprint: null, usage,
+    id: "oBUtTzC-62bZhn-9801a1ee1bea25d8",
+    object: "chat.completion.chunk",
+    created: 1758039011,
+    model: "meta-llama/Llama-3.3-70B-Instruct-Turbo-Free",
+    choices: [
+      { index: 0, delta: { content, role: "assistant", tool_calls: null, token_id: 9906 }, finish_reason: finish, logprobs: null, text: content, seed: null },
+    ],
+    system_fingerprint: null,
+    usage,
   },
 });
 
@@ -24,7 +30,20 @@ describe("together", () => {
   });
 
   test("finish reason eos reads as stop, and the finish chunk's usage is billed", async () => {
-    h.fake.queue({ sse: [togetherChunk("Hello"), togetherChunk("!"), togetherChunk("", "eos", { completion_tokens: 25, prompt_tokens: 39, total_tokens: 64, completion_tokens_details: null, prompt_tokens_details: null, cached_tokens: 0 })] });
+    h.fake.queue({
+      sse: [
+        togetherChunk("Hello"),
+        togetherChunk("!"),
+        togetherChunk("", "eos", {
+          completion_tokens: 25,
+          prompt_tokens: 39,
+          total_tokens: 64,
+          completion_tokens_details: null,
+          prompt_tokens_details: null,
+          cached_tokens: 0,
+        }),
+      ],
+    });
     let out: Record<string, unknown>[] = [];
     const billed = await billedFor(h.gw, async () => {
       out = await chunks(await h.post({ stream: true }));
@@ -36,7 +55,15 @@ describe("together", () => {
 
 test("together models list is a bare array; only chat models are kept", () => {
   const list = [
-    { id: "meta-llama/Llama-3.3-70B-Instruct-Turbo", object: "model", created: 1733443923, type: "chat", display_name: "Llama 3.3 70B", context_length: 131072, pricing: { input: 0.88, output: 0.88, base: 0, finetune: 0, hourly: 0 } },
+    {
+      id: "meta-llama/Llama-3.3-70B-Instruct-Turbo",
+      object: "model",
+      created: 1733443923,
+      type: "chat",
+      display_name: "Llama 3.3 70B",
+      context_length: 131072,
+      pricing: { input: 0.88, output: 0.88, base: 0, finetune: 0, hourly: 0 },
+    },
     { id: "BAAI/bge-large-en-v1.5", object: "model", created: 1705000000, type: "embedding", context_length: 512 },
   ];
   expect(together.models!.response(list)).toEqual([{ id: "meta-llama/Llama-3.3-70B-Instruct-Turbo", contextLength: 131072 }]);

@@ -9,7 +9,9 @@ export function AccountPicker({ value, onChange }: { value: string; onChange: (a
     <span class="inline">
       <label for="viewing-account">Viewing account</label>
       <select id="viewing-account" value={value} onChange={(e) => onChange((e.currentTarget as HTMLSelectElement).value)}>
-        {(ids.includes(value) ? ids : [value, ...ids]).map((id) => <option value={id}>{id}</option>)}
+        {(ids.includes(value) ? ids : [value, ...ids]).map((id) => (
+          <option value={id}>{id}</option>
+        ))}
       </select>
     </span>
   );

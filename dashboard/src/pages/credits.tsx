@@ -4,7 +4,11 @@ import { api, withAccount } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
 import { Table } from "./usage.js";
 
-interface Credits { account: string; balance: string; history: Array<{ amount: string; kind: string; reason: string | null; created_at: string }> }
+interface Credits {
+  account: string;
+  balance: string;
+  history: Array<{ amount: string; kind: string; reason: string | null; created_at: string }>;
+}
 
 export function CreditsPage({ account, admin }: { account: string; admin: boolean }) {
   const { data, error, reload } = useLoad(() => api<Credits>("GET", withAccount("/credits", account)), [account]);
@@ -12,7 +16,11 @@ export function CreditsPage({ account, admin }: { account: string; admin: boolea
     <section>
       <h2>Credits</h2>
       <ErrorLine error={error} />
-      {data && <p class="balance">Balance of <strong>{data.account}</strong>: <strong>${data.balance}</strong></p>}
+      {data && (
+        <p class="balance">
+          Balance of <strong>{data.account}</strong>: <strong>${data.balance}</strong>
+        </p>
+      )}
       {admin && <AddCredits account={account} onAdded={reload} />}
       <h3>History</h3>
       {data && data.history.length === 0 && <Empty>No credits yet.{admin ? "" : " The gateway's operator adds them."}</Empty>}
@@ -32,7 +40,10 @@ function AddCredits({ account, onAdded }: { account: string; onAdded: () => void
     const form = e.currentTarget as HTMLFormElement;
     const f = new FormData(form);
     try {
-      const r = await api<{ account: string; added: string; balance: string }>("POST", "/credits", { account: f.get("account"), amount: String(f.get("amount") ?? "").trim() });
+      const r = await api<{ account: string; added: string; balance: string }>("POST", "/credits", {
+        account: f.get("account"),
+        amount: String(f.get("amount") ?? "").trim(),
+      });
       setDone(`Added $${r.added} to ${r.account}. Balance: $${r.balance}`);
       setError(null);
       (form.elements.namedItem("amount") as HTMLInputElement).value = "";
@@ -49,13 +60,24 @@ function AddCredits({ account, onAdded }: { account: string; onAdded: () => void
         <label for="credit-account">Account</label>
         {/* Uncontrolled: the admin's choice survives re-renders (a message appearing). */}
         <select id="credit-account" name="account">
-          {(accounts ?? [{ id: account }]).map((a) => <option value={a.id} selected={a.id === account}>{a.id}</option>)}
+          {(accounts ?? [{ id: account }]).map((a) => (
+            <option value={a.id} selected={a.id === account}>
+              {a.id}
+            </option>
+          ))}
         </select>
       </div>
-      <label>Amount<input name="amount" inputMode="decimal" placeholder="USD, e.g. 10 or 0.25" required pattern="\d+(\.\d{1,9})?" /></label>
+      <label>
+        Amount
+        <input name="amount" inputMode="decimal" placeholder="USD, e.g. 10 or 0.25" required pattern="\d+(\.\d{1,9})?" />
+      </label>
       <button type="submit">Add credits</button>
       <ErrorLine error={error} />
-      {done && <p class="ok" role="status">{done}</p>}
+      {done && (
+        <p class="ok" role="status">
+          {done}
+        </p>
+      )}
     </form>
   );
 }

@@ -42,9 +42,18 @@ function CreateKeyForm({ account, onCreated }: { account: string; onCreated: (k:
   };
   return (
     <form class="card row" onSubmit={create}>
-      <label>Name<input name="name" required maxLength={100} /></label>
-      <label>Expires in days<input name="days" type="number" min={1} max={3650} inputMode="numeric" /></label>
-      <label>Requests per minute<input name="rpm" type="number" min={1} inputMode="numeric" /></label>
+      <label>
+        Name
+        <input name="name" required maxLength={100} />
+      </label>
+      <label>
+        Expires in days
+        <input name="days" type="number" min={1} max={3650} inputMode="numeric" />
+      </label>
+      <label>
+        Requests per minute
+        <input name="rpm" type="number" min={1} inputMode="numeric" />
+      </label>
       <button type="submit">Create key</button>
       <ErrorLine error={error} />
     </form>
@@ -55,13 +64,39 @@ function KeyTable({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (k: KeyView) 
   return (
     <div class="scroll">
       <table>
-        <thead><tr><th>Name</th><th>Key</th><th>State</th><th>Created</th><th>Last used</th><th>Expires</th><th><span class="sr">Actions</span></th></tr></thead>
+        <thead>
+          <tr>
+            <th>Name</th>
+            <th>Key</th>
+            <th>State</th>
+            <th>Created</th>
+            <th>Last used</th>
+            <th>Expires</th>
+            <th>
+              <span class="sr">Actions</span>
+            </th>
+          </tr>
+        </thead>
         <tbody>
           {keys.map((k) => (
             <tr key={k.id}>
-              <td>{k.name}</td><td><code>{k.masked}</code></td><td><span class={`state ${k.state}`}>{k.state}</span></td>
-              <td>{date(k.created_at)}</td><td>{date(k.last_used_at)}</td><td>{date(k.expires_at)}</td>
-              <td>{k.state === "active" && <button type="button" class="danger" onClick={() => onRevoke(k)}>Revoke</button>}</td>
+              <td>{k.name}</td>
+              <td>
+                <code>{k.masked}</code>
+              </td>
+              <td>
+                <span class={`state ${k.state}`}>{k.state}</span>
+              </td>
+              <td>{date(k.created_at)}</td>
+              <td>{date(k.last_used_at)}</td>
+              <td>{date(k.expires_at)}</td>
+              <td>
+                {k.state === "active" && (
+                  <button type="button" class="danger" onClick={() => onRevoke(k)}>
+                    Revoke
+                  </button>
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -73,16 +108,25 @@ function KeyTable({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (k: KeyView) 
 function NewKey({ created, onDone }: { created: { key: string; name: string }; onDone: () => void }) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
-    await navigator.clipboard.writeText(created.key).then(() => setCopied(true), () => setCopied(false));
+    await navigator.clipboard.writeText(created.key).then(
+      () => setCopied(true),
+      () => setCopied(false),
+    );
   };
   return (
     <div class="card new-key" role="status">
-      <p>Key <strong>{created.name}</strong> was created. Copy it now: it is shown only this once.</p>
+      <p>
+        Key <strong>{created.name}</strong> was created. Copy it now: it is shown only this once.
+      </p>
       <code class="full-key">{created.key}</code>
       <div class="actions">
-        <button type="button" onClick={copy}>Copy</button>
+        <button type="button" onClick={copy}>
+          Copy
+        </button>
         {copied && <span class="ok">Copied</span>}
-        <button type="button" class="secondary" onClick={onDone}>Done</button>
+        <button type="button" class="secondary" onClick={onDone}>
+          Done
+        </button>
       </div>
     </div>
   );
@@ -107,11 +151,17 @@ function RevokeDialog({ k, onClose, onRevoked }: { k: KeyView; onClose: () => vo
   return (
     <dialog ref={open} aria-labelledby="revoke-title" onClose={onClose}>
       <h3 id="revoke-title">Revoke key {k.name}?</h3>
-      <p>Requests with <code>{k.masked}</code> will be refused from now on. This cannot be undone.</p>
+      <p>
+        Requests with <code>{k.masked}</code> will be refused from now on. This cannot be undone.
+      </p>
       <ErrorLine error={error} />
       <div class="actions">
-        <button type="button" class="secondary" onClick={() => ref.current?.close()}>Cancel</button>
-        <button type="button" class="danger" onClick={revoke}>Revoke</button>
+        <button type="button" class="secondary" onClick={() => ref.current?.close()}>
+          Cancel
+        </button>
+        <button type="button" class="danger" onClick={revoke}>
+          Revoke
+        </button>
       </div>
     </dialog>
   );

@@ -17,7 +17,10 @@ export function SetPasswordPage({ token, onDone }: { token: string; onDone: (me:
   return (
     <form class="card narrow" onSubmit={submit}>
       <h2>Choose a password</h2>
-      <label>New password<input name="password" type="password" autocomplete="new-password" minLength={10} required /></label>
+      <label>
+        New password
+        <input name="password" type="password" autocomplete="new-password" minLength={10} required />
+      </label>
       <p class="hint">At least 10 characters.</p>
       <ErrorLine error={error} />
       <button type="submit">Set password</button>

@@ -16,11 +16,19 @@ export function SignInPage({ onDone }: { onDone: (me: Me) => void }) {
   return (
     <form class="card narrow" onSubmit={submit}>
       <h2>Sign in</h2>
-      <label>Email<input name="email" type="email" autocomplete="username" required /></label>
-      <label>Password<input name="password" type="password" autocomplete="current-password" required /></label>
+      <label>
+        Email
+        <input name="email" type="email" autocomplete="username" required />
+      </label>
+      <label>
+        Password
+        <input name="password" type="password" autocomplete="current-password" required />
+      </label>
       <ErrorLine error={error} />
       <button type="submit">Sign in</button>
-      <p class="hint">No password yet, or forgot it? Ask the gateway's operator for a sign-in link (<code>gateway users reset</code>).</p>
+      <p class="hint">
+        No password yet, or forgot it? Ask the gateway's operator for a sign-in link (<code>gateway users reset</code>).
+      </p>
     </form>
   );
 }

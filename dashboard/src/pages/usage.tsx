@@ -11,7 +11,9 @@ export function UsagePage({ account }: { account: string }) {
       <ErrorLine error={error} />
       {data && (
         <>
-          <p class="totals">Last 30 days: <strong>${data.cost}</strong> over {data.requests} requests ({data.prompt_tokens} prompt + {data.completion_tokens} completion tokens)</p>
+          <p class="totals">
+            Last 30 days: <strong>${data.cost}</strong> over {data.requests} requests ({data.prompt_tokens} prompt + {data.completion_tokens} completion tokens)
+          </p>
           <figure class="card">
             <figcaption>Spend per day (USD), last 30 days</figcaption>
             <SpendChart daily={data.daily} />
@@ -19,17 +21,35 @@ export function UsagePage({ account }: { account: string }) {
           {data.requests === 0 && <Empty>No requests in the last 30 days. Create a key and send a request: it shows up here.</Empty>}
           {data.requests > 0 && (
             <div class="two">
-              <Table title="By model" head={["Model", "Requests", "Tokens", "Cost"]}
-                rows={data.by_model.map((m) => [m.model, m.requests, m.prompt_tokens + m.completion_tokens, `$${m.cost}`])} />
-              <Table title="By key" head={["Key", "Requests", "Tokens", "Cost"]}
-                rows={data.by_key.map((k) => [k.name ?? k.key_id, k.requests, k.prompt_tokens + k.completion_tokens, `$${k.cost}`])} />
+              <Table
+                title="By model"
+                head={["Model", "Requests", "Tokens", "Cost"]}
+                rows={data.by_model.map((m) => [m.model, m.requests, m.prompt_tokens + m.completion_tokens, `$${m.cost}`])}
+              />
+              <Table
+                title="By key"
+                head={["Key", "Requests", "Tokens", "Cost"]}
+                rows={data.by_key.map((k) => [k.name ?? k.key_id, k.requests, k.prompt_tokens + k.completion_tokens, `$${k.cost}`])}
+              />
             </div>
           )}
           <h3>Latest requests</h3>
-          {data.recent.length === 0 ? <Empty>No requests yet.</Empty> : (
-            <Table head={["Time", "Key", "Model", "Provider", "Tokens", "Cost", "Status", "Latency"]}
-              rows={data.recent.map((r) => [date(r.created_at), r.key_name ?? "", r.model, r.provider ?? "—",
-                `${r.prompt_tokens} + ${r.completion_tokens}`, r.byok ? `$${r.cost} (BYOK)` : `$${r.cost}`, r.status, `${r.latency_ms} ms`])} />
+          {data.recent.length === 0 ? (
+            <Empty>No requests yet.</Empty>
+          ) : (
+            <Table
+              head={["Time", "Key", "Model", "Provider", "Tokens", "Cost", "Status", "Latency"]}
+              rows={data.recent.map((r) => [
+                date(r.created_at),
+                r.key_name ?? "",
+                r.model,
+                r.provider ?? "—",
+                `${r.prompt_tokens} + ${r.completion_tokens}`,
+                r.byok ? `$${r.cost} (BYOK)` : `$${r.cost}`,
+                r.status,
+                `${r.latency_ms} ms`,
+              ])}
+            />
           )}
         </>
       )}
@@ -42,8 +62,22 @@ export function Table({ title, head, rows }: { title?: string; head: string[]; r
     <div class="scroll">
       <table>
         {title && <caption>{title}</caption>}
-        <thead><tr>{head.map((h) => <th>{h}</th>)}</tr></thead>
-        <tbody>{rows.map((r) => <tr>{r.map((c) => <td>{c}</td>)}</tr>)}</tbody>
+        <thead>
+          <tr>
+            {head.map((h) => (
+              <th>{h}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((r) => (
+            <tr>
+              {r.map((c) => (
+                <td>{c}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
       </table>
     </div>
   );

@@ -7,17 +7,32 @@ import type pg from "pg";
 import type { DashboardSession, DashboardUser } from "../index.js";
 import { query, transaction } from "./db.js";
 
-interface UserRow { email: string; account: string; admin: boolean; password_hash: string | null; created_at: string }
+interface UserRow {
+  email: string;
+  account: string;
+  admin: boolean;
+  password_hash: string | null;
+  created_at: string;
+}
 
 const fromRow = (r: UserRow): DashboardUser => ({
-  email: r.email, account: r.account, admin: r.admin, passwordHash: r.password_hash, createdAt: Number(r.created_at),
+  email: r.email,
+  account: r.account,
+  admin: r.admin,
+  passwordHash: r.password_hash,
+  createdAt: Number(r.created_at),
 });
 
 export function pgDashboard(pool: pg.Pool) {
   return {
     async createUser(u: DashboardUser): Promise<void> {
-      await query(pool, "INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)",
-        [u.email, u.account, u.admin, u.passwordHash, u.createdAt]);
+      await query(pool, "INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)", [
+        u.email,
+        u.account,
+        u.admin,
+        u.passwordHash,
+        u.createdAt,
+      ]);
     },
     async findUser(email: string): Promise<DashboardUser | undefined> {
       const { rows } = await query<UserRow>(pool, "SELECT * FROM dashboard_users WHERE email = $1", [email]);
@@ -39,11 +54,20 @@ export function pgDashboard(pool: pg.Pool) {
     createSession: (s: DashboardSession): Promise<void> =>
       transaction(pool, async (c) => {
         await c.query("DELETE FROM dashboard_sessions WHERE expires_at <= $1", [s.createdAt]);
-        await c.query("INSERT INTO dashboard_sessions (hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)", [s.hash, s.email, s.createdAt, s.expiresAt]);
+        await c.query("INSERT INTO dashboard_sessions (hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)", [
+          s.hash,
+          s.email,
+          s.createdAt,
+          s.expiresAt,
+        ]);
       }),
     async findSession(hash: string, now: number): Promise<DashboardUser | undefined> {
-      const { rows } = await query<UserRow>(pool, `SELECT u.* FROM dashboard_sessions s JOIN dashboard_users u ON u.email = s.email
-        WHERE s.hash = $1 AND s.expires_at > $2`, [hash, now]);
+      const { rows } = await query<UserRow>(
+        pool,
+        `SELECT u.* FROM dashboard_sessions s JOIN dashboard_users u ON u.email = s.email
+        WHERE s.hash = $1 AND s.expires_at > $2`,
+        [hash, now],
+      );
       return rows[0] && fromRow(rows[0]);
     },
     async deleteSession(hash: string): Promise<void> {
@@ -56,7 +80,9 @@ export function pgDashboard(pool: pg.Pool) {
       }),
     // DELETE ... RETURNING: two processes given the same link cannot both get the email.
     async takeSignInLink(hash: string, now: number): Promise<string | undefined> {
-      const { rows } = await query<{ email: string; expires_at: string }>(pool, "DELETE FROM dashboard_links WHERE hash = $1 RETURNING email, expires_at", [hash]);
+      const { rows } = await query<{ email: string; expires_at: string }>(pool, "DELETE FROM dashboard_links WHERE hash = $1 RETURNING email, expires_at", [
+        hash,
+      ]);
       return rows[0] && Number(rows[0].expires_at) > now ? rows[0].email : undefined;
     },
   };

@@ -29,7 +29,11 @@ export function createPool(url: string, max = 20): pg.Pool {
 /** Errors that say the database is out of reach rather than that a statement was wrong. */
 export function unreachable(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
-  if (typeof e?.code === "string" && (/^(08|57P0|53)/.test(e.code) || ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "EHOSTUNREACH"].includes(e.code))) return true;
+  if (
+    typeof e?.code === "string" &&
+    (/^(08|57P0|53)/.test(e.code) || ["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "ENOTFOUND", "EPIPE", "EHOSTUNREACH"].includes(e.code))
+  )
+    return true;
   return /timeout|Connection terminated|connect ECONN|Client has encountered a connection error/i.test(e?.message ?? "");
 }
 

@@ -31,7 +31,11 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
   timer.unref();
 
   const spent = async (keyId: string, since: number): Promise<bigint> => {
-    const { rows } = await query<{ budget: string | null; spent: string; since: string }>(pool, "SELECT budget, spent, spent_since AS since FROM keys WHERE id = $1", [keyId]);
+    const { rows } = await query<{ budget: string | null; spent: string; since: string }>(
+      pool,
+      "SELECT budget, spent, spent_since AS since FROM keys WHERE id = $1",
+      [keyId],
+    );
     const c = rows[0];
     if (!c) return 0n;
     if (c.budget !== null) return spentIn({ spent: big(c.spent), since: Number(c.since) }, since);
@@ -44,8 +48,16 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       clearInterval(timer);
     },
     async reserve(id: string, account: string, amount: number, budget?: BudgetHold): Promise<boolean> {
-      const { rows } = await query<{ ok: boolean }>(pool, "SELECT gw_reserve($1, $2, $3, $4, $5, $6, $7, $8) AS ok",
-        [id, account, amount, budget?.keyId ?? null, budget?.limit ?? null, budget?.since ?? null, owner, now() + leaseMs]);
+      const { rows } = await query<{ ok: boolean }>(pool, "SELECT gw_reserve($1, $2, $3, $4, $5, $6, $7, $8) AS ok", [
+        id,
+        account,
+        amount,
+        budget?.keyId ?? null,
+        budget?.limit ?? null,
+        budget?.since ?? null,
+        owner,
+        now() + leaseMs,
+      ]);
       const ok = rows[0]?.ok === true;
       if (ok) open.add(id);
       return ok;
@@ -55,8 +67,12 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
       const logged = attempts.length > 1 || attempts[0]?.outcome !== "success" ? attempts : [];
       try {
-        const { rows } = await query<{ charged: string }>(pool, "SELECT gw_settle($1, $2, $3, $4) AS charged",
-          [reservationId, JSON.stringify({ ...entry, endpoint: entry.endpoint ?? "chat" }), JSON.stringify(starts), JSON.stringify(logged)]);
+        const { rows } = await query<{ charged: string }>(pool, "SELECT gw_settle($1, $2, $3, $4) AS charged", [
+          reservationId,
+          JSON.stringify({ ...entry, endpoint: entry.endpoint ?? "chat" }),
+          JSON.stringify(starts),
+          JSON.stringify(logged),
+        ]);
         entry.uncollected = entry.cost - Number(rows[0]!.charged);
       } finally {
         if (reservationId) open.delete(reservationId);
@@ -88,7 +104,12 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
         const balance = BigInt(rows[0].balance);
         if (balance + delta < 0n) throw new NegativeBalanceError(account, balance, delta);
         if (balance + delta > MAX_NANO) throw new BalanceOverflowError(account);
-        await c.query("INSERT INTO credit_grants (account, amount, created_at, kind, reason) VALUES ($1, $2, $3, 'adjustment', $4)", [account, delta, at, reason]);
+        await c.query("INSERT INTO credit_grants (account, amount, created_at, kind, reason) VALUES ($1, $2, $3, 'adjustment', $4)", [
+          account,
+          delta,
+          at,
+          reason,
+        ]);
         const out = await c.query<{ balance: string }>("UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance", [delta, account]);
         await c.query(`NOTIFY ${CHANGES_CHANNEL}`);
         return BigInt(out.rows[0]!.balance);
@@ -111,8 +132,12 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
 
 /** What the ledger and the daily rollups say a key spent since `since` (ms). */
 async function sumSince(db: pg.Pool | pg.PoolClient, keyId: string, since: number): Promise<bigint> {
-  const { rows } = await query<{ s: string }>(db, `SELECT COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = $1 AND created_at >= $2), 0)
-      + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = $1 AND day >= $2), 0) AS s`, [keyId, since]);
+  const { rows } = await query<{ s: string }>(
+    db,
+    `SELECT COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = $1 AND created_at >= $2), 0)
+      + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = $1 AND day >= $2), 0) AS s`,
+    [keyId, since],
+  );
   return BigInt(rows[0]!.s);
 }
 

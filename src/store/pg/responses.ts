@@ -6,31 +6,55 @@ import type pg from "pg";
 import type { StoredResponse } from "../index.js";
 import { query } from "./db.js";
 
-interface Row { id: string; account: string; created_at: string; model: string; previous_id: string | null; items: string; response: string }
+interface Row {
+  id: string;
+  account: string;
+  created_at: string;
+  model: string;
+  previous_id: string | null;
+  items: string;
+  response: string;
+}
 
 const fromRow = (r: Row): StoredResponse => ({
-  id: r.id, account: r.account, createdAt: Number(r.created_at), model: r.model, previousId: r.previous_id,
-  items: JSON.parse(r.items) as unknown[], response: JSON.parse(r.response) as unknown,
+  id: r.id,
+  account: r.account,
+  createdAt: Number(r.created_at),
+  model: r.model,
+  previousId: r.previous_id,
+  items: JSON.parse(r.items) as unknown[],
+  response: JSON.parse(r.response) as unknown,
 });
 
 export function pgResponses(pool: pg.Pool) {
   return {
     async saveResponse(r: StoredResponse): Promise<void> {
-      await query(pool, "INSERT INTO responses (id, account, created_at, model, previous_id, items, response) VALUES ($1, $2, $3, $4, $5, $6, $7)",
-        [r.id, r.account, r.createdAt, r.model, r.previousId, JSON.stringify(r.items), JSON.stringify(r.response)]);
+      await query(pool, "INSERT INTO responses (id, account, created_at, model, previous_id, items, response) VALUES ($1, $2, $3, $4, $5, $6, $7)", [
+        r.id,
+        r.account,
+        r.createdAt,
+        r.model,
+        r.previousId,
+        JSON.stringify(r.items),
+        JSON.stringify(r.response),
+      ]);
     },
     async findResponse(id: string, account: string): Promise<StoredResponse | undefined> {
       const { rows } = await query<Row>(pool, "SELECT * FROM responses WHERE id = $1 AND account = $2", [id, account]);
       return rows[0] && fromRow(rows[0]);
     },
     async responseChain(id: string, account: string, limit: { depth: number; bytes: number }): Promise<StoredResponse[]> {
-      const { rows } = await query<Row>(pool, `WITH RECURSIVE chain(n, bytes, id, previous_id) AS (
+      const { rows } = await query<Row>(
+        pool,
+        `WITH RECURSIVE chain(n, bytes, id, previous_id) AS (
           SELECT 1, length(items), id, previous_id FROM responses WHERE id = $1 AND account = $2
           UNION ALL
           SELECT chain.n + 1, chain.bytes + length(r.items), r.id, r.previous_id
           FROM chain JOIN responses r ON r.id = chain.previous_id AND r.account = $2
           WHERE chain.n < $3 AND chain.bytes < $4
-        ) SELECT r.* FROM chain JOIN responses r ON r.id = chain.id ORDER BY chain.n DESC`, [id, account, limit.depth, limit.bytes]);
+        ) SELECT r.* FROM chain JOIN responses r ON r.id = chain.id ORDER BY chain.n DESC`,
+        [id, account, limit.depth, limit.bytes],
+      );
       return rows.map(fromRow);
     },
     async deleteResponse(id: string, account: string): Promise<boolean> {

@@ -54,7 +54,7 @@ export function watchNotifications(url: string) {
   return {
     add(listener: () => void): () => void {
       listeners.add(listener);
-      if (!started) (started = true), void connect();
+      if (!started) ((started = true), void connect());
       return () => void listeners.delete(listener);
     },
     async stop(): Promise<void> {
