@@ -16,7 +16,7 @@ import { serveCommand } from "./commands/serve.js";
 import { usageCommand } from "./commands/usage.js";
 import { usersCommand } from "./commands/users.js";
 import { UsageError } from "./errors.js";
-import { commandStarts } from "./heap.js";
+import { startupDone } from "./heap.js";
 
 export function buildProgram(): Command {
   const program = new Command("gateway")
@@ -28,7 +28,7 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run gateway --help for usage)")
     .exitOverride()
     // serve holds the young generation until it is ready (heap.ts); every other command frees it now.
-    .hook("preAction", (_program, action) => void (action.name() !== "serve" && commandStarts()));
+    .hook("preAction", (_program, action) => void (action.name() !== "serve" && startupDone()));
   for (const add of [
     initCommand,
     serveCommand,
