@@ -7,7 +7,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { startFakeUpstream, type FakeUpstream, type Reply } from "./helpers/fake-upstream.js";
-import { type TestGateway } from "./helpers/gateway.js";
+import { twoProviderConfig, type TestGateway } from "./helpers/gateway.js";
 import { healthOf, sharedKey, startFleet, waitFor } from "./helpers/fleet.js";
 import { bearer } from "./helpers/http.js";
 import { completion, error } from "./helpers/openai-wire.js";
@@ -33,23 +33,7 @@ afterAll(async () => {
 
 async function fleet(n: number, redisUrl = REDIS_URL): Promise<TestGateway[]> {
   const started = await startFleet(n, {
-    providers: {
-      primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-upstream-secret-1111" },
-      secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-upstream-secret-2222" },
-    },
-    models: [
-      {
-        id: MODEL,
-        pricing: { prompt: "1", completion: "2" },
-        max_output: 1000,
-        order: "fixed",
-        endpoints: [
-          { provider: "primary", model: "p-model" },
-          { provider: "secondary", model: "s-model" },
-        ],
-      },
-    ],
-    retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
+    ...twoProviderConfig(MODEL, primary.url, secondary.url),
     health: { failureThreshold: 2, cooldown: COOLDOWN },
     redis: { url: redisUrl, prefix: r.prefix },
   });

@@ -4,7 +4,7 @@
  */
 import { afterEach, expect, test } from "vitest";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "./helpers/gateway.js";
+import { twoProviderConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectLimitHeaders } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
 
@@ -47,26 +47,14 @@ async function setup(extra: Record<string, unknown> = {}): Promise<{ gw: TestGat
     () => primary.close(),
     () => secondary.close(),
   );
+  const base = twoProviderConfig(MODEL, primary.url, secondary.url, { primary: PLANTED.primaryKey, secondary: PLANTED.secondaryKey });
   const gw = await startGateway({
+    ...base,
     providers: {
-      primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: PLANTED.primaryKey },
-      secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: PLANTED.secondaryKey },
+      ...(base.providers as Record<string, unknown>),
       // Configured but serving no model here: listed, with a credential in its URL.
       vault: { plugin: "openai", baseUrl: `http://admin:${PLANTED.urlPassword}@127.0.0.1:9/v1`, apiKey: PLANTED.vaultKey },
     },
-    models: [
-      {
-        id: MODEL,
-        pricing: { prompt: "1", completion: "2" },
-        max_output: 1000,
-        order: "fixed",
-        endpoints: [
-          { provider: "primary", model: "p-model" },
-          { provider: "secondary", model: "s-model" },
-        ],
-      },
-    ],
-    retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
     health: { failureThreshold: 1000 },
     ...extra,
   });

@@ -7,7 +7,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createMemoryLimiter } from "../src/limits.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
-import { startGateway, type TestGateway } from "./helpers/gateway.js";
+import { startGateway, twoProviderConfig, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, expectLimitHeaders } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
 
@@ -34,23 +34,7 @@ afterAll(async () => {
 /** A gateway over both fakes (`primary` first, fixed order) with these limits. */
 async function gateway(limits: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<TestGateway> {
   const gw = await startGateway({
-    providers: {
-      primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-upstream-secret-1111" },
-      secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-upstream-secret-2222" },
-    },
-    models: [
-      {
-        id: MODEL,
-        pricing: { prompt: "1", completion: "2" },
-        max_output: 1000,
-        order: "fixed",
-        endpoints: [
-          { provider: "primary", model: "p-model" },
-          { provider: "secondary", model: "s-model" },
-        ],
-      },
-    ],
-    retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
+    ...twoProviderConfig(MODEL, primary.url, secondary.url),
     limits,
     ...extra,
   });

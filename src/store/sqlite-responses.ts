@@ -5,26 +5,7 @@
  */
 import type Database from "better-sqlite3";
 import type { StoredResponse } from "./index.js";
-
-interface Row {
-  id: string;
-  account: string;
-  created_at: number;
-  model: string;
-  previous_id: string | null;
-  items: string;
-  response: string;
-}
-
-const fromRow = (r: Row): StoredResponse => ({
-  id: r.id,
-  account: r.account,
-  createdAt: r.created_at,
-  model: r.model,
-  previousId: r.previous_id,
-  items: JSON.parse(r.items) as unknown[],
-  response: JSON.parse(r.response) as unknown,
-});
+import { responseFromRow, type ResponseRow } from "./response-row.js";
 
 export function sqliteResponses(db: Database.Database) {
   const s = {
@@ -46,11 +27,11 @@ export function sqliteResponses(db: Database.Database) {
   return {
     saveResponse: async (r: StoredResponse) => void s.insert.run({ ...r, items: JSON.stringify(r.items), response: JSON.stringify(r.response) }),
     findResponse: async (id: string, account: string) => {
-      const row = s.find.get(id, account) as Row | undefined;
-      return row && fromRow(row);
+      const row = s.find.get(id, account) as ResponseRow | undefined;
+      return row && responseFromRow(row);
     },
     responseChain: async (id: string, account: string, limit: { depth: number; bytes: number }) =>
-      (s.chain.all({ id, account, ...limit }) as Row[]).map(fromRow),
+      (s.chain.all({ id, account, ...limit }) as ResponseRow[]).map(responseFromRow),
     deleteResponse: async (id: string, account: string) => s.remove.run(id, account).changes > 0,
     pruneResponses: (before: number) => s.prune.run(before).changes,
   };

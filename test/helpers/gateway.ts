@@ -119,6 +119,38 @@ export function openaiConfig(baseUrl: string, extra: Record<string, unknown> = {
   };
 }
 
+/**
+ * Two OpenAI-format fakes, `primary` then `secondary` in fixed order, serving `model` at $1 / $2
+ * per 1M: the failover, limits, health and circuit suites' shared shape. `keys` overrides the
+ * upstream keys (tests that plant them to prove they never leak).
+ */
+export function twoProviderConfig(
+  model: string,
+  primaryUrl: string,
+  secondaryUrl: string,
+  keys = { primary: "sk-primary-upstream-secret-1111", secondary: "sk-secondary-upstream-secret-2222" },
+): Record<string, unknown> {
+  return {
+    providers: {
+      primary: { plugin: "openai", baseUrl: `${primaryUrl}/v1`, apiKey: keys.primary },
+      secondary: { plugin: "openai", baseUrl: `${secondaryUrl}/v1`, apiKey: keys.secondary },
+    },
+    models: [
+      {
+        id: model,
+        pricing: { prompt: "1", completion: "2" },
+        max_output: 1000,
+        order: "fixed",
+        endpoints: [
+          { provider: "primary", model: "p-model" },
+          { provider: "secondary", model: "s-model" },
+        ],
+      },
+    ],
+    retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
+  };
+}
+
 /** Backoff for tests: quick rounds, and a deadline long enough that a loaded machine does not turn a retry into a give-up. */
 export const FAST_RETRY = { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 2000 };
 

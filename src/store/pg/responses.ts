@@ -4,27 +4,8 @@
  */
 import type pg from "pg";
 import type { StoredResponse } from "../index.js";
+import { responseFromRow, type ResponseRow } from "../response-row.js";
 import { query } from "./db.js";
-
-interface Row {
-  id: string;
-  account: string;
-  created_at: string;
-  model: string;
-  previous_id: string | null;
-  items: string;
-  response: string;
-}
-
-const fromRow = (r: Row): StoredResponse => ({
-  id: r.id,
-  account: r.account,
-  createdAt: Number(r.created_at),
-  model: r.model,
-  previousId: r.previous_id,
-  items: JSON.parse(r.items) as unknown[],
-  response: JSON.parse(r.response) as unknown,
-});
 
 export function pgResponses(pool: pg.Pool) {
   return {
@@ -40,11 +21,11 @@ export function pgResponses(pool: pg.Pool) {
       ]);
     },
     async findResponse(id: string, account: string): Promise<StoredResponse | undefined> {
-      const { rows } = await query<Row>(pool, "SELECT * FROM responses WHERE id = $1 AND account = $2", [id, account]);
-      return rows[0] && fromRow(rows[0]);
+      const { rows } = await query<ResponseRow>(pool, "SELECT * FROM responses WHERE id = $1 AND account = $2", [id, account]);
+      return rows[0] && responseFromRow(rows[0]);
     },
     async responseChain(id: string, account: string, limit: { depth: number; bytes: number }): Promise<StoredResponse[]> {
-      const { rows } = await query<Row>(
+      const { rows } = await query<ResponseRow>(
         pool,
         `WITH RECURSIVE chain(n, bytes, id, previous_id) AS (
           SELECT 1, length(items), id, previous_id FROM responses WHERE id = $1 AND account = $2
@@ -55,7 +36,7 @@ export function pgResponses(pool: pg.Pool) {
         ) SELECT r.* FROM chain JOIN responses r ON r.id = chain.id ORDER BY chain.n DESC`,
         [id, account, limit.depth, limit.bytes],
       );
-      return rows.map(fromRow);
+      return rows.map(responseFromRow);
     },
     async deleteResponse(id: string, account: string): Promise<boolean> {
       return ((await query(pool, "DELETE FROM responses WHERE id = $1 AND account = $2", [id, account])).rowCount ?? 0) > 0;
