@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
+import { twoProviderConfig, openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
 import { parseConfig } from "../src/config.js";
@@ -103,23 +103,9 @@ describe("counters", () => {
   test("a failover moves gateway_failovers_total for the provider that failed", async () => {
     const primary = await startFakeUpstream(() => error(503, "overloaded"));
     const secondary = await startFakeUpstream(() => completion("from secondary"));
-    const gw = await startGateway({
-      providers: {
-        primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-metrics-1111" },
-        secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-metrics-2222" },
-      },
-      models: [
-        {
-          id: "acme/chat",
-          pricing: { prompt: "1", completion: "2" },
-          order: "fixed",
-          endpoints: [
-            { provider: "primary", model: "p" },
-            { provider: "secondary", model: "s" },
-          ],
-        },
-      ],
-    });
+    const gw = await startGateway(
+      twoProviderConfig("acme/chat", primary.url, secondary.url, { primary: "sk-primary-metrics-1111", secondary: "sk-secondary-metrics-2222" }),
+    );
     cleanups.push(
       () => primary.close(),
       () => secondary.close(),

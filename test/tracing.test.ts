@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, expect, test } from "vitest";
 import { startFakeUpstream } from "./helpers/fake-upstream.js";
-import { startGateway } from "./helpers/gateway.js";
+import { twoProviderConfig, startGateway } from "./helpers/gateway.js";
 import { bearer, post } from "./helpers/http.js";
 import { completion, error } from "./helpers/openai-wire.js";
 
@@ -46,21 +46,7 @@ async function failoverGateway(extra: Record<string, unknown>) {
   const primary = await startFakeUpstream(() => error(503, "overloaded"));
   const secondary = await startFakeUpstream(() => completion("from secondary", { prompt_tokens: 3, completion_tokens: 4 }));
   const gw = await startGateway({
-    providers: {
-      primary: { plugin: "openai", baseUrl: `${primary.url}/v1`, apiKey: "sk-primary-otel-1111" },
-      secondary: { plugin: "openai", baseUrl: `${secondary.url}/v1`, apiKey: "sk-secondary-otel-2222" },
-    },
-    models: [
-      {
-        id: "acme/chat",
-        pricing: { prompt: "1", completion: "2" },
-        order: "fixed",
-        endpoints: [
-          { provider: "primary", model: "p" },
-          { provider: "secondary", model: "s" },
-        ],
-      },
-    ],
+    ...twoProviderConfig("acme/chat", primary.url, secondary.url, { primary: "sk-primary-otel-1111", secondary: "sk-secondary-otel-2222" }),
     ...extra,
   });
   cleanups.push(
