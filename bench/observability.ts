@@ -4,9 +4,14 @@
  * false`, `log.level: silent`) and with the defaults `gateway serve` runs with (metrics on,
  * one JSON line per request to stdout, a pipe this process reads and discards, as a log
  * collector would). Instant upstream, 50 connections, JSON and streamed: where the gateway's
- * own CPU is all that limits throughput, so any cost shows. Off and on alternate (ABBA...) so
- * drift on a shared machine falls on both; each side's best round is compared (other work on
- * the machine only ever lowers a round). Issue 14's target: on ≥ 97 % of off.
+ * own CPU is all that limits throughput, so any cost shows.
+ *
+ * Rounds pair an "off" and an "on" run back to back, the order flipping every round (off-on,
+ * on-off, ...) so drift on a shared machine falls on both; the figure is the median of the
+ * rounds' on/off ratios. Not the best round of each side: on this 2-core machine a round
+ * now and then runs ~5 % fast (the load generator's core is briefly free), and one such
+ * round on either side decided a best-of comparison by itself. Issue 14's target: the median
+ * ratio ≥ 97 %.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,14 +21,15 @@ import { measure, type Case, type Target } from "./load.js";
 
 export interface ObservabilityResult {
   case: string;
+  /** Req/s of each round's run, in round order. */
   offRps: number[];
   onRps: number[];
-  /** best(on) / best(off) req/s. */
+  /** Median over rounds of on / off req/s. */
   ratio: number;
   /** The gateway's CPU time per request (µs), from /proc: steadier than req/s on a shared machine. */
   offCpuUs: number[];
   onCpuUs: number[];
-  /** min(off CPU) / min(on CPU): the throughput ratio a CPU-bound gateway would show. */
+  /** Median over rounds of off CPU / on CPU: the throughput ratio a CPU-bound gateway would show. */
   cpuRatio: number;
 }
 
@@ -33,11 +39,11 @@ interface Run {
 }
 
 const CASES: Case[] = [false, true].map((stream) => ({ id: `0ms 50c ${stream ? "stream" : "json"}`, latencyMs: 0, connections: 50, stream }));
-const ROUNDS = 3;
+const ROUNDS = 6;
 const log = (s: string) => process.stderr.write(`${s}\n`);
 
 /** A config file beside the bench's with metrics and logs switched off. */
-function offSetup(setup: BenchSetup, fakePort: number): BenchSetup {
+export function observabilityOff(setup: BenchSetup, fakePort: number): BenchSetup {
   const config = join(setup.dir, "gateway.config.off.json");
   writeFileSync(config, JSON.stringify({ ...benchConfig(fakePort), metrics: { enabled: false }, log: { level: "silent" } }, null, 2));
   return { ...setup, config };
@@ -69,7 +75,7 @@ export async function compareObservability(
   fakePort: number,
   timing: { warmupS: number; durationS: number },
 ): Promise<ObservabilityResult[]> {
-  const off = offSetup(setup, fakePort);
+  const off = observabilityOff(setup, fakePort);
   const results: ObservabilityResult[] = CASES.map((c) => ({ case: c.id, offRps: [], onRps: [], ratio: NaN, offCpuUs: [], onCpuUs: [], cpuRatio: NaN }));
   for (let round = 1; round <= ROUNDS; round++) {
     // The order flips every round (off-on, on-off, ...), so whatever favours going first or second falls on both.
@@ -93,24 +99,33 @@ export async function compareObservability(
     }
   }
   for (const r of results) {
-    r.ratio = Math.max(...r.onRps) / Math.max(...r.offRps);
-    r.cpuRatio = Math.min(...r.offCpuUs) / Math.min(...r.onCpuUs);
+    r.ratio = median(r.onRps.map((on, i) => on / r.offRps[i]!));
+    r.cpuRatio = median(r.offCpuUs.map((off, i) => off / r.onCpuUs[i]!));
   }
   return results;
 }
 
+/** Seconds the comparison takes: per run, start, 2 s of warm-up per case, then each case measured. */
+export function observabilityBudgetS(timing: { warmupS: number; durationS: number }): number {
+  return ROUNDS * 2 * (1.5 + CASES.length * (2 + timing.warmupS + timing.durationS));
+}
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
 export function renderObservability(results: ObservabilityResult[]): string {
   const lines = results.map((r) => {
-    const pct = (r.ratio - 1) * 100;
-    const cpu = (r.cpuRatio - 1) * 100;
+    const pct = (x: number) => `${x >= 1 ? "+" : ""}${((x - 1) * 100).toFixed(1)} %`;
     const list = (xs: number[], d = 0) => xs.map((x) => x.toFixed(d)).join(", ");
     return (
-      `  ${r.case}: best off ${Math.max(...r.offRps).toFixed(0)} req/s (rounds ${list(r.offRps)}), best on ${Math.max(...r.onRps).toFixed(0)} req/s (${list(r.onRps)}): ` +
-      `${pct >= 0 ? "+" : ""}${pct.toFixed(1)} % ${r.ratio >= 0.97 ? "PASS" : "MISS"}; gateway CPU per request, least off ${Math.min(...r.offCpuUs).toFixed(1)} µs (${list(r.offCpuUs, 1)}), ` +
-      `least on ${Math.min(...r.onCpuUs).toFixed(1)} µs (${list(r.onCpuUs, 1)}): CPU-bound throughput ${cpu >= 0 ? "+" : ""}${cpu.toFixed(1)} %`
+      `  ${r.case}: ${pct(r.ratio)} ${r.ratio >= 0.97 ? "PASS" : "MISS"} (median of ${r.offRps.length} paired rounds; req/s off ${list(r.offRps)}, on ${list(r.onRps)}); ` +
+      `gateway CPU per request: CPU-bound throughput ${pct(r.cpuRatio)} (µs off ${list(r.offCpuUs, 1)}, on ${list(r.onCpuUs, 1)})`
     );
   });
-  return ["Metrics + request log on vs off (instant upstream, 50 connections, best of rounds; target: at most 3 % lower):", ...lines].join("\n");
+  return ["Metrics + request log on vs off (instant upstream, 50 connections, median of paired rounds; target: at most 3 % lower):", ...lines].join("\n");
 }
 
 /** One target line per case for the report's table. */

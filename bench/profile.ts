@@ -2,7 +2,8 @@
  * CPU profile of the gateway under the instant-upstream, 50-connection, non-streamed load:
  *   node dist/bench/profile.js [--duration 10] [--connections 50] [--stream] [--startup] [--dir /tmp/prof]
  * runs `node --cpu-prof` for `gateway serve`, stops it with SIGINT (V8 writes the profile on
- * exit) and prints the summary. --startup profiles only spawn-to-ready (no load).
+ * exit) and prints the summary. --startup profiles only spawn-to-ready (no load); --off runs
+ * with metrics and the request log switched off.
  * Profiles stay out of the repo (*.cpuprofile is ignored).
  */
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -11,6 +12,7 @@ import { parseArgs } from "node:util";
 import { renderSummary, summarise } from "./cpuprofile-summary.js";
 import { prepare, ROOT, startGateway } from "./gateway-process.js";
 import { measure } from "./load.js";
+import { observabilityOff } from "./observability.js";
 import { CORES, firstJsonLine, pinSelf, spawnPinned, stop } from "./proc.js";
 
 const { values: opts } = parseArgs({
@@ -20,6 +22,8 @@ const { values: opts } = parseArgs({
     stream: { type: "boolean", default: false },
     startup: { type: "boolean", default: false },
     connections: { type: "string", default: "50" },
+    // Metrics and the request log switched off (observability.ts's "off" side).
+    off: { type: "boolean", default: false },
   },
 });
 
@@ -38,7 +42,8 @@ async function main(): Promise<void> {
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
   const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
-  const setup = prepare(port);
+  const prepared = prepare(port);
+  const setup = opts.off ? observabilityOff(prepared, port) : prepared;
   const started = Date.now();
   try {
     const gateway = await startGateway(setup, ["--cpu-prof", `--cpu-prof-dir=${opts.dir}`]);

@@ -1,19 +1,21 @@
 /**
  * Where log lines go: a file descriptor (stdout, or a file) written asynchronously through
- * libuv's thread pool, so the request path never waits on a disk or a pipe. A line is
- * appended to a string; once 32 KiB wait (or the once-a-second timer, or at once on a
- * terminal) they are encoded once and written with one `fs.write`; lines that come meanwhile
- * wait for the next. A reader that stops reading makes the writer drop lines past 16 MiB
- * waiting, never grow memory or block. Used instead of sonic-boom (pino's destination),
- * whose string mode measures its whole 16 KiB pending buffer again on every write: about
- * 4 µs per request line in the gateway's profile (docs/observability.md).
+ * libuv's thread pool, so the request path never waits on a disk or a pipe. Lines are
+ * appended as bytes to a buffer (line-bytes.ts: the request line is written straight into
+ * it, pino's records are encoded into it); once 32 KiB wait (or the once-a-second timer, or
+ * at once on a terminal) that buffer is written with one `fs.write` and lines that come
+ * meanwhile go to a second buffer. A reader that stops reading makes the writer drop lines
+ * past 16 MiB waiting, never grow memory or block. Used instead of sonic-boom (pino's
+ * destination), whose string mode measures its whole 16 KiB pending buffer again on every
+ * write: about 4 µs per request line in the gateway's profile (docs/observability.md).
  */
 import { closeSync, write, writeSync } from "node:fs";
+import { LineBytes } from "./line-bytes.js";
 
 export interface WriterOptions {
-  /** Write once this many characters wait (0: at once, for a terminal). */
+  /** Write once this many bytes wait (0: at once, for a terminal). */
   minLength: number;
-  /** Drop new lines past this many characters waiting. */
+  /** Drop new lines past this many bytes waiting. */
   maxPending: number;
 }
 
@@ -22,7 +24,11 @@ const RETRY_MS = 10;
 const SYNC_GIVE_UP_MS = 2000;
 
 export class LogWriter {
-  private pending = "";
+  /** The lines waiting; while a write is in flight, the ones that came after it. */
+  private readonly out: LineBytes;
+  /** Buffers of this size are reused once written (a grown one is left to the GC). */
+  private readonly size: number;
+  private spare: Buffer | null = null;
   private writing = false;
   private idle: Array<() => void> = [];
   private closed = false;
@@ -34,42 +40,64 @@ export class LogWriter {
     private readonly opts: WriterOptions,
     /** Close the descriptor at the end (a file the gateway opened; not stdout). */
     private readonly owned: boolean,
-  ) {}
+  ) {
+    this.size = Math.max(64 * 1024, 2 * opts.minLength);
+    this.out = new LineBytes(Buffer.allocUnsafe(this.size));
+  }
 
-  /** pino's destination interface, and the request lines' way in. */
+  /** pino's destination interface: whole records as text. */
   write(text: string): boolean {
-    if (this.closed) return false;
-    if (this.pending.length + text.length > this.opts.maxPending) {
-      this.dropped++;
-      return false;
-    }
-    this.pending += text;
-    if (!this.writing && this.pending.length >= this.opts.minLength) this.pump();
+    const out = this.room(text.length * 3);
+    if (!out) return false;
+    out.text(text);
+    this.wrote();
     return true;
+  }
+
+  /**
+   * Where to write a line of at most `bytes` bytes, then call `wrote()`; null: the line is
+   * dropped (the writer is closed, or the reader is `maxPending` behind).
+   */
+  room(bytes: number): LineBytes | null {
+    if (this.closed) return null;
+    if (this.out.len + bytes > this.opts.maxPending) {
+      this.dropped++;
+      return null;
+    }
+    this.out.room(bytes);
+    return this.out;
+  }
+
+  /** A line was written into `room()`'s buffer. */
+  wrote(): void {
+    if (!this.writing && this.out.len >= this.opts.minLength) this.pump();
   }
 
   /** Starts writing whatever waits (the periodic flush). */
   flush(): void {
-    if (!this.writing && this.pending) this.pump();
+    if (!this.writing && this.out.len > 0) this.pump();
   }
 
   private pump(): void {
     this.writing = true;
-    const buf = Buffer.from(this.pending);
-    this.pending = "";
-    this.send(buf);
+    const full = this.out.buf;
+    const len = this.out.len;
+    this.out.restart(this.spare ?? Buffer.allocUnsafe(this.size));
+    this.spare = null;
+    this.send(full, full.subarray(0, len));
   }
 
-  private send(buf: Buffer): void {
+  private send(full: Buffer, buf: Buffer): void {
     write(this.fd, buf, 0, buf.length, null, (err, n) => {
       if (err) {
         // A full non-blocking pipe: try again shortly. Anything else: the lines are lost, logging goes on.
-        if (err.code === "EAGAIN") return void setTimeout(() => this.send(buf), RETRY_MS).unref();
+        if (err.code === "EAGAIN") return void setTimeout(() => this.send(full, buf), RETRY_MS).unref();
         n = buf.length;
       }
-      if (n < buf.length) return this.send(buf.subarray(n));
+      if (n < buf.length) return this.send(full, buf.subarray(n));
+      if (full.length === this.size) this.spare = full;
       this.writing = false;
-      if (this.pending.length >= this.opts.minLength && this.pending) this.pump();
+      if (this.out.len >= this.opts.minLength && this.out.len > 0) this.pump();
       else for (const done of this.idle.splice(0)) done();
     });
   }
@@ -81,8 +109,8 @@ export class LogWriter {
     if (this.writing) await new Promise<void>((r) => (this.idle.push(r), setTimeout(r, SYNC_GIVE_UP_MS).unref()));
     this.closed = true;
     if (this.writing) return;
-    writeAllSync(this.fd, Buffer.from(this.pending));
-    this.pending = "";
+    writeAllSync(this.fd, this.out.buf.subarray(0, this.out.len));
+    this.out.len = 0;
     if (this.owned) closeSync(this.fd);
   }
 }

@@ -3,7 +3,7 @@
  * short readable lines on a TTY (log-pretty.ts), either forced with `--log-format` or
  * `log.format`. Start, stop and operator notices are pino records (secrets redacted from
  * the one list in redact.ts); the per-request line has fixed fields and is written by
- * request-line.ts in pino's shape into the same destination (docs/observability.md says why).
+ * request-line.ts in pino's shape, as bytes, into the same destination (docs/observability.md says why).
  * Writing never blocks the request path: log-writer.ts.
  */
 import { mkdirSync, openSync } from "node:fs";
@@ -14,6 +14,8 @@ import { LogWriter } from "./log-writer.js";
 import type { Config } from "./config.js";
 import { prettyDestination } from "./log-pretty.js";
 import { CENSOR, REDACT_PATHS, scrub } from "./redact.js";
+import { lineBound, requestLine, RequestLines } from "./request-line.js";
+import type { RequestRecord } from "./request-record.js";
 
 /** A reader that stops reading (a stuck pipe) must not grow memory without end: past this, lines are dropped. */
 const MAX_BUFFERED = 16 * 1024 * 1024;
@@ -36,8 +38,8 @@ export interface GatewayLog {
   /** Whether request lines are wanted (level info or lower). */
   readonly requests: boolean;
   readonly bodies: boolean;
-  /** Queues one finished request line (request-line.ts). */
-  line(json: string): void;
+  /** Queues the line of one finished request (request-line.ts). */
+  request(rec: RequestRecord, time: number): void;
   /** An operator line: said as text (stderr) and, in JSON mode, also a log record. */
   notice(level: Level, line: string, fields?: Record<string, unknown>): void;
   /** Writes what waits, and closes a log file. */
@@ -59,12 +61,22 @@ export function createLog(config: Config["log"], target: LogTarget): GatewayLog 
   const writer = new LogWriter(fd, { minLength: format === "pretty" ? 0 : 32 * 1024, maxPending: MAX_BUFFERED }, fd !== target.dest);
   const timer = setInterval(() => writer.flush(), 1000).unref();
   const dest: DestinationStream = format === "pretty" ? prettyDestination(writer) : writer;
+  const lines = new RequestLines();
   const events = pino({ level, base: undefined, redact: { paths: REDACT_PATHS, censor: CENSOR }, formatters: { level: (label) => ({ level: label }) } }, dest);
   return {
     events,
     requests: events.isLevelEnabled("info"),
     bodies: config.bodies,
-    line: (json) => void dest.write(json),
+    request:
+      format === "pretty"
+        ? (rec, time) => void dest.write(requestLine(rec, time))
+        : (rec, time) => {
+            // JSON: written as bytes into the writer's buffer, no string made (line-bytes.ts).
+            const out = writer.room(lineBound(rec));
+            if (!out) return;
+            lines.write(out, rec, time);
+            writer.wrote();
+          },
     notice(lvl, line, fields = {}) {
       say?.(line);
       if (format === "json") events[lvl]({ ...fields, event: "notice" }, scrub(line));
@@ -84,5 +96,5 @@ function openLogFile(path: string): number {
 
 function quiet(say: ((line: string) => void) | null): GatewayLog {
   const off = pino({ level: "silent" });
-  return { events: off, requests: false, bodies: false, line: () => {}, notice: (_l, line) => say?.(line), close: async () => {} };
+  return { events: off, requests: false, bodies: false, request: () => {}, notice: (_l, line) => say?.(line), close: async () => {} };
 }

@@ -9,7 +9,6 @@ import type { Config } from "./config.js";
 import type { Health } from "./health.js";
 import type { GatewayLog } from "./log.js";
 import { Metrics } from "./metrics.js";
-import { requestLine } from "./request-line.js";
 import type { RecordSink, RequestRecord } from "./request-record.js";
 import { Tracer } from "./tracing.js";
 
@@ -99,7 +98,7 @@ export class Observer implements RecordSink {
 
   finish(rec: RequestRecord): void {
     this.metrics?.record(rec);
-    if (this.log.requests) this.log.line(requestLine(rec, this.deps.now()));
+    if (this.log.requests) this.log.request(rec, this.deps.now());
     this.tracer?.export(rec);
   }
 

@@ -14,6 +14,7 @@ import { createLog } from "../src/log.js";
 import { LogWriter } from "../src/log-writer.js";
 import { prettyLine } from "../src/log-pretty.js";
 import { nanoToUsd } from "../src/money.js";
+import { LineBytes } from "../src/line-bytes.js";
 import { usd } from "../src/request-line.js";
 import { scrub } from "../src/redact.js";
 import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
@@ -168,9 +169,44 @@ describe("writing never blocks", () => {
   });
 });
 
-describe("cost in the line", () => {
+describe("numbers and strings in the line (written as bytes)", () => {
+  const written = (write: (out: LineBytes) => void): string => {
+    const out = new LineBytes(Buffer.alloc(16));
+    out.room(512);
+    write(out);
+    return out.buf.toString("latin1", 0, out.len);
+  };
+  // Random magnitudes from 1 to 15 digits: every digit count, both branches of the pair loop.
+  const random = (): number => Math.floor(Math.random() * 10 ** (1 + Math.random() * 14.9));
+
   test("the decimal USD of any nano-USD amount below 2^53 is exact (as money.ts says it)", () => {
     for (const n of [0, 1, 1800, 13_500, 999_999_999, 1e9, 1e9 + 1, 123_456_789_012_345, Number.MAX_SAFE_INTEGER]) expect(usd(n), String(n)).toBe(nanoToUsd(n));
+    for (let i = 0; i < 20_000; i++) {
+      const n = random();
+      expect(usd(n), String(n)).toBe(nanoToUsd(n));
+    }
+  });
+
+  test("integers as JavaScript prints them, milliseconds as Math.round(x * 1000) / 1000 prints, anything else null", () => {
+    for (const n of [0, 7, 10, 99, 100, 101, 1_764_035_000_123, Number.MAX_SAFE_INTEGER, -5, -100]) expect(written((o) => o.int(n))).toBe(String(n));
+    for (const n of [1.5, NaN, Infinity, 2 ** 53]) expect(written((o) => o.int(n))).toBe("null");
+    for (let i = 0; i < 20_000; i++) {
+      const n = random();
+      expect(written((o) => o.int(n))).toBe(String(n));
+      const ms = Math.random() * 10 ** (Math.random() * 6);
+      expect(
+        written((o) => o.millis(ms)),
+        String(ms),
+      ).toBe(String(Math.round(ms * 1000) / 1000));
+    }
+  });
+
+  test("any string comes back from JSON.parse as it was, and the bytes are ASCII", () => {
+    for (const s of ['a"b\\c', "\n\t\u0000\u001f\u007f", "Zoë 😀 ж", "\ud800 lone", "", "plain"]) {
+      const text = written((o) => o.json(s));
+      expect(JSON.parse(text)).toBe(s);
+      expect(/^[\x20-\x7e]*$/.test(text)).toBe(true);
+    }
   });
 });
 
