@@ -42,8 +42,7 @@ async function main(): Promise<void> {
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
   const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
-  const prepared = prepare(port);
-  const setup = opts.off ? observabilityOff(prepared, port) : prepared;
+  const setup = opts.off ? observabilityOff(port) : prepare(port);
   const started = Date.now();
   try {
     const gateway = await startGateway(setup, ["--cpu-prof", `--cpu-prof-dir=${opts.dir}`]);

@@ -1,16 +1,17 @@
 /**
- * Where log lines go: a file descriptor (stdout, or a file) written asynchronously through
- * libuv's thread pool, so the request path never waits on a disk or a pipe. Lines are
+ * Where log lines go: a file descriptor (stdout, or a file) written asynchronously
+ * (log-sink.ts), so the request path never waits on a disk or a pipe. Lines are
  * appended as bytes to a buffer (line-bytes.ts: the request line is written straight into
  * it, pino's records are encoded into it); once 32 KiB wait (or the once-a-second timer, or
- * at once on a terminal) that buffer is written with one `fs.write` and lines that come
+ * at once on a terminal) that buffer is written in one write and lines that come
  * meanwhile go to a second buffer. A reader that stops reading makes the writer drop lines
  * past 16 MiB waiting, never grow memory or block. Used instead of sonic-boom (pino's
  * destination), whose string mode measures its whole 16 KiB pending buffer again on every
  * write: about 4 µs per request line in the gateway's profile (docs/observability.md).
  */
-import { closeSync, write, writeSync } from "node:fs";
+import { closeSync, writeSync } from "node:fs";
 import { LineBytes } from "./line-bytes.js";
+import { sinkFor, type Sink } from "./log-sink.js";
 
 export interface WriterOptions {
   /** Write once this many bytes wait (0: at once, for a terminal). */
@@ -26,6 +27,7 @@ const SYNC_GIVE_UP_MS = 2000;
 export class LogWriter {
   /** The lines waiting; while a write is in flight, the ones that came after it. */
   private readonly out: LineBytes;
+  private readonly sink: Sink;
   /** Buffers of this size are reused once written (a grown one is left to the GC). */
   private readonly size: number;
   private spare: Buffer | null = null;
@@ -42,6 +44,7 @@ export class LogWriter {
     private readonly owned: boolean,
   ) {
     this.size = Math.max(64 * 1024, 2 * opts.minLength);
+    this.sink = sinkFor(fd);
     this.out = new LineBytes(Buffer.allocUnsafe(this.size));
   }
 
@@ -88,13 +91,7 @@ export class LogWriter {
   }
 
   private send(full: Buffer, buf: Buffer): void {
-    write(this.fd, buf, 0, buf.length, null, (err, n) => {
-      if (err) {
-        // A full non-blocking pipe: try again shortly. Anything else: the lines are lost, logging goes on.
-        if (err.code === "EAGAIN") return void setTimeout(() => this.send(full, buf), RETRY_MS).unref();
-        n = buf.length;
-      }
-      if (n < buf.length) return this.send(full, buf.subarray(n));
+    this.sink(buf, () => {
       if (full.length === this.size) this.spare = full;
       this.writing = false;
       if (this.out.len >= this.opts.minLength && this.out.len > 0) this.pump();

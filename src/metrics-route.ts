@@ -29,5 +29,5 @@ export function metricsAllowed(gw: Gateway, authorization: string | null, ip: st
 export async function metricsReply(gw: Gateway, authorization: string | null, ip: string, path: string): Promise<Response> {
   const metrics = gw.obs.metrics;
   if (!metrics || !metricsAllowed(gw, authorization, ip)) throw routeNotFound(path);
-  return new Response(await metrics.render(), { headers: { "content-type": metrics.contentType } });
+  return new Response(await gw.obs.scrape(), { headers: { "content-type": metrics.contentType } });
 }

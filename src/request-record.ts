@@ -67,6 +67,8 @@ export class RequestRecord {
   /** A bill was opened: the record waits for its settlement too. */
   billed = false;
   sink: RecordSink | null = null;
+  /** Wall-clock ms when it was over (both halves in): the log line's time. */
+  finishedAt = 0;
   private responded = false;
   private done = false;
 

@@ -17,7 +17,8 @@ import { nanoToUsd } from "../src/money.js";
 import { LineBytes } from "../src/line-bytes.js";
 import { usd } from "../src/request-line.js";
 import { scrub } from "../src/redact.js";
-import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
+import { assertBuilt, BIN, gateway, serve, tempDir } from "./helpers/cli.js";
+import { logFile } from "./helpers/secrets.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, post } from "./helpers/http.js";
@@ -262,5 +263,62 @@ describe("gateway serve", () => {
     const wrong = await gateway(["serve", "--log-format", "xml", "--config", config]);
     expect(wrong.exitCode).toBe(2);
     expect(wrong.stderr).toContain("--log-format: expected json or pretty, got xml");
+  });
+
+  test("stdout that nobody reads for a while: requests are answered as fast, and every line arrives once it is read again", async () => {
+    const fake = await startFakeUpstream(() => completion("Hello"));
+    cleanups.push(() => fake.close());
+    const dir = tempDir();
+    const config = join(dir, "gateway.config.json");
+    const { writeFileSync } = await import("node:fs");
+    // Limits high enough that the 3,000 requests below are all answered.
+    const limits = { key: { requests: 100_000, window: 60 }, ip: { requests: 100_000, window: 60 } };
+    writeFileSync(config, JSON.stringify({ ...openaiConfig(fake.url), limits, database: join(dir, "gateway.db") }));
+    const key = (await gateway(["keys", "create", "--name", "app", "--json", "--config", config])).json.key as string;
+    await gateway(["credits", "add", "5", "--config", config]);
+    // A pipe (a socket pair, as a log collector's) this test stops reading after the ready line.
+    const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", "--config", config], {
+      env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    cleanups.push(async () => void child.kill("SIGKILL"));
+    const url = await new Promise<string>((resolveUrl) => child.stdout.once("data", (d: Buffer) => resolveUrl(JSON.parse(d.toString().split("\n")[0]!).url)));
+    child.stdout.pause();
+    // 3,000 lines of ~500 bytes: several times what the socket holds, so the writer has to wait for the reader.
+    const ids: string[] = [];
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: 25 }, async () => {
+        while (ids.length < 3000) {
+          const res = await post(url, CHAT, ask, bearer(key));
+          await res.text();
+          expect(res.status).toBe(200);
+          ids.push(res.headers.get("x-request-id")!);
+        }
+      }),
+    );
+    const servedMs = performance.now() - t0;
+    expect(child.stdout.readableFlowing).toBe(false); // not read meanwhile
+    const health = performance.now();
+    expect((await fetch(`${url}/v1/health/providers`)).status).toBe(200);
+    expect(performance.now() - health).toBeLessThan(500); // the event loop is free
+    expect(servedMs / ids.length).toBeLessThan(20);
+    // Reading again, then a clean stop: every request's line is there.
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stdout.resume();
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+    const file = logFile("serve");
+    if (file) writeFileSync(file, out); // joins the suite's redaction scan
+    // Over 1 MB: several times what the socket holds (~200 KB), so most of it waited in the gateway.
+    expect(out.length).toBeGreaterThan(1_000_000);
+    const logged = new Set(
+      out
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => (JSON.parse(l) as Line).req_id),
+    );
+    expect(ids.filter((id) => !logged.has(id))).toEqual([]);
   });
 });
