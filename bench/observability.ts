@@ -92,17 +92,15 @@ export function observabilityBudgetS(timing: { warmupS: number; durationS: numbe
   return ROUNDS * (2 + CASES.length * (WARMUP_S + timing.warmupS + timing.durationS));
 }
 
-export async function compareObservability(
-  setup: BenchSetup,
-  fakePort: number,
-  timing: { warmupS: number; durationS: number },
-): Promise<ObservabilityResult[]> {
+export async function compareObservability(fakePort: number, timing: { warmupS: number; durationS: number }): Promise<ObservabilityResult[]> {
+  // Both on databases of their own, fresh: the bench's own database has grown by every run before this one.
   const off = observabilityOff(fakePort);
+  const on = prepare(fakePort);
   const results: ObservabilityResult[] = CASES.map((c) => ({ case: c.id, offRps: [], onRps: [], ratio: NaN, offCpuUs: [], onCpuUs: [], cpuRatio: NaN }));
   try {
     for (let r = 1; r <= ROUNDS; r++) {
       log(`observability round ${r}/${ROUNDS}: metrics and logs off and on, side by side...`);
-      const runs = await round(off, setup, r % 2 === 1, timing);
+      const runs = await round(off, on, r % 2 === 1, timing);
       runs.forEach(([o, n], i) => {
         const res = results[i]!;
         res.offRps.push(o!.rps);
@@ -113,6 +111,7 @@ export async function compareObservability(
     }
   } finally {
     off.cleanup();
+    on.cleanup();
   }
   for (const r of results) {
     r.ratio = median(r.onRps.map((on, i) => on / r.offRps[i]!));

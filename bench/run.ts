@@ -189,12 +189,12 @@ async function main(): Promise<void> {
     const bare = await firstJsonLine<{ port: number }>(bareProxy, "bare proxy");
     setup = prepare(port);
     if (opts.observability) {
-      process.stdout.write(`\n${renderObservability(await compareObservability(setup, port, timing))}\n`);
+      process.stdout.write(`\n${renderObservability(await compareObservability(port, timing))}\n`);
       return;
     }
     const results = await bench({ port, pid: fake.pid! }, { port: bare.port, pid: bareProxy.pid! }, setup);
     // Last, in its own gateway processes: metrics and the request log on vs off (issue 14).
-    results.observability = await compareObservability(setup, port, timing);
+    results.observability = await compareObservability(port, timing);
     results.targets.push(...observabilityTargets(results.observability));
     results.totalS = elapsedS();
     writeJson(OUT, results);
