@@ -5,7 +5,7 @@
  * `--log-level`; secrets in other records are redacted from one list (src/redact.ts). The
  * whole suite's logs are scanned for its secrets at the end (test/global-setup.ts).
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
 import { parseConfig } from "../src/config.js";
@@ -232,15 +232,20 @@ describe("pretty lines for a terminal", () => {
 describe("gateway serve", () => {
   beforeAll(() => assertBuilt());
 
-  test("logs JSON lines to stdout when it is not a terminal; --log-format pretty and --log-level change that", async () => {
+  /** A config file (a fake upstream, its own database, `extra` on top) and a funded key, for `gateway serve` children. */
+  async function serveSetup(extra: Record<string, unknown> = {}): Promise<{ config: string; key: string }> {
     const fake = await startFakeUpstream(() => completion("Hello"));
     cleanups.push(() => fake.close());
     const dir = tempDir();
     const config = join(dir, "gateway.config.json");
-    const { writeFileSync } = await import("node:fs");
-    writeFileSync(config, JSON.stringify({ ...openaiConfig(fake.url), database: join(dir, "gateway.db") }));
+    writeFileSync(config, JSON.stringify({ ...openaiConfig(fake.url), ...extra, database: join(dir, "gateway.db") }));
     const key = (await gateway(["keys", "create", "--name", "app", "--json", "--config", config])).json.key as string;
     await gateway(["credits", "add", "5", "--config", config]);
+    return { config, key };
+  }
+
+  test("logs JSON lines to stdout when it is not a terminal; --log-format pretty and --log-level change that", async () => {
+    const { config, key } = await serveSetup();
     const run = async (flags: string[]) => {
       const s = await serve(["--config", config, ...flags]);
       const res = await post(s.url, CHAT, ask, bearer(key));
@@ -266,16 +271,8 @@ describe("gateway serve", () => {
   });
 
   test("stdout that nobody reads for a while: requests are answered as fast, and every line arrives once it is read again", async () => {
-    const fake = await startFakeUpstream(() => completion("Hello"));
-    cleanups.push(() => fake.close());
-    const dir = tempDir();
-    const config = join(dir, "gateway.config.json");
-    const { writeFileSync } = await import("node:fs");
     // Limits high enough that the 3,000 requests below are all answered.
-    const limits = { key: { requests: 100_000, window: 60 }, ip: { requests: 100_000, window: 60 } };
-    writeFileSync(config, JSON.stringify({ ...openaiConfig(fake.url), limits, database: join(dir, "gateway.db") }));
-    const key = (await gateway(["keys", "create", "--name", "app", "--json", "--config", config])).json.key as string;
-    await gateway(["credits", "add", "5", "--config", config]);
+    const { config, key } = await serveSetup({ limits: { key: { requests: 100_000, window: 60 }, ip: { requests: 100_000, window: 60 } } });
     // A pipe (a socket pair, as a log collector's) this test stops reading after the ready line.
     const child = spawn(process.execPath, [BIN, "serve", "--port", "0", "--json", "--config", config], {
       env: { GATEWAY_SECRET: "cli-test-secret", PATH: process.env.PATH ?? "" },
