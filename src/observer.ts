@@ -5,9 +5,9 @@
  * response's `close` (watch, below). docs/observability.md lists the log fields.
  *
  * Finished records are taken in batches (16, or every 250 ms; a scrape and shutdown take
- * what waits first): run in one loop, the metrics and line-writing code and what it reads
- * stay in the CPU's caches, where one record at a time, between requests, they never were.
- * Under load that measured 2-3x cheaper per request (docs/observability.md).
+ * what waits first): run in one loop, the metrics and line-writing code stays warm in the
+ * CPU's caches between records. Under streamed load, batches of 16 measured about 1 % more
+ * throughput than one record at a time (docs/observability.md).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "./config.js";
