@@ -155,10 +155,3 @@ export function requestLine(rec: RequestRecord, time: number): string {
   new RequestLines().write(out, rec, time);
   return out.buf.toString("latin1", 0, out.len);
 }
-
-/** Exact decimal USD of a nano-USD integer below 2^53 (money.ts nanoToUsd without BigInt). */
-export function usd(nano: number): string {
-  const out = new LineBytes(Buffer.allocUnsafe(32));
-  out.usd(nano);
-  return out.buf.toString("latin1", 0, out.len);
-}

@@ -8,15 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { call, signUp } from "./helpers/dashboard.js";
+import { completion } from "./helpers/openai-wire.js";
 
-const completion = {
-  id: "c1",
-  object: "chat.completion",
-  created: 1,
-  model: "gpt-4o-mini",
-  choices: [{ index: 0, message: { role: "assistant", content: "hi" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
-};
 const BYOK_KEY = "sk-byok-secret-value-9876";
 
 let up: FakeUpstream;
@@ -26,7 +19,7 @@ let bob: string;
 let admin: string;
 
 beforeAll(async () => {
-  up = await startFakeUpstream(() => ({ json: completion }));
+  up = await startFakeUpstream(() => completion("hi", { prompt_tokens: 10, completion_tokens: 5 }));
   gw = await startGateway(openaiConfig(up.url));
   alice = (await signUp(gw, "alice@example.com", "acme")).cookie;
   bob = (await signUp(gw, "bob@example.com", "globex")).cookie;

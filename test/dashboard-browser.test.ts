@@ -16,15 +16,8 @@ import { stringify } from "yaml";
 import { ARTIFACTS, launchChromium } from "./helpers/browser.js";
 import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-
-const completion = {
-  id: "c1",
-  object: "chat.completion",
-  created: 1,
-  model: "gpt-4o-mini",
-  choices: [{ index: 0, message: { role: "assistant", content: "Hello from the fake upstream" }, finish_reason: "stop" }],
-  usage: { prompt_tokens: 1200, completion_tokens: 340, total_tokens: 1540 },
-};
+import { openaiConfig } from "./helpers/gateway.js";
+import { completion } from "./helpers/openai-wire.js";
 
 let browser: Browser;
 let up: FakeUpstream;
@@ -36,26 +29,10 @@ const cli = (...args: string[]) => gateway(["--config", join(dir, "gateway.confi
 beforeAll(async () => {
   assertBuilt();
   browser = await launchChromium();
-  up = await startFakeUpstream(() => ({ json: completion }));
+  up = await startFakeUpstream(() => completion("Hello from the fake upstream", { prompt_tokens: 1200, completion_tokens: 340 }));
   dir = tempDir();
   const port = await freePort();
-  writeFileSync(
-    join(dir, "gateway.config.yaml"),
-    stringify({
-      server: { port },
-      database: join(dir, "gateway.db"),
-      providers: { openai: { baseUrl: `${up.url}/v1`, apiKey: "sk-upstream-0000" } },
-      models: [
-        {
-          id: "openai/gpt-4o-mini",
-          pricing: { prompt: "0.15", completion: "0.6" },
-          context_length: 128000,
-          max_output: 16384,
-          endpoints: [{ provider: "openai", model: "gpt-4o-mini" }],
-        },
-      ],
-    }),
-  );
+  writeFileSync(join(dir, "gateway.config.yaml"), stringify(openaiConfig(up.url, { server: { port }, database: join(dir, "gateway.db") })));
   const server = await serve(["--config", join(dir, "gateway.config.yaml"), "--port", String(port)], { cwd: dir });
   url = server.url;
   stop = () => server.proc.kill("SIGTERM");

@@ -15,7 +15,6 @@ import { LogWriter } from "../src/log-writer.js";
 import { prettyLine } from "../src/log-pretty.js";
 import { nanoToUsd } from "../src/money.js";
 import { LineBytes } from "../src/line-bytes.js";
-import { usd } from "../src/request-line.js";
 import { scrub } from "../src/redact.js";
 import { assertBuilt, BIN, gateway, serve, tempDir } from "./helpers/cli.js";
 import { logFile } from "./helpers/secrets.js";
@@ -179,6 +178,7 @@ describe("numbers and strings in the line (written as bytes)", () => {
   };
   // Random magnitudes from 1 to 15 digits: every digit count, both branches of the pair loop.
   const random = (): number => Math.floor(Math.random() * 10 ** (1 + Math.random() * 14.9));
+  const usd = (nano: number): string => written((o) => o.usd(nano));
 
   test("the decimal USD of any nano-USD amount below 2^53 is exact (as money.ts says it)", () => {
     for (const n of [0, 1, 1800, 13_500, 999_999_999, 1e9, 1e9 + 1, 123_456_789_012_345, Number.MAX_SAFE_INTEGER]) expect(usd(n), String(n)).toBe(nanoToUsd(n));
