@@ -5,7 +5,7 @@
  * streaming TTFB, 1,000 long streams at once, `gateway serve` ready time, idle RSS and RSS
  * across repeated runs.
  * Options: --duration <s> (default 5), --warmup <s> (default 1), --out <file>.
- * --observability: only metrics + request log on vs off (observability.ts), about 4 minutes.
+ * --observability: only metrics + request log on vs off (observability.ts), about 5 minutes.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -176,7 +176,9 @@ async function main(): Promise<void> {
   const budget =
     20 + CASES.length * 3 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 14 + observabilityBudgetS(timing);
   log(
-    `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+    opts.observability
+      ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
+      : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
   );
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
@@ -184,14 +186,15 @@ async function main(): Promise<void> {
   let setup: BenchSetup | undefined;
   try {
     const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
+    if (opts.observability) {
+      // Its gateways and databases are its own: nothing else to start.
+      process.stdout.write(`\n${renderObservability(await compareObservability(port, timing))}\n`);
+      return;
+    }
     // The bare proxy runs where the gateway runs: the same core is the same ceiling.
     bareProxy = spawnPinned(CORES.gateway, [join(ROOT, "dist/bench/bare-proxy.js"), String(port)]);
     const bare = await firstJsonLine<{ port: number }>(bareProxy, "bare proxy");
     setup = prepare(port);
-    if (opts.observability) {
-      process.stdout.write(`\n${renderObservability(await compareObservability(port, timing))}\n`);
-      return;
-    }
     const results = await bench({ port, pid: fake.pid! }, { port: bare.port, pid: bareProxy.pid! }, setup);
     // Last, in its own gateway processes: metrics and the request log on vs off (issue 14).
     results.observability = await compareObservability(port, timing);
