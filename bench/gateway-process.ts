@@ -12,7 +12,7 @@ import { CORES, firstJsonLine, freePort, spawnPinned, stop } from "./proc.js";
 
 /** dist/bench/*.js -> the repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = join(ROOT, "dist/src/cli.js");
+const CLI = join(ROOT, "dist/src/cli/main.js");
 
 export interface BenchSetup {
   dir: string;

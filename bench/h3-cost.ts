@@ -2,7 +2,7 @@
  * What h3 would cost on the chat hot path (docs/architecture.md, "Why chat runs on node:http"):
  *   node dist/bench/h3-cost.js [--duration s] [--connections n]
  * One process serves the same trivial chat answer three ways: plain node:http (read the body,
- * JSON.parse, one write, as src/http-node.ts does), h3 routing to a node handler (as the
+ * JSON.parse, one write, as src/http/exchange.ts does), h3 routing to a node handler (as the
  * Responses and embeddings routes run), and h3 end to end on Web Request/Response (what
  * "everything through h3" would mean). autocannon loads each in a child process; the figure
  * is this process's CPU time per request (process.cpuUsage), which stays meaningful on a
@@ -14,7 +14,7 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { fromNodeHandler, H3, toNodeHandler } from "h3";
-import { readBody } from "../src/body.js";
+import { readBody } from "../src/http/body.js";
 import { ROOT } from "./gateway-process.js";
 import { bodyFor } from "./load.js";
 import type { LoadResult, LoadSpec } from "./load-worker.js";

@@ -1,15 +1,15 @@
 /**
  * `node dist/bench/limiter.js [--redis redis://127.0.0.1:6379] [--takes 20000]`: what one
- * rate-limit take costs in memory (src/limits.ts) and through Redis (src/limits-redis.ts):
+ * rate-limit take costs in memory (src/access/limits.ts) and through Redis (src/fleet/limits-redis.ts):
  * one at a time (the latency a request pays) and 50 in flight (a loaded gateway). Writes its
  * keys under a random prefix and deletes them. The README's "Running several processes"
  * quotes it.
  */
 import { randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { Health } from "../src/health.js";
-import { createMemoryLimiter, type Limiter } from "../src/limits.js";
-import { openShared } from "../src/redis.js";
+import { Health } from "../src/upstream/health.js";
+import { createMemoryLimiter, type Limiter } from "../src/access/limits.js";
+import { openShared } from "../src/fleet/redis.js";
 
 const { values: opts } = parseArgs({ options: { redis: { type: "string", default: "redis://127.0.0.1:6379" }, takes: { type: "string", default: "20000" } } });
 const TAKES = Number(opts.takes);

@@ -2,21 +2,21 @@
  * Everything one running gateway holds, built once from the config and the store. No
  * module-level state: tests build as many isolated gateways as they like.
  */
-import { ByokKeys, loadSecret } from "./byok.js";
-import { Catalog, configModel, mergeCatalog } from "./catalog.js";
-import { bundledCatalog } from "./bundled.js";
-import { redisOf, type Config } from "./config.js";
-import { Health } from "./health.js";
-import { createAuthenticator, type Authenticator } from "./keys.js";
-import { createMemoryLimiter, type Limiter } from "./limits.js";
-import { loadProviders, type ProviderInstance } from "./plugins.js";
-import { InflightJournal } from "./journal.js";
-import { createLog, SILENT, type LogTarget } from "./log.js";
-import { Observer } from "./observer.js";
-import { Router } from "./router.js";
-import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest } from "./schema.js";
+import { ByokKeys, loadSecret } from "./access/byok.js";
+import { Catalog, configModel, mergeCatalog } from "./catalog/catalog.js";
+import { bundledCatalog } from "./catalog/bundled.js";
+import { redisOf, type Config } from "./config/config.js";
+import { Health } from "./upstream/health.js";
+import { createAuthenticator, type Authenticator } from "./access/keys.js";
+import { createMemoryLimiter, type Limiter } from "./access/limits.js";
+import { loadProviders, type ProviderInstance } from "./plugin/load.js";
+import { InflightJournal } from "./billing/journal.js";
+import { createLog, SILENT, type LogTarget } from "./observability/log.js";
+import { Observer } from "./observability/observer.js";
+import { Router } from "./upstream/router.js";
+import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest } from "./core/chat-request.js";
 import type { Store } from "./store/index.js";
-import { Upstream } from "./upstream.js";
+import { Upstream } from "./upstream/upstream.js";
 
 export interface Gateway {
   config: Config;
@@ -36,7 +36,7 @@ export interface Gateway {
   stopping: AbortSignal;
   stopStreams(): void;
   journal: InflightJournal;
-  /** Metrics and the request log (observer.ts). */
+  /** Metrics and the request log (observability/observer.ts). */
   obs: Observer;
   now(): number;
   close(): Promise<void>;
@@ -49,7 +49,7 @@ export interface GatewayOptions {
   /** Where relative plugin paths resolve from (the config file's folder). */
   baseDir?: string;
   now?: () => number;
-  /** Where the log goes (log.ts); default: no log records, operator lines on stderr. */
+  /** Where the log goes (observability/log.ts); default: no log records, operator lines on stderr. */
   log?: LogTarget;
 }
 
@@ -70,9 +70,9 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const health = new Health(config.health);
   const auth = createAuthenticator(store);
   const byok = new ByokKeys(store, loadSecret(config.database, env));
-  // With a Redis, limits and circuits are shared by every process (src/redis.ts); without, as before.
+  // With a Redis, limits and circuits are shared by every process (src/fleet/redis.ts); without, as before.
   const redis = redisOf(config, env);
-  const shared = redis ? await (await import("./redis.js")).openShared(redis, health, now) : undefined;
+  const shared = redis ? await (await import("./fleet/redis.js")).openShared(redis, health, now) : undefined;
   const limiter = shared?.limiter ?? createMemoryLimiter();
 
   const timer = setInterval(() => void auth.flush().catch(() => undefined), TOUCH_MS);

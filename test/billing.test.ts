@@ -4,7 +4,7 @@ import { onPostgres } from "./helpers/services.js";
 import { rows } from "./helpers/rows.js";
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { encrypt, loadSecret } from "../src/byok.js";
+import { encrypt, loadSecret } from "../src/access/byok.js";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError } from "./helpers/http.js";
 import { completion, stream } from "./helpers/openai-wire.js";

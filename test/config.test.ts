@@ -3,8 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, test } from "vitest";
-import { loadConfig, parseConfig } from "../src/config.js";
-import { loadProviders } from "../src/plugins.js";
+import { loadConfig, parseConfig } from "../src/config/config.js";
+import { loadProviders } from "../src/plugin/load.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 
 describe("config", () => {

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/services.js";
 

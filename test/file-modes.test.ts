@@ -7,7 +7,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { execa } from "execa";
 import { describe, expect, test } from "vitest";
-import { openSqliteStore } from "../src/store/sqlite.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { assertBuilt, BIN, gateway, serve, tempDir } from "./helpers/cli.js";
 import { useGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";

@@ -7,8 +7,8 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test, vi } from "vitest";
-import { Health } from "../src/health.js";
-import { openShared, type SharedState } from "../src/redis.js";
+import { Health } from "../src/upstream/health.js";
+import { openShared, type SharedState } from "../src/fleet/redis.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { type TestGateway } from "./helpers/gateway.js";
 import { healthOf, sharedKey, startFleet, waitFor } from "./helpers/fleet.js";

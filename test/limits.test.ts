@@ -5,7 +5,7 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createMemoryLimiter } from "../src/limits.js";
+import { createMemoryLimiter } from "../src/access/limits.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
 import { startGateway, twoProviderConfig, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, expectLimitHeaders } from "./helpers/http.js";

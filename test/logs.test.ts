@@ -2,20 +2,20 @@
  * The request log (contract.md §9, issue 14): one JSON line per request carrying the
  * X-Request-Id and the fields the contract lists, no contents unless `log.bodies`, never a
  * key; `gateway serve` logs to stdout (JSON when not a terminal), `--log-format` and
- * `--log-level`; secrets in other records are redacted from one list (src/redact.ts). The
+ * `--log-level`; secrets in other records are redacted from one list (src/observability/redact.ts). The
  * whole suite's logs are scanned for its secrets at the end (test/global-setup.ts).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, test } from "vitest";
-import { parseConfig } from "../src/config.js";
+import { parseConfig } from "../src/config/config.js";
 import { spawn } from "node:child_process";
-import { createLog } from "../src/log.js";
-import { LogWriter } from "../src/log-writer.js";
-import { prettyLine } from "../src/log-pretty.js";
-import { nanoToUsd } from "../src/money.js";
-import { LineBytes } from "../src/line-bytes.js";
-import { scrub } from "../src/redact.js";
+import { createLog } from "../src/observability/log.js";
+import { LogWriter } from "../src/observability/log-writer.js";
+import { prettyLine } from "../src/observability/log-pretty.js";
+import { nanoToUsd } from "../src/core/money.js";
+import { LineBytes } from "../src/observability/line-bytes.js";
+import { scrub } from "../src/observability/redact.js";
 import { assertBuilt, BIN, gateway, serve, tempDir } from "./helpers/cli.js";
 import { logFile } from "./helpers/secrets.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
@@ -180,7 +180,7 @@ describe("numbers and strings in the line (written as bytes)", () => {
   const random = (): number => Math.floor(Math.random() * 10 ** (1 + Math.random() * 14.9));
   const usd = (nano: number): string => written((o) => o.usd(nano));
 
-  test("the decimal USD of any nano-USD amount below 2^53 is exact (as money.ts says it)", () => {
+  test("the decimal USD of any nano-USD amount below 2^53 is exact (as core/money.ts says it)", () => {
     for (const n of [0, 1, 1800, 13_500, 999_999_999, 1e9, 1e9 + 1, 123_456_789_012_345, Number.MAX_SAFE_INTEGER]) expect(usd(n), String(n)).toBe(nanoToUsd(n));
     for (let i = 0; i < 20_000; i++) {
       const n = random();

@@ -9,8 +9,8 @@ import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js
 import { twoProviderConfig, openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
-import { parseConfig } from "../src/config.js";
-import { isLoopback } from "../src/metrics-route.js";
+import { parseConfig } from "../src/config/config.js";
+import { isLoopback } from "../src/app/metrics-route.js";
 import { parseMetrics, sampleOf, scrape, type Sample } from "./helpers/prometheus.js";
 
 const MODEL = "openai/gpt-4o-mini";

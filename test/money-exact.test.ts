@@ -5,8 +5,8 @@
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { MAX_NANO, nanoToUsd, usdToNanoExact } from "../src/money.js";
-import { openSqliteStore } from "../src/store/sqlite.js";
+import { MAX_NANO, nanoToUsd, usdToNanoExact } from "../src/core/money.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { startGateway, type TestGateway } from "./helpers/gateway.js";
@@ -114,7 +114,7 @@ describe("402 decisions above 2^53", () => {
     expect((await ask(big)).status).toBe(200);
     expect(await gw.store.balance("big")).toBe(TWO_53 + 11_097n - 4_800n);
     expect(await gw.store.reserve("probe-big", "big", Number.MAX_SAFE_INTEGER - 11_099)).toBe(true);
-    // The balance covers it many times over, but the account's holds would pass 2^53 - 1 (money.ts).
+    // The balance covers it many times over, but the account's holds would pass 2^53 - 1 (core/money.ts).
     const res = await ask(big);
     await expectError(res, 402, "insufficient_credits", null);
   });

@@ -5,9 +5,9 @@
 import { rows } from "./helpers/rows.js";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { periodStart } from "../src/budget.js";
-import { encrypt, loadSecret } from "../src/byok.js";
-import { openSqliteStore } from "../src/store/sqlite.js";
+import { periodStart } from "../src/core/budget.js";
+import { encrypt, loadSecret } from "../src/access/byok.js";
+import { openSqliteStore } from "../src/store/sqlite/index.js";
 import type { LedgerEntry } from "../src/store/index.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";

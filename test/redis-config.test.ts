@@ -5,10 +5,10 @@
  */
 import { readFileSync } from "node:fs";
 import { expect, test } from "vitest";
-import { parseConfig, redisOf } from "../src/config.js";
-import { UsageError } from "../src/errors.js";
+import { parseConfig, redisOf } from "../src/config/config.js";
+import { UsageError } from "../src/core/errors.js";
 import type { Gateway } from "../src/gateway.js";
-import { startupWarnings } from "../src/startup-check.js";
+import { startupWarnings } from "../src/app/startup-check.js";
 import { startGateway } from "./helpers/gateway.js";
 
 test("a URL, or {url, prefix}; the prefix defaults to gw:", () => {

@@ -1,6 +1,6 @@
 /** The usage estimate for streams without provider usage: real token counts, bounded cost. */
 import { expect, test } from "vitest";
-import { countPromptTokens, countTextTokens } from "../src/tokens.js";
+import { countPromptTokens, countTextTokens } from "../src/billing/tokens.js";
 
 test("counts with o200k_base and the chat framing", async () => {
   expect(await countTextTokens("Hello world")).toBe(2);

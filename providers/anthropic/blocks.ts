@@ -6,7 +6,7 @@
  * (`source: {type: "base64", media_type, data}`, where the API takes only JPEG, PNG, GIF and
  * WebP). OpenAI's `detail` has no Anthropic equivalent and is not sent.
  */
-import { type ChatMessage, type ContentPart, inlineImage, unsupported } from "../../src/provider.js";
+import { type ChatMessage, type ContentPart, inlineImage, unsupported } from "../../src/plugin/contract.js";
 
 export interface TextBlock {
   type: "text";

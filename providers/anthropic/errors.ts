@@ -4,7 +4,7 @@
  * key is bad; an exhausted balance is the key's problem too, whatever status carries it.
  * Only classifies: the client never sees this body (the core's messages are generic).
  */
-import type { ErrorClass } from "../../src/provider.js";
+import type { ErrorClass } from "../../src/plugin/contract.js";
 
 interface WireError {
   error?: { type?: unknown; message?: unknown; details?: { error_code?: unknown } };

@@ -4,7 +4,7 @@
  * official SDK: the host without `/v1`. Options: `maxTokens`, the `max_tokens` sent when a
  * request has none (default: the model family's output limit, else 4096).
  */
-import { defineProvider, type CallContext, type Feature } from "../../src/provider.js";
+import { defineProvider, type CallContext, type Feature } from "../../src/plugin/contract.js";
 import { jsonToolOf } from "./call-state.js";
 import { classifyError } from "./errors.js";
 import { MODELS_PATH, modelsOf } from "./models.js";

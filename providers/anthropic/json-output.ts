@@ -12,7 +12,7 @@
  * json_object has no schema-less JSON mode on Anthropic: it becomes the same tool with
  * `{type: "object"}`.
  */
-import { type ChatRequest, unsupported } from "../../src/provider.js";
+import { type ChatRequest, unsupported } from "../../src/plugin/contract.js";
 import type { AnthropicTool, AnthropicToolChoice } from "./tools.js";
 
 export interface JsonOutput {

@@ -3,7 +3,7 @@
  * budget billing reserved for (the catalog's output limit for the model, which the bundled
  * catalog knows for every Claude model), capped by the instance's `maxTokens` option.
  */
-import type { CallContext } from "../../src/provider.js";
+import type { CallContext } from "../../src/plugin/contract.js";
 
 export const FALLBACK_MAX_TOKENS = 4096;
 

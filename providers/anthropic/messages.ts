@@ -5,7 +5,7 @@
  * convert-to-anthropic-prompt.ts merges the same way), and the names of the tools the history
  * calls, since the API rejects tool blocks without a matching tool definition.
  */
-import { type ChatMessage, isInstruction, unsupported } from "../../src/provider.js";
+import { type ChatMessage, isInstruction, unsupported } from "../../src/plugin/contract.js";
 import { contentBlocks, type ContentBlock, type TextBlock } from "./blocks.js";
 import { toAnthropicId } from "./tool-ids.js";
 

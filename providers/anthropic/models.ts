@@ -1,5 +1,5 @@
 /** GET /v1/models (https://docs.anthropic.com/en/api/models-list): one page of up to 1000, newest first. */
-import type { ModelInfo } from "../../src/provider.js";
+import type { ModelInfo } from "../../src/plugin/contract.js";
 
 interface WireModel {
   id?: unknown;

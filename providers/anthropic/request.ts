@@ -1,5 +1,5 @@
 /** A ChatRequest (the OpenAI superset) as a Messages API body (POST /v1/messages, https://docs.anthropic.com/en/api/messages). */
-import { type CallContext, type ChatRequest, requestedMaxTokens, unsupported } from "../../src/provider.js";
+import { type CallContext, type ChatRequest, requestedMaxTokens, unsupported } from "../../src/plugin/contract.js";
 import { rememberJsonTool } from "./call-state.js";
 import { jsonOutputOf } from "./json-output.js";
 import { defaultMaxTokens } from "./max-tokens.js";

@@ -1,5 +1,5 @@
 /** A Messages API `message` into the internal Completion; finish reasons and usage shared with the stream. */
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/provider.js";
+import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
 import { fromAnthropicId } from "./tool-ids.js";
 
 export interface WireUsage {

@@ -8,7 +8,7 @@
  * from message_start, updated by every message_delta (its counts are cumulative), and sent with
  * the finish reason: after all content, so it never commits a stream that could still fail over.
  */
-import type { StreamDelta, UpstreamEvent } from "../../src/provider.js";
+import type { StreamDelta, UpstreamEvent } from "../../src/plugin/contract.js";
 import { finishReason, usageOf, type WireUsage } from "./response.js";
 import { fromAnthropicId } from "./tool-ids.js";
 

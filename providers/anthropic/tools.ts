@@ -7,7 +7,7 @@
  * `disable_parallel_tool_use: true` inside `tool_choice` (with `auto` when none was given).
  * OpenAI's `strict` is not sent: Anthropic's `strict` needs a structured-outputs model.
  */
-import { type ChatRequest, type Tool, unsupported } from "../../src/provider.js";
+import { type ChatRequest, type Tool, unsupported } from "../../src/plugin/contract.js";
 
 export interface AnthropicTool {
   name: string;

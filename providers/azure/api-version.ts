@@ -6,7 +6,7 @@
  * the `developer` role with 2024-12-01-preview (o1). GA 2024-10-21 has the first two. The v1
  * API (`apiVersion: v1`) follows OpenAI's own.
  */
-import { unsupported } from "../../src/provider.js";
+import { unsupported } from "../../src/plugin/contract.js";
 
 const STRUCTURED_OUTPUTS = "2024-08-01";
 const MAX_COMPLETION_TOKENS = "2024-09-01";

@@ -12,7 +12,7 @@
  *   (reasoning deployments need the latter).
  * Reference: https://learn.microsoft.com/azure/ai-foundry/openai/reference
  */
-import { defineProvider, type CallContext, type ModelInfo, type ProviderSettings } from "../../src/provider.js";
+import { defineProvider, type CallContext, type ModelInfo, type ProviderSettings } from "../../src/plugin/contract.js";
 import { openaiCompatible } from "../openai-compatible/index.js";
 import { forApiVersion } from "./api-version.js";
 

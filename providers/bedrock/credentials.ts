@@ -4,8 +4,8 @@
  * the one-string-per-provider key model works unchanged. Secret keys and session tokens
  * never contain ':' (base64 alphabet), so the split is unambiguous.
  */
-import type { ProviderSettings } from "../../src/provider.js";
-import { upstreamFailure } from "../../src/provider.js";
+import type { ProviderSettings } from "../../src/plugin/contract.js";
+import { upstreamFailure } from "../../src/plugin/contract.js";
 
 export interface AwsCredentials {
   accessKeyId: string;

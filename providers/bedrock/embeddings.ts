@@ -10,7 +10,7 @@
  *   count is the `x-amzn-bedrock-input-token-count` response header.
  * Other Bedrock embedding models (Nova, TwelveLabs) are refused as unsupported_model.
  */
-import { type CallContext, type EmbeddingsAdapter, type EmbeddingsAnswer, invalidRequest, unsupported } from "../../src/provider.js";
+import { type CallContext, type EmbeddingsAdapter, type EmbeddingsAnswer, invalidRequest, unsupported } from "../../src/plugin/contract.js";
 import { credentialsOf, regionOf } from "./credentials.js";
 import { signRequest } from "./sign.js";
 

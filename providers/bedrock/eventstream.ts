@@ -5,7 +5,7 @@
  * Exceptions arrive as frames with `:message-type: exception` and throw.
  */
 import type { EventStreamCodec, Message } from "@smithy/eventstream-codec";
-import { upstreamFailure, type FailureKind, type UpstreamEvent } from "../../src/provider.js";
+import { upstreamFailure, type FailureKind, type UpstreamEvent } from "../../src/plugin/contract.js";
 
 // Loaded on first use, like the signer: most gateways never stream from Bedrock.
 let codec: Promise<{ codec: EventStreamCodec; toUtf8: (b: Uint8Array) => string }> | undefined;

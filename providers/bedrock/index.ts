@@ -3,7 +3,7 @@
  * `ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]`; options: `region` (default: from the
  * baseUrl host, else us-east-1), `maxTokens` (default output limit), `controlUrl` (model list).
  */
-import { type CallContext, type ChatRequest, type ErrorClass, type UpstreamRequest, defineProvider } from "../../src/provider.js";
+import { type CallContext, type ChatRequest, type ErrorClass, type UpstreamRequest, defineProvider } from "../../src/plugin/contract.js";
 import { remember, stateOf } from "./call-state.js";
 import { credentialsOf, regionOf } from "./credentials.js";
 import { bedrockEmbeddings } from "./embeddings.js";

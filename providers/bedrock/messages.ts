@@ -5,7 +5,7 @@
  * ImageBlock (format png | jpeg | gif | webp; in the JSON API `source.bytes` is base64:
  * https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_ImageBlock.html).
  */
-import { type ChatMessage, inlineImage, invalidRequest, isInstruction, partsOf, textOf, unsupported } from "../../src/provider.js";
+import { type ChatMessage, inlineImage, invalidRequest, isInstruction, partsOf, textOf, unsupported } from "../../src/plugin/contract.js";
 import { converseToolUseId } from "./tool-ids.js";
 
 export type ContentBlock =

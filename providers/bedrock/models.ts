@@ -3,7 +3,7 @@
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_ListFoundationModels.html
  * Option `controlUrl` overrides `https://bedrock.<region>.amazonaws.com` (proxies, tests).
  */
-import type { CallContext, ModelInfo, UpstreamRequest } from "../../src/provider.js";
+import type { CallContext, ModelInfo, UpstreamRequest } from "../../src/plugin/contract.js";
 import { credentialsOf, regionOf } from "./credentials.js";
 import { signRequest } from "./sign.js";
 

@@ -9,7 +9,7 @@
  * top_p only 0.95..1; a tool-use loop must return the signed thinking blocks, which the
  * chat format cannot carry. Each of these is a 400 naming the field rather than an upstream one.
  */
-import { type ChatRequest, unsupported } from "../../src/provider.js";
+import { type ChatRequest, unsupported } from "../../src/plugin/contract.js";
 
 /** Shares of the output limit, as vercel/ai maps effort to a budget (provider-utils map-reasoning-to-provider.ts). */
 const SHARE: Record<NonNullable<ChatRequest["reasoning_effort"]>, number> = { minimal: 0.02, low: 0.1, medium: 0.3, high: 0.6 };

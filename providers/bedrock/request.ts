@@ -2,7 +2,7 @@
  * Chat Completions request -> Bedrock Converse body.
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html
  */
-import { type CallContext, type ChatRequest, requestedMaxTokens, unsupported } from "../../src/provider.js";
+import { type CallContext, type ChatRequest, requestedMaxTokens, unsupported } from "../../src/plugin/contract.js";
 import type { CallState } from "./call-state.js";
 import { rewrittenIds, systemBlocks, turns } from "./messages.js";
 import { thinkingFields } from "./reasoning.js";

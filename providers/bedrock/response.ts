@@ -2,7 +2,7 @@
  * Converse response -> Completion.
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax
  */
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/provider.js";
+import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
 import type { CallState } from "./call-state.js";
 import { clientId, type IdMap } from "./tool-ids.js";
 
@@ -32,7 +32,7 @@ export function usageOf(u: WireUsage | undefined): Usage | undefined {
   const prompt = u.inputTokens + read + write;
   const completion = u.outputTokens ?? 0;
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
-  // Reads and writes each billed at their own price (src/money.ts costOf).
+  // Reads and writes each billed at their own price (src/core/money.ts costOf).
   if (read) usage.prompt_tokens_details = { cached_tokens: read };
   if (write) usage.cache_write_tokens = write;
   return usage;

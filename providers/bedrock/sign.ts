@@ -2,7 +2,7 @@
  * SigV4 signing with AWS's own signer (no hand-rolled crypto). The signed headers become
  * the upstream request's headers and the body is sent as the exact string that was signed.
  */
-import type { UpstreamRequest } from "../../src/provider.js";
+import type { UpstreamRequest } from "../../src/plugin/contract.js";
 import type { AwsCredentials } from "./credentials.js";
 
 export interface SignInput {

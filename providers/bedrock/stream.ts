@@ -5,7 +5,7 @@
  * contentBlockDelta..., contentBlockStop; then messageStop {stopReason}; then metadata {usage, metrics}.
  * Reasoning deltas (`delta.reasoningContent`) are not forwarded.
  */
-import type { StreamDelta, UpstreamEvent } from "../../src/provider.js";
+import type { StreamDelta, UpstreamEvent } from "../../src/plugin/contract.js";
 import type { CallState } from "./call-state.js";
 import { finishReason, usageOf, type WireUsage } from "./response.js";
 import { clientId } from "./tool-ids.js";

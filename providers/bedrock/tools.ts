@@ -5,7 +5,7 @@
  * …/API_runtime_ToolSpecification.html, …/API_runtime_ToolChoice.html): `auto`, `any`
  * (at least one tool) and `tool` (a named one). There is no "none" member.
  */
-import { type ChatRequest, unsupported } from "../../src/provider.js";
+import { type ChatRequest, unsupported } from "../../src/plugin/contract.js";
 import { hasToolBlocks, historyToolNames } from "./messages.js";
 
 interface ToolSpec {

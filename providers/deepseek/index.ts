@@ -9,7 +9,7 @@
  * content is a string (no image parts), roles are system, user, assistant and tool, and the
  * limit is `max_tokens`. No parallel_tool_calls, logit_bias, user or metadata.
  */
-import { unsupported } from "../../src/provider.js";
+import { unsupported } from "../../src/plugin/contract.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 export default openaiCompatible({

@@ -7,7 +7,7 @@
  * as Gemini requires ("the number of function response parts is equal to the number of
  * function call parts"; openai-surface.md A5).
  */
-import { type ChatMessage, inlineImage, isInstruction, partsOf, textOf, unsupported } from "../../src/provider.js";
+import { type ChatMessage, inlineImage, isInstruction, partsOf, textOf, unsupported } from "../../src/plugin/contract.js";
 
 export interface Part {
   text?: string;

@@ -6,7 +6,7 @@
  * At most 100 requests per batch (the API refuses more; vercel/ai's google fixture
  * issue-16101-google-batch-embed-150-error.json). No task type: OpenAI's request has none.
  */
-import type { EmbeddingsAdapter } from "../../src/provider.js";
+import type { EmbeddingsAdapter } from "../../src/plugin/contract.js";
 import { headers, resource, resourceName, root } from "./url.js";
 
 export const googleEmbeddings: EmbeddingsAdapter = {

@@ -3,7 +3,7 @@
  * Bodies are google.rpc.Status: {error: {code, message, status, details: [{@type, reason}]}}.
  * A bad key is not a 401 here: it is 400 INVALID_ARGUMENT with reason API_KEY_INVALID.
  */
-import type { ErrorClass } from "../../src/provider.js";
+import type { ErrorClass } from "../../src/plugin/contract.js";
 
 /** ErrorInfo reasons that mean the key itself, not the request, is at fault. */
 const KEY_REASONS = new Set(["API_KEY_INVALID", "API_KEY_EXPIRED", "API_KEY_SERVICE_BLOCKED", "SERVICE_DISABLED", "CONSUMER_SUSPENDED"]);

@@ -3,7 +3,7 @@
  * The key travels in `x-goog-api-key`, never in the URL: URLs end up in logs.
  * Options: `apiVersion` (default "v1beta").
  */
-import { defineProvider, type ModelInfo, type UpstreamRequest } from "../../src/provider.js";
+import { defineProvider, type ModelInfo, type UpstreamRequest } from "../../src/plugin/contract.js";
 import { classifyError } from "./errors.js";
 import { toGeminiBody } from "./request.js";
 import { fromGenerateContent } from "./response.js";
@@ -33,7 +33,7 @@ export default defineProvider({
     byok: true,
     catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
   },
-  // What request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
+  // What http/request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
   // gateway does not download; not "parallel_tool_calls": Gemini has no switch for it; not
   // "logprobs": not translated here.
   features: ["tools", "tool_choice", "json_object", "json_schema", "images", "reasoning_effort"],

@@ -3,7 +3,7 @@
  * Messages: contents.ts; tools: tools.ts; sampling, output limit, JSON output and thinking
  * go in `generationConfig` (https://ai.google.dev/api/generate-content#generationconfig).
  */
-import { type ChatRequest, requestedMaxTokens, unsupported } from "../../src/provider.js";
+import { type ChatRequest, requestedMaxTokens, unsupported } from "../../src/plugin/contract.js";
 import { systemParts, toContents } from "./contents.js";
 import { forGemini } from "./schema.js";
 import { thinkingConfig } from "./thinking.js";

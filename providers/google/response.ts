@@ -3,7 +3,7 @@
  * Shared by the stream reader: candidate parts, finish reasons and usageMetadata.
  */
 import { randomUUID } from "node:crypto";
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/provider.js";
+import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
 
 export interface WirePart {
   text?: string;

@@ -4,7 +4,7 @@
  * finishReason comes on a candidate's last chunk, and usageMetadata on chunks carries the
  * running totals (the last one is the request's total). There is no `[DONE]`.
  */
-import type { StreamDelta, ToolCallDelta, UpstreamEvent } from "../../src/provider.js";
+import type { StreamDelta, ToolCallDelta, UpstreamEvent } from "../../src/plugin/contract.js";
 import { finishReason, isWireResponse, promptBlocked, textOf, toolCallOf, usageOf, type WireCandidate } from "./response.js";
 
 /** Per candidate index: how many tool calls were streamed so far (the next call's OpenAI index). */

@@ -6,7 +6,7 @@
  * budget is only "accepted for backwards compatibility". Both mappings are vercel/ai's
  * (packages/google/src/google-language-model.ts, resolveThinkingConfig; openai-surface.md D1).
  */
-import { type ChatRequest, unsupported } from "../../src/provider.js";
+import { type ChatRequest, unsupported } from "../../src/plugin/contract.js";
 
 type Effort = NonNullable<ChatRequest["reasoning_effort"]>;
 

@@ -5,7 +5,7 @@
  * `parallel_tool_calls: false` is not a feature of this adapter (the core answers 400).
  */
 import { forGemini } from "./schema.js";
-import { type ChatMessage, type ChatRequest, type Tool, invalidRequest } from "../../src/provider.js";
+import { type ChatMessage, type ChatRequest, type Tool, invalidRequest } from "../../src/plugin/contract.js";
 
 type Declaration = { name: string; description?: string; parametersJsonSchema?: Record<string, unknown> };
 type CallingConfig = { mode: "AUTO" | "ANY" | "NONE"; allowedFunctionNames?: string[] };
@@ -23,7 +23,7 @@ export function toolFields(req: ChatRequest): Record<string, unknown> {
 
 /**
  * `parametersJsonSchema` (JSON Schema), not `parameters` (Google's OpenAPI subset): see
- * schema.ts. A function without parameters leaves it unset, as FunctionDeclaration documents.
+ * core/chat-request.ts. A function without parameters leaves it unset, as FunctionDeclaration documents.
  */
 function declaration(tool: Tool): Declaration {
   const { name, description, parameters } = tool.function;

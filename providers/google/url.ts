@@ -1,5 +1,5 @@
 /** Gemini API addresses and auth, shared by generateContent, embeddings and the model list. */
-import type { CallContext } from "../../src/provider.js";
+import type { CallContext } from "../../src/plugin/contract.js";
 
 type Settings = CallContext["settings"];
 

@@ -11,7 +11,7 @@
  * models"; `metadata` and `store` are "not currently supported"; roles are system, user,
  * assistant and tool, and system, assistant and tool content is a string.
  */
-import { defineProvider, unsupported } from "../../src/provider.js";
+import { defineProvider, unsupported } from "../../src/plugin/contract.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 /** OpenAI's tiers in Groq's names: `default` is Groq's `on_demand`; Groq has no scale or priority tier. */

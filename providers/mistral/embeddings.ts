@@ -5,7 +5,7 @@
  * CreateEmbeddingResponse with `usage.prompt_tokens`. No `user` field. Vercel's AI SDK sends
  * at most 32 inputs per call (packages/mistral mistral-embedding-model.ts): so does this.
  */
-import { unsupported } from "../../src/provider.js";
+import { unsupported } from "../../src/plugin/contract.js";
 import type { OpenAIEmbeddingsOptions } from "../openai-compatible/embeddings.js";
 
 export const mistralEmbeddings: OpenAIEmbeddingsOptions = {

@@ -1,5 +1,5 @@
 /** Mistral La Plateforme: the OpenAI wire format with the differences in ./wire.ts. */
-import { defineProvider } from "../../src/provider.js";
+import { defineProvider } from "../../src/plugin/contract.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 import { mistralEmbeddings } from "./embeddings.js";
 import { fromMistral, mistralModels, toMistral } from "./wire.js";

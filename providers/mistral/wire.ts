@@ -11,7 +11,7 @@
  * `prediction.content` is a string; `response_format` json_object / json_schema and
  * `parallel_tool_calls` are OpenAI's.
  */
-import { type ContentPart, unsupported } from "../../src/provider.js";
+import { type ContentPart, unsupported } from "../../src/plugin/contract.js";
 import { mistralToolCallId } from "./tool-ids.js";
 
 interface WireMessage {

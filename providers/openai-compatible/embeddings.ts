@@ -4,7 +4,7 @@
  * an embeddings API. A preset says what of the request its API takes (`features`), how many
  * inputs one call may hold, and renames fields where its API differs (Mistral).
  */
-import type { CallContext, EmbeddingFeature, EmbeddingsAdapter, EmbeddingsAnswer, EmbeddingsCall, UpstreamRequest } from "../../src/provider.js";
+import type { CallContext, EmbeddingFeature, EmbeddingsAdapter, EmbeddingsAnswer, EmbeddingsCall, UpstreamRequest } from "../../src/plugin/contract.js";
 
 export interface OpenAIEmbeddingsOptions {
   /** Default: OpenAI's own (dimensions, base64, token-id input). */

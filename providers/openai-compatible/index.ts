@@ -3,7 +3,14 @@
  * defaults and, where the provider has a quirk, one of the hooks below; it never copies
  * this file. Also the `openai-compatible` plugin for local servers (Ollama, vLLM, ...).
  */
-import { defineProvider, type CallContext, type Feature, type ProviderDescription, type ProviderPlugin, type UpstreamRequest } from "../../src/provider.js";
+import {
+  defineProvider,
+  type CallContext,
+  type Feature,
+  type ProviderDescription,
+  type ProviderPlugin,
+  type UpstreamRequest,
+} from "../../src/plugin/contract.js";
 import { OPENAI_DIALECT, PLAIN_DIALECT, toOpenAIBody, type Dialect } from "./request.js";
 import { openaiEmbeddings, type OpenAIEmbeddingsOptions } from "./embeddings.js";
 import { ChunkReader } from "./stream.js";
@@ -33,7 +40,7 @@ export const OPENAI_FEATURES: readonly Feature[] = [
 
 export interface OpenAICompatibleOptions {
   name: string;
-  /** What the core reads of this provider (src/provider.ts ProviderDescription). */
+  /** What the core reads of this provider (src/plugin/contract.ts ProviderDescription). */
   describe: ProviderDescription;
   baseUrl: string;
   apiKeyEnv?: string;

@@ -5,9 +5,9 @@
  * (how its wire differs where no feature is at stake). A superset field whose feature the
  * provider lacks is left out only when its value changes nothing (`logprobs: false`,
  * `store: false`): any value that would change the answer was refused with a 400 by the core
- * before we get here (src/capabilities.ts).
+ * before we get here (src/catalog/capabilities.ts).
  */
-import { type CallContext, type ChatMessage, type ChatRequest, type Feature, textOf, unsupported } from "../../src/provider.js";
+import { type CallContext, type ChatMessage, type ChatRequest, type Feature, textOf, unsupported } from "../../src/plugin/contract.js";
 
 /** Superset fields that never change the answer: sent where the provider has them, else left out. */
 export type PassiveField = "user" | "metadata" | "prompt_cache_key" | "safety_identifier" | "modalities";

@@ -12,7 +12,7 @@
  *   assembled call parses (openai/openai-agents-js#664).
  */
 import { randomUUID } from "node:crypto";
-import type { StreamDelta, ToolCallDelta } from "../../src/provider.js";
+import type { StreamDelta, ToolCallDelta } from "../../src/plugin/contract.js";
 import { contentText, finishReason, logprobsOf, usageOf, type WireUsage } from "./translate.js";
 
 interface WireToolDelta {

@@ -4,7 +4,7 @@
  * finish reason, and what the `openai` dialect shows besides (`message.refusal`,
  * `choices[].logprobs`). Streamed chunks are read in ./stream.ts.
  */
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/provider.js";
+import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
 
 export interface WireUsage {
   prompt_tokens?: number;
@@ -42,7 +42,7 @@ export function finishReason(value: string | null | undefined): FinishReason {
  */
 export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   if (!u || typeof u !== "object" || !("prompt_tokens" in u)) return undefined;
-  // Passed on as sent: the core refuses counts that are not counts (src/usage-check.ts), so a
+  // Passed on as sent: the core refuses counts that are not counts (src/billing/usage-check.ts), so a
   // string or a null is an invalid answer, never silently "no usage" and an estimate.
   const completion = u.completion_tokens ?? 0;
   const usage: Usage = { prompt_tokens: u.prompt_tokens as number, completion_tokens: completion, total_tokens: Number(u.prompt_tokens) + Number(completion) };

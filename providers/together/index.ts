@@ -9,7 +9,7 @@
  * offered; there is no parallel_tool_calls, max_completion_tokens, user or developer role, and
  * system, assistant and tool content is a string.
  */
-import { defineProvider } from "../../src/provider.js";
+import { defineProvider } from "../../src/plugin/contract.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 interface JsonSchemaFormat {

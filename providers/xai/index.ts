@@ -7,7 +7,7 @@
  * logprobs / top_logprobs, logit_bias, max_completion_tokens and user; `reasoning_effort` takes
  * only 'low' and 'high' (grok-3-mini). No service_tier, store, prediction or developer role.
  */
-import { unsupported } from "../../src/provider.js";
+import { unsupported } from "../../src/plugin/contract.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 interface XaiUsage {

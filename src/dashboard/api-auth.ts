@@ -3,7 +3,7 @@
  * a one-time link that sets the password and signs in, and sign-out that deletes the session.
  */
 import type { H3, H3Event } from "h3";
-import { GatewayError, invalidRequest } from "../errors.js";
+import { GatewayError, invalidRequest } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { normalizeEmail } from "../operations/dashboard-users.js";
 import { hashToken } from "../operations/sign-in-link.js";

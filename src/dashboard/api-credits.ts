@@ -1,8 +1,8 @@
 /** Credits in the dashboard: balance and history for the account; accounts and Add credits for admins. */
 import type { H3 } from "h3";
-import { forbidden } from "../errors.js";
+import { forbidden } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
-import { nanoToUsd, usdToNanoExact } from "../money.js";
+import { nanoToUsd, usdToNanoExact } from "../core/money.js";
 import { addCredits } from "../operations/add-credits.js";
 import { showCredits } from "../operations/show-credits.js";
 import { checkOrigin, readBody, reply } from "./http.js";

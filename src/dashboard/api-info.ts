@@ -1,7 +1,7 @@
 /** What the dashboard reads: the account's usage report, the models it can use with prices, provider health. */
 import type { H3 } from "h3";
 import type { Gateway } from "../gateway.js";
-import { modelEntry } from "../models.js";
+import { modelEntry } from "../endpoints/models/route.js";
 import { usageReport } from "../operations/usage-report.js";
 import { reply } from "./http.js";
 import { scoper } from "./scope.js";

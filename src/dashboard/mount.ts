@@ -1,12 +1,12 @@
 /**
  * The dashboard on the gateway's h3 app (contract.md §8): its JSON API under /dashboard/api/
- * and its built pages under /dashboard/. server.ts calls this once, before its catch-all
+ * and its built pages under /dashboard/. app/server.ts calls this once, before its catch-all
  * 404, when `dashboard.enabled` is on.
  */
 import type { H3, H3Event } from "h3";
-import { routeNotFound } from "../errors.js";
+import { routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
-import { limitByIp, type RequestState } from "../request.js";
+import { limitByIp, type RequestState } from "../http/request.js";
 import { authRoutes } from "./api-auth.js";
 import { byokRoutes } from "./api-byok.js";
 import { creditRoutes } from "./api-credits.js";

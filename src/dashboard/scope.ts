@@ -4,7 +4,7 @@
  * account gets the same 404 as a missing one: nothing tells them it exists.
  */
 import type { H3Event } from "h3";
-import { notFound } from "../errors.js";
+import { notFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import type { DashboardUser } from "../store/index.js";
 import { checkOrigin } from "./http.js";

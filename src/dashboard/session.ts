@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { getCookie, type H3Event } from "h3";
-import { signInRequired } from "../errors.js";
+import { signInRequired } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { hashToken } from "../operations/sign-in-link.js";
 import type { DashboardUser } from "../store/index.js";

@@ -1,10 +1,10 @@
 /**
  * Sign-in throttling (contract.md §8): at most 10 failures per user and 30 per client IP in
  * 15 minutes; past either, sign-in answers 429 before any password is checked. Counters live
- * in this process's memory, like the request rate limits (src/limits.ts): a restart forgets
+ * in this process's memory, like the request rate limits (src/access/limits.ts): a restart forgets
  * them, and each process counts its own.
  */
-import { GatewayError } from "../errors.js";
+import { GatewayError } from "../core/errors.js";
 
 export const WINDOW_MS = 15 * 60_000;
 export const MAX_PER_USER = 10;

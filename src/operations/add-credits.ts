@@ -1,6 +1,6 @@
 /** Adding credits (`gateway credits add`, an admin's Add credits): exact nano-USD in, decimal USD out. */
-import { invalidRequest, notFound } from "../errors.js";
-import { nanoToUsd } from "../money.js";
+import { invalidRequest, notFound } from "../core/errors.js";
+import { nanoToUsd } from "../core/money.js";
 import type { Store } from "../store/index.js";
 
 /** `default` is implicit (the account `keys create` uses when none is named); others must exist, so a typo creates nothing. */

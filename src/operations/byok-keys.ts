@@ -2,8 +2,8 @@
  * An account's own provider keys (`gateway byok set|list|remove`, the dashboard's BYOK page):
  * encrypted at rest, shown only as their last four characters.
  */
-import { last4 } from "../byok.js";
-import { invalidRequest, notFound } from "../errors.js";
+import { last4 } from "../access/byok.js";
+import { invalidRequest, notFound } from "../core/errors.js";
 import type { ByokRecord, Store } from "../store/index.js";
 import { checkByokProvider } from "./byok-provider.js";
 
@@ -14,7 +14,7 @@ const view = (r: Pick<ByokRecord, "provider" | "account" | "last4" | "updatedAt"
   updated_at: new Date(r.updatedAt).toISOString(),
 });
 
-/** Encrypts a key for its row (src/byok.ts): the CLI with the secret it loads, the server with the one it reads keys with. */
+/** Encrypts a key for its row (src/access/byok.ts): the CLI with the secret it loads, the server with the one it reads keys with. */
 export type Seal = (account: string, provider: string, plaintext: string) => Buffer;
 
 export async function setByok(store: Store, seal: Seal, account: string, provider: string, key: string, now: number) {

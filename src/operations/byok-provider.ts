@@ -1,6 +1,6 @@
 /** The providers whose plugin takes an account's own key (contract.md §5): what BYOK set/remove accept. */
-import { invalidRequest } from "../errors.js";
-import { byokPlugins } from "../plugins.js";
+import { invalidRequest } from "../core/errors.js";
+import { byokPlugins } from "../plugin/load.js";
 
 export async function byokProviderNames(): Promise<string[]> {
   return (await byokPlugins()).map((p) => p.name);

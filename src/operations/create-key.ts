@@ -1,7 +1,7 @@
 /** Creating a key (`gateway keys create`, the dashboard's Create key): the full value exists only in the answer. */
-import type { BudgetPeriod } from "../budget.js";
-import { invalidRequest } from "../errors.js";
-import { generateKey, hashKey, newKeyId } from "../keys.js";
+import type { BudgetPeriod } from "../core/budget.js";
+import { invalidRequest } from "../core/errors.js";
+import { generateKey, hashKey, newKeyId } from "../access/keys.js";
 import type { KeyRecord, Store } from "../store/index.js";
 import { keyView } from "./key-view.js";
 

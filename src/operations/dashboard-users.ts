@@ -1,5 +1,5 @@
 /** Dashboard users (`gateway users add|reset|list|remove`): who may sign in, to which account. */
-import { invalidRequest, notFound } from "../errors.js";
+import { invalidRequest, notFound } from "../core/errors.js";
 import type { DashboardUser, Store } from "../store/index.js";
 import { issueSignInLink } from "./sign-in-link.js";
 

@@ -1,7 +1,7 @@
 /** A key as the CLI and the dashboard show it: masked, never the full value (contract.md §2, §8). */
-import { periodStart } from "../budget.js";
-import { keyState, maskKey } from "../keys.js";
-import { nanoToUsd } from "../money.js";
+import { periodStart } from "../core/budget.js";
+import { keyState, maskKey } from "../access/keys.js";
+import { nanoToUsd } from "../core/money.js";
 import type { KeyRecord, Store } from "../store/index.js";
 
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());

@@ -3,7 +3,7 @@
  * revoke through the store's data version; the dashboard, inside the server, drops the key
  * cache itself (src/dashboard/).
  */
-import { notFound } from "../errors.js";
+import { notFound } from "../core/errors.js";
 import type { Store } from "../store/index.js";
 import { keyView } from "./key-view.js";
 

@@ -1,5 +1,5 @@
 /** An account's balance and credit history (`gateway credits show`, the dashboard's Credits page). */
-import { nanoToUsd } from "../money.js";
+import { nanoToUsd } from "../core/money.js";
 import type { Store } from "../store/index.js";
 
 export async function showCredits(store: Store, account: string, historyLimit = 0) {

@@ -3,7 +3,7 @@
  * zero included, so the chart has no gaps), the same period by model and by key, and the
  * latest requests. Money as decimal USD strings.
  */
-import { nanoToUsd } from "../money.js";
+import { nanoToUsd } from "../core/money.js";
 import type { Store } from "../store/index.js";
 import { usageSummary } from "./usage-summary.js";
 

@@ -3,7 +3,7 @@
  * Reads per-request rows and the daily rollups retention left of older ones, so pruning
  * never changes a total.
  */
-import { nanoToUsd } from "../money.js";
+import { nanoToUsd } from "../core/money.js";
 import type { Store, UsageRow } from "../store/index.js";
 
 /** `cost` is what was charged; `uncollected` what the balance or a key's budget could not cover (contract.md §10). */

@@ -10,7 +10,7 @@ import Database from "better-sqlite3";
 import type pg from "pg";
 import { createPool } from "./pg/db.js";
 import { migratePg } from "./pg/migrate.js";
-import { openSqliteStore } from "./sqlite.js";
+import { openSqliteStore } from "./sqlite/index.js";
 
 /** Tables in foreign-key order; `bool` columns are 0/1 integers on SQLite. */
 const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?: boolean }> = [

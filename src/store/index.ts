@@ -2,9 +2,9 @@
  * The store interface: every piece of state the gateway keeps. Nothing outside
  * `src/store/` writes SQL; a PostgreSQL store would implement the same methods.
  * Money is integer nano-USD everywhere: BigInt for balances and credits (exact up to a
- * 64-bit INTEGER), numbers for one request's cost (below 2^53, see money.ts).
+ * 64-bit INTEGER), numbers for one request's cost (below 2^53, see core/money.ts).
  */
-import type { BudgetHold, BudgetPeriod } from "../budget.js";
+import type { BudgetHold, BudgetPeriod } from "../core/budget.js";
 
 export interface KeyRecord {
   id: string;
@@ -274,7 +274,7 @@ export interface Store {
   // catalog
   replaceCatalog(models: CatalogModel[]): Promise<void>;
   catalog(): Promise<CatalogModel[]>;
-  // the journal of streams in flight (src/journal.ts)
+  // the journal of streams in flight (src/billing/journal.ts)
   /** Replaces this process's journal rows with these; a settlement drops its own row in its transaction. */
   journalInflight(rows: InflightRow[]): Promise<void>;
   /** Rows a stopped process left: settled at start (each settlement drops its row). */

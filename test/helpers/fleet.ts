@@ -3,7 +3,7 @@
  * (URL + prefix): the fleet of contract.md §7 as far as Redis goes. A key is shared by
  * inserting the same record (same id, same hash) into every store, as one PostgreSQL would.
  */
-import { generateKey, hashKey, newKeyId } from "../../src/keys.js";
+import { generateKey, hashKey, newKeyId } from "../../src/access/keys.js";
 import type { KeyRecord } from "../../src/store/index.js";
 import { startGateway, type TestGateway } from "./gateway.js";
 

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import plugin from "../../providers/anthropic/index.js";
-import { syncModels } from "../../src/sync.js";
+import { syncModels } from "../../src/operations/sync-models.js";
 import { describeProvider } from "../helpers/conformance.js";
 import { startFakeUpstream, type FakeUpstream, type Reply } from "../helpers/fake-upstream.js";
 import { FAST_RETRY, startGateway, useGateway, type TestGateway } from "../helpers/gateway.js";

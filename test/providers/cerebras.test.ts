@@ -7,9 +7,9 @@
 import { describe, expect, test } from "vitest";
 import { describeProvider } from "../helpers/conformance.js";
 import { completion, openaiFormatFixture } from "../helpers/openai-wire.js";
-import { bundledCatalog } from "../../src/bundled.js";
-import { parseConfig } from "../../src/config.js";
-import { byokPlugins, loadPlugin, loadProviders } from "../../src/plugins.js";
+import { bundledCatalog } from "../../src/catalog/bundled.js";
+import { parseConfig } from "../../src/config/config.js";
+import { byokPlugins, loadPlugin, loadProviders } from "../../src/plugin/load.js";
 import { FAST_RETRY, useGateway } from "../helpers/gateway.js";
 
 describeProvider(openaiFormatFixture("cerebras"));

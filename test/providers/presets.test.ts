@@ -6,7 +6,7 @@ import { describe, expect, test } from "vitest";
 import { describeProvider } from "../helpers/conformance.js";
 import { useGateway } from "../helpers/gateway.js";
 import { completion, stream } from "../helpers/openai-wire.js";
-import { loadPlugin } from "../../src/plugins.js";
+import { loadPlugin } from "../../src/plugin/load.js";
 import { presetFixtures } from "./presets.fixture.js";
 
 for (const fixture of presetFixtures) describeProvider(fixture);

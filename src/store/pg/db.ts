@@ -4,7 +4,7 @@
  * (`store_unavailable`), never a crash or a 500 (contract.md §7, docs/fleet.md).
  */
 import pg from "pg";
-import { storeUnavailable } from "../../errors.js";
+import { storeUnavailable } from "../../core/errors.js";
 
 const CONNECT_TIMEOUT_MS = 3_000;
 const STATEMENT_TIMEOUT_MS = 10_000;

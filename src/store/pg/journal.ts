@@ -1,5 +1,5 @@
 /**
- * The in-flight journal on PostgreSQL (src/journal.ts): each process rewrites only its own
+ * The in-flight journal on PostgreSQL (src/billing/journal.ts): each process rewrites only its own
  * rows. At start a process claims the rows of processes whose lease has lapsed (DELETE ...
  * RETURNING: each row is claimed once, however many processes start together) and settles
  * them for what they had delivered.

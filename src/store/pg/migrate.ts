@@ -1,11 +1,11 @@
 /**
- * Applies the PostgreSQL migrations (schema.ts) in order, each in its own transaction, under a
+ * Applies the PostgreSQL migrations (core/chat-request.ts) in order, each in its own transaction, under a
  * transaction-level advisory lock: processes starting together (`gateway serve` on several
  * hosts) queue on the lock and find the work done. Idempotent: `gateway db migrate` may run
  * any number of times.
  */
 import type pg from "pg";
-import { pgMigrations } from "./schema.js";
+import { pgMigrations } from "./migrations.js";
 
 /** An arbitrary constant: the advisory lock that serializes migrations of one database. */
 const MIGRATION_LOCK = 7_263_514_902;

@@ -1,14 +1,14 @@
 /**
  * Money on PostgreSQL (contract.md §5, §7, §10): holds are committed rows leased to this
- * process, admission and settlement are one function call each (schema.ts), and a timer
+ * process, admission and settlement are one function call each (core/chat-request.ts), and a timer
  * renews this process's leases and releases everyone's expired ones. So requests spread over
  * any number of processes never overspend, and a killed process's holds are released within
  * two lease periods by whichever process sweeps first (docs/fleet.md).
  */
 import type pg from "pg";
-import { periodStart, spentIn, BUDGET_PERIODS, type BudgetHold, type BudgetPeriod } from "../../budget.js";
-import { BalanceOverflowError, MAX_NANO } from "../../money.js";
-import { AccountMissingError, NegativeBalanceError } from "../sqlite-accounts.js";
+import { periodStart, spentIn, BUDGET_PERIODS, type BudgetHold, type BudgetPeriod } from "../../core/budget.js";
+import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
+import { AccountMissingError, NegativeBalanceError } from "../sqlite/accounts.js";
 import type { Attempt, KeyChanges, LedgerEntry } from "../index.js";
 import { big, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL } from "./watch.js";

@@ -1,0 +1,84 @@
+/**
+ * Gateway API keys: `sk-` + 48 base62 characters (285 bits), stored as SHA-256 only.
+ * The server answers lookups from memory; the gateway drops that cache whenever the store
+ * says another connection or process changed something (Store.watch), so a revocation is
+ * seen within 1 s.
+ */
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { invalidApiKey, missingApiKey } from "../core/errors.js";
+import type { KeyRecord, Store } from "../store/index.js";
+
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const KEY_BODY_LENGTH = 48;
+
+export function generateKey(): string {
+  let out = "sk-";
+  while (out.length < 3 + KEY_BODY_LENGTH) {
+    for (const byte of randomBytes(64)) {
+      // Rejection sampling keeps every character uniformly likely (248 = 4 * 62).
+      if (byte < 248 && out.length < 3 + KEY_BODY_LENGTH) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+export const hashKey = (key: string): string => createHash("sha256").update(key).digest("hex");
+
+export const newKeyId = (): string => `key_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
+
+export const maskKey = (last4: string): string => `sk-…${last4}`;
+
+export type KeyState = "active" | "revoked" | "expired";
+
+export function keyState(key: Pick<KeyRecord, "revokedAt" | "expiresAt">, now: number): KeyState {
+  if (key.revokedAt !== null) return "revoked";
+  if (key.expiresAt !== null && key.expiresAt <= now) return "expired";
+  return "active";
+}
+
+export interface Authenticator {
+  /** The active key for an Authorization header value, or a 401 GatewayError. */
+  authenticate(header: string | null | undefined, now: number): Promise<KeyRecord>;
+  /** Forget cached keys (called when another connection committed, e.g. a CLI revoke). */
+  invalidate(): void;
+  /** Writes last-used times to the store. */
+  flush(): Promise<void>;
+}
+
+export function createAuthenticator(store: Store): Authenticator {
+  const cache = new Map<string, KeyRecord | null>();
+  const lastUsed = new Map<string, number>();
+
+  // Keyed by the presented token (already in this process's memory as a header), so the
+  // SHA-256 runs once per key and cache lifetime, not once per request.
+  const lookup = async (token: string): Promise<KeyRecord | null> => {
+    let key = cache.get(token);
+    if (key === undefined) {
+      key = (await store.findKeyByHash(hashKey(token))) ?? null;
+      // Bound the cache so a key-guessing client cannot grow memory without limit.
+      if (cache.size > 10_000) cache.clear();
+      cache.set(token, key);
+    }
+    return key;
+  };
+
+  return {
+    async authenticate(header, now) {
+      if (!header) throw missingApiKey();
+      if (!header.startsWith("Bearer ")) throw invalidApiKey();
+      const token = header.slice(7).trim();
+      if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
+      const key = cache.get(token) ?? (await lookup(token));
+      if (!key || keyState(key, now) !== "active") throw invalidApiKey();
+      lastUsed.set(key.id, now);
+      return key;
+    },
+    invalidate: () => cache.clear(),
+    async flush() {
+      if (lastUsed.size === 0) return;
+      const batch = new Map(lastUsed);
+      lastUsed.clear();
+      await store.touchKeys(batch);
+    },
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * What `gateway serve` says on stderr at start about what will not work (contract.md §13),
+ * one line each: a configured provider without a key, and no provider usable at all (instead
+ * of starting silently with a catalog nobody can reach), and PostgreSQL without Redis (limits
+ * per process). BYOK secrets that cannot decrypt are
+ * said by access/byok.ts `unreadableLine`.
+ */
+import { redisOf } from "../config/config.js";
+import type { Gateway } from "../gateway.js";
+import type { ProviderInstance } from "../plugin/load.js";
+
+/** A local OpenAI-compatible server usually needs no key (catalog/catalog.ts isKeyless). */
+const keyless = (i: ProviderInstance) => i.plugin.describe?.keyless === true;
+
+const keyHint = (i: ProviderInstance) => `providers.${i.settings.id}.apiKey${i.plugin.defaults.apiKeyEnv ? ` or ${i.plugin.defaults.apiKeyEnv}` : ""}`;
+
+export function startupWarnings(gw: Gateway, env: NodeJS.ProcessEnv = process.env): string[] {
+  const lines: string[] = [];
+  // Several processes on one PostgreSQL, no Redis: each counts its own windows (contract.md §7).
+  if (gw.store.kind === "postgres" && !redisOf(gw.config, env)) {
+    lines.push("[gateway] no Redis configured (redis, or GATEWAY_REDIS): rate limits are per process, each process admits a full window of its own");
+  }
+  const configured = Object.keys(gw.config.providers);
+  for (const id of configured) {
+    const i = gw.instances.get(id);
+    if (!i || i.settings.apiKey !== undefined || keyless(i)) continue;
+    lines.push(`warning: provider ${id} has no key (set ${keyHint(i)}): its models answer 404 except for accounts with their own key (gateway byok set)`);
+  }
+  const usable = [...gw.instances.values()].some((i) => i.settings.apiKey !== undefined || (keyless(i) && configured.includes(i.settings.id)));
+  if (!usable) {
+    lines.push(
+      "warning: no provider is usable: none has a key, so every chat request gets 404 model_not_found " +
+        "(run gateway init, or export OPENAI_API_KEY, ANTHROPIC_API_KEY, ... and restart); accounts' own keys (gateway byok set) still work",
+    );
+  }
+  return lines;
+}
+
+/** Models a request can reach on the gateway's own keys (no BYOK): the number worth announcing. */
+export const usableModels = (gw: Gateway): number => gw.catalog.list(() => undefined).length;

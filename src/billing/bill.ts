@@ -1,0 +1,197 @@
+/**
+ * Billing for one request: hold the worst-case cost before going upstream, settle to the
+ * actual cost when the request ends (whatever way it ends) in one transaction, release the
+ * rest. BYOK endpoints are never charged and never get a 402.
+ */
+import { randomUUID } from "node:crypto";
+import { requestedMaxTokens } from "../core/content.js";
+import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
+import { insufficientCredits } from "../core/errors.js";
+import { budgetHold, budgetLeft, type BudgetHold } from "../core/budget.js";
+import { costOf, nanoToUsd, type Prices } from "../core/money.js";
+import type { RequestRecord } from "../observability/request-record.js";
+import type { ChatRequest, Usage } from "../core/chat-request.js";
+import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "../store/index.js";
+
+/** Output budget when neither the request nor the catalog bounds it. */
+const DEFAULT_MAX_OUTPUT = 4096;
+/** Role and framing tokens a chat template adds per message, generously. */
+const PER_MESSAGE_OVERHEAD = 16;
+/**
+ * Tokens one image may cost, above every provider's published maximum (OpenAI high detail
+ * 1,445 tiles-based, ~2,500 patch-based; Anthropic ~1,600; Gemini 258 per tile). The URL's
+ * bytes are not counted: a data URL's base64 is not what the model reads.
+ */
+export const IMAGE_TOKENS_MAX = 3000;
+
+/**
+ * An upper bound on prompt tokens without running a tokenizer on the hot path: a BPE
+ * token is at least one byte, so UTF-8 bytes plus template overhead cannot be exceeded.
+ */
+export function promptUpperBound(body: ChatRequest): number {
+  let bytes = PER_MESSAGE_OVERHEAD;
+  for (const m of body.messages) {
+    bytes += PER_MESSAGE_OVERHEAD;
+    if (typeof m.content === "string") bytes += Buffer.byteLength(m.content);
+    else if (m.content) for (const p of m.content) bytes += p.type === "text" ? Buffer.byteLength(p.text) : IMAGE_TOKENS_MAX;
+    if (m.name) bytes += Buffer.byteLength(m.name);
+    for (const t of m.tool_calls ?? []) bytes += Buffer.byteLength(t.function.name) + Buffer.byteLength(t.function.arguments) + PER_MESSAGE_OVERHEAD;
+  }
+  // Tool definitions and a response schema reach the model as prompt text too.
+  if (body.tools) bytes += Buffer.byteLength(JSON.stringify(body.tools));
+  if (body.response_format?.type === "json_schema") bytes += Buffer.byteLength(JSON.stringify(body.response_format.json_schema));
+  return bytes;
+}
+
+/** Output tokens one choice may produce: what billing reserves for and what adapters ask for. */
+export function outputBudget(body: ChatRequest, route: Route): number {
+  return requestedMaxTokens(body) ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT;
+}
+
+export function pricesOf(route: Route): Prices {
+  const m = route.model;
+  return { prompt: m.promptPrice ?? 0, completion: m.completionPrice ?? 0, cacheRead: m.cacheReadPrice, cacheWrite: m.cacheWritePrice };
+}
+
+/** The list cost of reported usage: each cached part at its own price (contract.md §10). */
+export function usageCost(prices: Prices, u: Usage): number {
+  return costOf(prices, u.prompt_tokens, u.completion_tokens, { read: u.prompt_tokens_details?.cached_tokens, write: u.cache_write_tokens });
+}
+
+export interface Settlement {
+  endpoint: RoutedEndpoint | null;
+  usage: Usage | null;
+  usageSource: LedgerEntry["usageSource"];
+  status: LedgerEntry["status"];
+  httpStatus: number;
+  attempts: Attempt[];
+}
+
+export class Bill {
+  private settled = false;
+  /** Which API the request came through, for the ledger (`gateway usage` by endpoint). */
+  endpoint: ApiEndpoint = "chat";
+  /** Told the settlement (usage, charge, attempts) for the request's metrics and log line. */
+  private record: RequestRecord | null = null;
+
+  constructor(
+    private store: Store,
+    private key: KeyRecord,
+    private route: Route,
+    private requestId: string,
+    private startedAt: number,
+    readonly reservationId: string | null,
+    readonly reserved: number,
+    /** Only BYOK endpoints may serve this request (the balance could not cover it). */
+    readonly byokOnly: boolean,
+  ) {}
+
+  observe(record: RequestRecord): void {
+    this.record = record;
+    record.billed = true;
+  }
+
+  /** This request as the in-flight journal records it, had it to stop now having delivered `usage` (billing/journal.ts). */
+  inflightRow(endpoint: RoutedEndpoint, usage: Usage): InflightRow | undefined {
+    if (this.settled) return undefined;
+    return {
+      requestId: this.requestId,
+      createdAt: this.startedAt,
+      account: this.key.account,
+      keyId: this.key.id,
+      model: this.route.model.id,
+      provider: endpoint.provider,
+      promptTokens: usage.prompt_tokens,
+      completionTokens: usage.completion_tokens,
+      listCost: usageCost(pricesOf(this.route), usage),
+      byok: endpoint.byok,
+    };
+  }
+
+  /**
+   * Records the request once (later calls are ignored, e.g. a disconnect after an error);
+   * resolves when committed. The charge is the whole list cost: the hold only decided
+   * admission. The store takes what it can (store/index.ts settle) and records the rest as uncollected.
+   */
+  settle(s: Settlement, now: number): Promise<void> {
+    if (this.settled) return Promise.resolve();
+    this.settled = true;
+    let prompt = s.usage?.prompt_tokens ?? 0;
+    let completion = s.usage?.completion_tokens ?? 0;
+    let listCost: number;
+    try {
+      listCost = s.usage ? usageCost(pricesOf(this.route), s.usage) : 0;
+    } catch {
+      // Counts reach here validated (billing/usage-check.ts); should one not, the row is still written
+      // and the hold released (a throw here would strand the hold until restart).
+      ((prompt = 0), (completion = 0), (listCost = 0));
+    }
+    const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
+    this.record?.settle({
+      provider: s.endpoint?.provider ?? null,
+      prompt,
+      completion,
+      cost: charged,
+      usageSource: s.usageSource,
+      outcome: s.status,
+      attempts: s.attempts,
+    });
+    return this.store.settle(
+      this.reservationId,
+      {
+        requestId: this.requestId,
+        createdAt: this.startedAt,
+        account: this.key.account,
+        keyId: this.key.id,
+        model: this.route.model.id,
+        provider: s.endpoint?.provider ?? null,
+        promptTokens: prompt,
+        completionTokens: completion,
+        cost: charged,
+        listCost,
+        byok: s.endpoint?.byok ?? false,
+        usageSource: s.usageSource,
+        status: s.status,
+        httpStatus: s.httpStatus,
+        latencyMs: now - this.startedAt,
+        attempts: s.attempts.length,
+        endpoint: this.endpoint,
+      },
+      s.attempts,
+    );
+  }
+}
+
+/** Reserves the worst case, or narrows the route to BYOK endpoints, or throws 402. */
+export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Promise<Bill> {
+  return holdWorstCase(store, key, route, () => costOf(pricesOf(route), promptUpperBound(body), outputBudget(body, route) * (body.n ?? 1)), requestId, now);
+}
+
+/** openBill for any endpoint: `worstCost` (nano-USD) is asked only when the platform balance is at stake. */
+export async function holdWorstCase(store: Store, key: KeyRecord, route: Route, worstCost: () => number, requestId: string, now: number): Promise<Bill> {
+  const prices = pricesOf(route);
+  const platform = route.endpoints.some((e) => !e.byok);
+  const hasByok = route.endpoints.some((e) => e.byok);
+  const free = prices.prompt === 0 && prices.completion === 0;
+  if (!platform || free) return new Bill(store, key, route, requestId, now, null, 0, false);
+  const worst = worstCost();
+  const id = `res_${randomUUID()}`;
+  const budget = budgetHold(key, now);
+  if (await store.reserve(id, key.account, worst, budget)) return new Bill(store, key, route, requestId, now, id, worst, false);
+  if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true); // BYOK never counts against a budget
+  throw await refusal(store, key, worst, budget);
+}
+
+/** The 402 says which limit refused: the key's budget (what is left of it) or the balance. */
+async function refusal(store: Store, key: KeyRecord, worst: number, budget: BudgetHold | undefined) {
+  if (budget) {
+    const left = await budgetLeft(store, budget);
+    if (left < BigInt(worst)) {
+      return insufficientCredits(
+        `This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${!key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`}.`,
+      );
+    }
+  }
+  const balance = (await store.balance(key.account)) ?? 0n;
+  return insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);
+}

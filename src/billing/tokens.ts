@@ -1,0 +1,48 @@
+/**
+ * Token counts for when an upstream reports none (a cut stream, a provider without usage).
+ * o200k_base is loaded only on that path: it is large and the hot path never needs it.
+ */
+import { textOf } from "../core/content.js";
+import type { ChatMessage } from "../core/chat-request.js";
+
+/** An image's usual cost when the provider reports no usage (OpenAI's 512x512 high detail is 255; large ones ~1,000). */
+const IMAGE_TOKENS_ESTIMATE = 1000;
+
+type Counter = (text: string) => number;
+let counter: Promise<Counter> | undefined;
+
+/** BPE cost grows faster than linearly on a long run without word breaks: count in pieces. */
+const PIECE = 4096;
+/** Past this, the count of the first part is scaled up: an estimate must not cost minutes. */
+const MAX_EXACT = 1_000_000;
+
+function load(): Promise<Counter> {
+  counter ??= import("gpt-tokenizer/encoding/o200k_base").then((m) => bounded(m.countTokens as Counter));
+  return counter;
+}
+
+function bounded(count: Counter): Counter {
+  return (text) => {
+    if (text.length <= PIECE) return count(text);
+    const exact = text.length > MAX_EXACT ? text.slice(0, MAX_EXACT) : text;
+    let n = 0;
+    for (let i = 0; i < exact.length; i += PIECE) n += count(exact.slice(i, i + PIECE));
+    return exact === text ? n : Math.ceil((n * text.length) / exact.length);
+  };
+}
+
+/** OpenAI's chat format: 3 tokens per message of framing plus 3 to prime the reply. */
+export async function countPromptTokens(messages: ChatMessage[]): Promise<number> {
+  const count = await load();
+  let total = 3;
+  for (const m of messages) {
+    total += 3 + count(textOf(m.content)) + (m.name ? count(m.name) + 1 : 0);
+    if (Array.isArray(m.content)) total += m.content.filter((p) => p.type === "image_url").length * IMAGE_TOKENS_ESTIMATE;
+    for (const t of m.tool_calls ?? []) total += count(t.function.name) + count(t.function.arguments) + 3;
+  }
+  return total;
+}
+
+export async function countTextTokens(text: string): Promise<number> {
+  return text ? (await load())(text) : 0;
+}

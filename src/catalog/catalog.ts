@@ -1,0 +1,152 @@
+/**
+ * The model catalog in memory: which `vendor/model` ids exist, their prices and limits,
+ * and the endpoints that serve them. Built once at start from the stored catalog (or the
+ * bundled one before the first `models sync`) with the config's `models:` on top.
+ */
+import type { ModelRoute } from "../config/config.js";
+import { usdToNano } from "../core/money.js";
+import type { ProviderInstance } from "../plugin/load.js";
+import type { CatalogModel, Endpoint, ModelCapabilities } from "../store/index.js";
+
+export interface RoutedEndpoint extends Endpoint {
+  instance: ProviderInstance;
+  apiKey: string;
+  byok: boolean;
+}
+
+export interface Route {
+  model: CatalogModel;
+  endpoints: RoutedEndpoint[];
+}
+
+export function configModel(route: ModelRoute, created: number): CatalogModel {
+  return {
+    id: route.id,
+    ownedBy: route.id.split("/")[0]!,
+    promptPrice: route.pricing ? usdToNano(route.pricing.prompt) : null,
+    completionPrice: route.pricing ? usdToNano(route.pricing.completion) : null,
+    // Cache prices come with the pricing they belong to: a config price without them bills cached tokens at its prompt price.
+    ...(route.pricing?.cache_read !== undefined ? { cacheReadPrice: usdToNano(route.pricing.cache_read) } : {}),
+    ...(route.pricing?.cache_write !== undefined ? { cacheWritePrice: usdToNano(route.pricing.cache_write) } : {}),
+    contextLength: route.context_length ?? null,
+    maxOutput: route.max_output ?? null,
+    endpoints: route.endpoints,
+    order: route.order,
+    ...(route.capabilities || route.kind ? { capabilities: { ...route.capabilities, ...kindCapabilities(route.kind) } } : {}),
+    source: "config",
+    created,
+  };
+}
+
+/** `kind: embeddings` in the config: not a chat model. */
+function kindCapabilities(kind: ModelRoute["kind"]): ModelCapabilities {
+  if (kind === "embeddings") return { chat: false, embeddings: true };
+  return kind === "chat" ? { chat: true, embeddings: false } : {};
+}
+
+/** Config entries win over catalog entries of the same id. */
+export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): CatalogModel[] {
+  const byId = new Map(base.map((m) => [m.id, m]));
+  for (const m of overrides) {
+    const prior = byId.get(m.id);
+    if (!prior) {
+      byId.set(m.id, m);
+      continue;
+    }
+    const capabilities = prior.capabilities || m.capabilities ? { ...prior.capabilities, ...m.capabilities } : undefined;
+    byId.set(m.id, {
+      ...m,
+      contextLength: m.contextLength ?? prior.contextLength,
+      maxOutput: m.maxOutput ?? prior.maxOutput,
+      ...(capabilities ? { capabilities } : {}),
+    });
+  }
+  // Ordinal order: localeCompare's first call costs ~17 ms of ICU set-up at start.
+  return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+export class Catalog {
+  private byId: Map<string, CatalogModel>;
+
+  constructor(
+    models: CatalogModel[],
+    private instances: Map<string, ProviderInstance>,
+  ) {
+    this.byId = new Map(models.map((m) => [m.id, m]));
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  /** An endpoint names an instance id, or (bundled entries) a plugin served by any instance of it. */
+  private instancesFor(name: string): ProviderInstance[] {
+    const exact = this.instances.get(name);
+    if (exact) return [exact];
+    return [...this.instances.values()].filter((i) => i.plugin.name === name);
+  }
+
+  /** The endpoints this account can use: a platform key, or the account's own key for the plugin. */
+  route(id: string, byokKey: (plugin: string) => string | undefined): Route | undefined {
+    const model = this.byId.get(id);
+    if (!model) return undefined;
+    // A live-synced model nobody priced is not billed at 0 on the platform key: BYOK or local only.
+    const unpriced = model.source === "live" && (model.promptPrice === null || model.completionPrice === null);
+    const endpoints: RoutedEndpoint[] = [];
+    for (const e of model.endpoints) {
+      for (const instance of this.instancesFor(e.provider)) {
+        const own = byokKey(instance.plugin.name);
+        if (own === undefined && unpriced && !isKeyless(instance)) continue;
+        const apiKey = own ?? instance.settings.apiKey;
+        if (apiKey === undefined && !isKeyless(instance)) continue;
+        endpoints.push({ provider: instance.settings.id, model: e.model, instance, apiKey: apiKey ?? "", byok: own !== undefined });
+      }
+    }
+    return endpoints.length ? { model, endpoints } : undefined;
+  }
+
+  /** For a 404's message only (src/catalog/model-hint.ts): never on the path of a routed request. */
+  model(id: string): CatalogModel | undefined {
+    return this.byId.get(id);
+  }
+
+  /** Catalog ids whose model part is `name` (`gpt-4o-mini` → `openai/gpt-4o-mini`), for a 404's hint. */
+  idsNamed(name: string): string[] {
+    return [...this.byId.keys()].filter((id) => id.slice(id.indexOf("/") + 1) === name);
+  }
+
+  /** The providers that would serve this model if they had a key (no platform key, not key-less). */
+  keylessProviders(id: string): string[] {
+    const model = this.byId.get(id);
+    if (!model) return [];
+    const instances = model.endpoints.flatMap((e) => this.instancesFor(e.provider));
+    return [...new Set(instances.filter((i) => i.settings.apiKey === undefined && !isKeyless(i)).map((i) => i.settings.id))];
+  }
+
+  list(byokKey: (plugin: string) => string | undefined): CatalogModel[] {
+    return [...this.byId.keys()].flatMap((id) => {
+      const r = this.route(id, byokKey);
+      return r ? [r.model] : [];
+    });
+  }
+}
+
+/** A local OpenAI-compatible server (Ollama, vLLM) usually needs no key at all. */
+function isKeyless(instance: ProviderInstance): boolean {
+  return instance.plugin.describe?.keyless === true;
+}
+
+/** Catalog data's cache prices (USD per 1M: models.dev `cost.cache_read` / `cache_write`, genai-prices `cache_*_mtok`), where exact; a missing one bills at the prompt price. */
+export function cachePrices(read: unknown, write: unknown): Pick<CatalogModel, "cacheReadPrice" | "cacheWritePrice"> {
+  const exact = (usd: unknown) => {
+    if (typeof usd !== "number") return undefined;
+    try {
+      return usdToNano(usd);
+    } catch {
+      return undefined;
+    }
+  };
+  const cacheReadPrice = exact(read);
+  const cacheWritePrice = exact(write);
+  return { ...(cacheReadPrice !== undefined && { cacheReadPrice }), ...(cacheWritePrice !== undefined && { cacheWritePrice }) };
+}

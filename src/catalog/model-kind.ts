@@ -1,0 +1,31 @@
+/**
+ * A catalog model is a chat model or an embedding model (contract.md §12): each API serves
+ * only its own kind, and the other kind is a 400 `unsupported_model` before any hold or
+ * upstream call. A model whose kind the catalog does not say is a chat model.
+ */
+import { invalidRequest } from "../core/errors.js";
+import type { CatalogModel } from "../store/index.js";
+
+export const servesChat = (m: CatalogModel): boolean => m.capabilities?.chat !== false;
+export const servesEmbeddings = (m: CatalogModel): boolean => m.capabilities?.embeddings === true;
+
+/** `/v1/models` capabilities: what api.md's model entry lists. */
+export function capabilitiesEntry(m: CatalogModel) {
+  return { chat: servesChat(m), completions: false, embeddings: servesEmbeddings(m) };
+}
+
+export function requireChatModel(m: CatalogModel): void {
+  if (!servesChat(m)) {
+    throw invalidRequest(`model: '${m.id}' is an embedding model; send it to POST /v1/embeddings.`, "unsupported_model", "model");
+  }
+}
+
+export function requireEmbeddingModel(m: CatalogModel): void {
+  if (!servesEmbeddings(m)) {
+    throw invalidRequest(
+      `model: '${m.id}' is not an embedding model; GET /v1/models lists those with capabilities.embeddings true.`,
+      "unsupported_model",
+      "model",
+    );
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `gateway credits adjust <account> <±amount> --reason <text>`: corrects a balance (a wrong
+ * credit, a refund) with a ledger row of its own kind; never below zero (contract.md §13).
+ */
+import type { Command } from "commander";
+import { UsageError } from "../../core/errors.js";
+import { nanoToUsd, usdToNanoExact } from "../../core/money.js";
+import { accountMustExist } from "../../operations/add-credits.js";
+import { accountOf, output, withStore } from "./context.js";
+
+/** `+2.5`, `-0.30`, `7`: exact signed nano-USD; zero is bad usage. */
+export function signedUsd(value: string): bigint {
+  const m = /^([+-]?)(.*)$/.exec(value.trim())!;
+  let nano: bigint;
+  try {
+    nano = usdToNanoExact(m[2]!);
+  } catch (err) {
+    throw new UsageError(`amount: ${(err as Error).message}`);
+  }
+  if (nano === 0n) throw new UsageError("amount: must not be zero");
+  return m[1] === "-" ? -nano : nano;
+}
+
+export function adjustCommand(credits: Command): void {
+  credits
+    .command("adjust")
+    .description("correct an account's balance by a signed USD amount, with a reason (never below zero)")
+    .argument("<account>", "the account")
+    .argument("<amount>", "signed USD amount, e.g. -5 or +2.50")
+    .requiredOption("--reason <text>", "why: kept with the adjustment")
+    .action((name: string, amount: string, opts: { reason: string }, cmd: Command) => {
+      const account = accountOf({ account: name });
+      const delta = signedUsd(amount);
+      const reason = opts.reason.trim();
+      if (!reason) throw new UsageError("--reason: must not be empty");
+      return withStore(cmd, async (store) => {
+        await accountMustExist(store, account);
+        const balance = nanoToUsd(await store.adjustCredits(account, delta, reason, Date.now()));
+        output(
+          cmd,
+          { account, adjusted: nanoToUsd(delta), balance, reason },
+          `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`,
+        );
+      });
+    });
+}

@@ -1,0 +1,40 @@
+/** `gateway keys update <id|name>`: budget, budget period, rpm, expiry; a running server sees it within 1 s. */
+import type { Command } from "commander";
+import type { BudgetPeriod } from "../../core/budget.js";
+import { UsageError } from "../../core/errors.js";
+import type { KeyChanges } from "../../store/index.js";
+import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
+import { keyView } from "../../operations/key-view.js";
+import { output, withStore } from "./context.js";
+import { parseExpiry, positiveInt } from "./parse.js";
+
+interface UpdateOptions {
+  budget?: bigint | false;
+  budgetPeriod?: BudgetPeriod;
+  rpm?: number;
+  expires?: string;
+}
+
+export function keysUpdateCommand(keys: Command): void {
+  withBudgetOptions(keys.command("update").description("change a key's budget, rpm or expiry by id or name").argument("<id|name>"))
+    .option("--no-budget", "remove the key's budget")
+    .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
+    .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
+    .action((idOrName: string, opts: UpdateOptions, cmd: Command) =>
+      withStore(cmd, async (store) => {
+        const key = await store.findKey(idOrName);
+        if (!key) throw new Error(`no key with id or name '${idOrName}'`);
+        const now = Date.now();
+        const noBudget = opts.budget === false;
+        checkBudgetFlags({ budget: opts.budget === false ? undefined : opts.budget, budgetPeriod: opts.budgetPeriod, noBudget }, key.budget != null);
+        const changes: KeyChanges = {};
+        if (opts.budget !== undefined) changes.budget = opts.budget === false ? null : opts.budget;
+        if (opts.budgetPeriod) changes.budgetPeriod = opts.budgetPeriod;
+        if (opts.rpm !== undefined) changes.rpm = opts.rpm;
+        if (opts.expires !== undefined) changes.expiresAt = parseExpiry(opts.expires, now);
+        if (Object.keys(changes).length === 0) throw new UsageError("nothing to change: give --budget, --budget-period, --no-budget, --rpm or --expires");
+        await store.updateKey(key.id, changes, now);
+        output(cmd, await keyView(store, (await store.findKey(key.id))!, now), `Updated key '${key.name}' (${key.id}).`);
+      }),
+    );
+}

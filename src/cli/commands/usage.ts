@@ -1,0 +1,45 @@
+/**
+ * `gateway usage`: the ledger summed by model and by key. Reads the per-request rows and the
+ * daily rollups that retention left of older ones, so pruning never changes a total.
+ */
+import type { Command } from "commander";
+import { summarize, usageSummary } from "../../operations/usage-summary.js";
+import { accountOf, output, table, withStore } from "./context.js";
+import { parseSince } from "./parse.js";
+
+function human(u: ReturnType<typeof summarize>): string {
+  return [
+    `${u.requests} requests, ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens, $${u.cost}` +
+      (u.uncollected === "0" ? "" : ` charged, $${u.uncollected} uncollected`),
+    "",
+    table([
+      ["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST", "UNCOLLECTED"],
+      ...u.by_model.map((m) => [String(m.model), String(m.requests), String(m.prompt_tokens), String(m.completion_tokens), `$${m.cost}`, `$${m.uncollected}`]),
+    ]),
+    "",
+    table([
+      ["KEY", "NAME", "REQUESTS", "COST", "UNCOLLECTED"],
+      ...u.by_key.map((k) => [String(k.key_id), String(k.name ?? ""), String(k.requests), `$${k.cost}`, `$${k.uncollected}`]),
+    ]),
+    "",
+    table([
+      ["ENDPOINT", "REQUESTS", "PROMPT", "COMPLETION", "COST"],
+      ...u.by_endpoint.map((e) => [String(e.endpoint), String(e.requests), String(e.prompt_tokens), String(e.completion_tokens), `$${e.cost}`]),
+    ]),
+  ].join("\n");
+}
+
+export function usageCommand(program: Command): void {
+  program
+    .command("usage")
+    .description("requests, tokens and cost per model, key and endpoint")
+    .option("--account <account>", "only this account")
+    .option("--since <when>", "ISO date or a duration back from now (24h, 7d); days past the retention count whole")
+    .action((opts: { account?: string; since?: string }, cmd: Command) =>
+      withStore(cmd, async (store) => {
+        const since = opts.since ? parseSince(opts.since, Date.now()) : undefined;
+        const result = await usageSummary(store, { account: opts.account ? accountOf(opts) : undefined, since });
+        output(cmd, result, human(result));
+      }),
+    );
+}

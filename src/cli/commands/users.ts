@@ -1,0 +1,88 @@
+/**
+ * `gateway users add|reset|list|remove`: who may sign in to the dashboard (contract.md §8).
+ * `add` and `reset` print a one-time sign-in link, valid 24 h, where the user chooses a password.
+ */
+import type { Command } from "commander";
+import type { Config } from "../../config/config.js";
+import { UsageError } from "../../core/errors.js";
+import { addUser, listUsers, normalizeEmail, removeUser, resetUser } from "../../operations/dashboard-users.js";
+import { accountOf, output, table, withStore } from "./context.js";
+
+/** Where the links point: `dashboard.url`, else the address `gateway serve` listens on. */
+export function dashboardBase(config: Config): string {
+  if (config.dashboard.url) return config.dashboard.url;
+  const { host, port } = config.server;
+  const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+/** A malformed email is bad usage (exit 2), not a failed operation. */
+function emailArg(email: string): string {
+  try {
+    return normalizeEmail(email);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
+const linkText = (r: { email: string; link: string; expires_at: string }) =>
+  `${r.link}\n\nSign-in link for '${r.email}', valid until ${r.expires_at} and usable once: send it to them.`;
+
+export function usersCommand(program: Command): void {
+  const users = program.command("users").description("manage dashboard users");
+
+  users
+    .command("add")
+    .description("create a dashboard user and print a one-time sign-in link (valid 24 h)")
+    .argument("<email>")
+    .option("--account <account>", "the account the user manages", "default")
+    .option("--admin", "sees every account and can add credits")
+    .action((email: string, opts: { account?: string; admin?: boolean }, cmd: Command) => {
+      const account = accountOf(opts);
+      emailArg(email);
+      return withStore(cmd, async (store, loaded) => {
+        const r = await addUser(store, { email, account, admin: Boolean(opts.admin) }, dashboardBase(loaded.config), Date.now());
+        output(cmd, r, linkText(r));
+      });
+    });
+
+  users
+    .command("reset")
+    .description("print a new sign-in link for a user (the old password works until it is used)")
+    .argument("<email>")
+    .action((email: string, _opts: unknown, cmd: Command) =>
+      withStore(cmd, async (store, loaded) => {
+        const r = await resetUser(store, email, dashboardBase(loaded.config), Date.now());
+        output(cmd, r, linkText(r));
+      }),
+    );
+
+  users
+    .command("list")
+    .description("list dashboard users")
+    .action((_opts: unknown, cmd: Command) =>
+      withStore(cmd, async (store) => {
+        const rows = await listUsers(store);
+        output(
+          cmd,
+          rows,
+          rows.length === 0
+            ? "No dashboard users (gateway users add <email> --account A)."
+            : table([
+                ["EMAIL", "ACCOUNT", "ADMIN", "PASSWORD", "CREATED"],
+                ...rows.map((r) => [r.email, r.account, r.admin ? "yes" : "no", r.password_set ? "set" : "not yet", r.created_at]),
+              ]),
+        );
+      }),
+    );
+
+  users
+    .command("remove")
+    .description("remove a dashboard user and end their sessions")
+    .argument("<email>")
+    .action((email: string, _opts: unknown, cmd: Command) =>
+      withStore(cmd, async (store) => {
+        output(cmd, await removeUser(store, email), `Removed dashboard user '${email}'.`);
+      }),
+    );
+}

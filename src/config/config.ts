@@ -1,0 +1,304 @@
+/**
+ * gateway.config.yaml: discovery (cosmiconfig), `${VAR}` interpolation and validation (zod).
+ * An invalid config fails at start with the path of the bad key and why.
+ */
+import { isPostgresUrl } from "../core/database-url.js";
+import { readFileSync } from "node:fs";
+import { basename, dirname, resolve } from "node:path";
+import { cosmiconfig } from "cosmiconfig";
+import { z } from "zod";
+import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
+import { UsageError } from "../core/errors.js";
+import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
+
+const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
+const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")]);
+
+const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
+
+/** What a model can do (contract.md §11); an absent flag is not known, and so not refused by the gateway. */
+export const Capabilities = z.strictObject({
+  tools: z.boolean().optional(),
+  structured_output: z.boolean().optional(),
+  images: z.boolean().optional(),
+  reasoning: z.boolean().optional(),
+  web_search: z.boolean().optional(),
+});
+
+const ModelId = z.string().regex(/^[^/\s]+\/\S+$/, "Expected a vendor/model id");
+
+export const ModelRoute = z.strictObject({
+  id: ModelId,
+  capabilities: Capabilities.optional(),
+  /** `embeddings`: served on /v1/embeddings only, billed per input token at `pricing.prompt` (contract.md §12). */
+  kind: z.enum(["chat", "embeddings"]).optional(),
+  pricing: z.strictObject({ prompt: Money, completion: Money, cache_read: Money.optional(), cache_write: Money.optional() }).optional(),
+  context_length: z.number().int().positive().optional(),
+  max_output: z.number().int().positive().optional(),
+  order: z.enum(["latency", "fixed"]).optional(),
+  endpoints: z.array(Endpoint).min(1),
+});
+export type ModelRoute = z.infer<typeof ModelRoute>;
+
+const PROVIDER_KEYS = ["plugin", "baseUrl", "apiKey"];
+
+/**
+ * Loose, because plugins take options of their own (`apiVersion`, `region`, `headers`); but a
+ * key that is one of the common three written differently (`baseURL`, `api_key`) is a typo
+ * that would otherwise be ignored in silence.
+ */
+const Provider = z
+  .looseObject({
+    plugin: z.string().min(1).optional(),
+    baseUrl: z.url().optional(),
+    apiKey: z.string().optional(),
+  })
+  .superRefine((entry, ctx) => {
+    for (const key of Object.keys(entry)) {
+      const near = PROVIDER_KEYS.includes(key) ? undefined : nearMiss(key, PROVIDER_KEYS);
+      if (near) ctx.addIssue({ code: "custom", path: [key], message: `unknown key (did you mean ${near}?)` });
+    }
+  });
+
+const Timeouts = z.strictObject({
+  connect: z.number().int().positive().default(10_000),
+  firstByte: z.number().int().positive().default(60_000),
+  idle: z.number().int().positive().default(60_000),
+  /** The longest one streamed answer may run, start to end. */
+  stream: z.number().int().positive().default(600_000),
+  /** On SIGTERM/SIGINT: how long in-flight requests may finish before open streams are ended. */
+  shutdown: z.number().int().nonnegative().default(30_000),
+});
+
+/** Every buffer that holds upstream bytes has a cap (docs/limits.md). */
+const UpstreamCaps = z.strictObject({
+  maxEventBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(1024 * 1024),
+  maxResponseBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(32 * 1024 * 1024),
+  /**
+   * Connections per upstream origin. Each in-flight request holds one for its whole answer,
+   * and an LLM stream lasts seconds: a small pool queues streams behind each other.
+   */
+  maxConnections: z.number().int().positive().default(10_000),
+});
+
+const REDIS_URL = /^rediss?:\/\/\S+$/;
+const REDIS_URL_EXPECTED = "expected a redis:// or rediss:// URL";
+/** Shared rate limits and circuits for several processes (contract.md §7); `prefix` namespaces every key. */
+const RedisSettings = z
+  .union([z.string(), z.strictObject({ url: z.string(), prefix: z.string().min(1).default("gw:") })])
+  .superRefine((v, ctx) => {
+    // Not echoed: the URL may carry a password.
+    if (!REDIS_URL.test(typeof v === "string" ? v : v.url))
+      ctx.addIssue({ code: "custom", path: typeof v === "string" ? [] : ["url"], message: REDIS_URL_EXPECTED });
+  })
+  .transform((v) => (typeof v === "string" ? { url: v, prefix: "gw:" } : v));
+export type RedisSettings = z.output<typeof RedisSettings>;
+
+export const Config = z.strictObject({
+  server: z
+    .strictObject({
+      host: z.string().default("127.0.0.1"),
+      port: z.number().int().min(0).max(65535).default(8787),
+      maxBodyBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(8 * 1024 * 1024),
+      compat: z.enum(["strict", "openai", "passthrough"]).default("strict"),
+      /** Behind a reverse proxy: believe its X-Forwarded-Proto (the dashboard's Secure cookie flag). */
+      trustProxy: z.boolean().default(false),
+      timeouts: Timeouts.prefault({}),
+      upstream: UpstreamCaps.prefault({}),
+    })
+    .prefault({}),
+  /** A SQLite file, or a postgres:// URL shared by several processes (contract.md §7, docs/fleet.md). */
+  database: z.string().default("./gateway.db"),
+  /** PostgreSQL only: how long a hold lives without its process renewing it, and this process's pool size. */
+  fleet: z
+    .strictObject({
+      leaseSeconds: z.number().int().min(1).max(600).default(30),
+      maxConnections: z.number().int().min(2).max(1000).default(20),
+    })
+    .prefault({}),
+  redis: RedisSettings.optional(),
+  providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "Provider ids are lowercase letters, digits and dashes"), Provider).default({}),
+  models: z.array(ModelRoute).default([]),
+  /** Short names (`gpt-4o-mini`, `claude`) resolved to a vendor/model id before routing. */
+  aliases: z.record(z.string().regex(/^\S+$/, "Expected a name without spaces"), ModelId).default({}),
+  limits: z
+    .strictObject({
+      key: Window.default({ requests: 600, window: 60 }),
+      ip: Window.default({ requests: 600, window: 60 }),
+      models: z.record(z.string(), Window).default({}),
+      providers: z.record(z.string(), Window).default({}),
+    })
+    .prefault({}),
+  retry: z
+    .strictObject({
+      initialInterval: z.number().int().nonnegative().default(500),
+      maxInterval: z.number().int().positive().default(30_000),
+      exponent: z.number().min(1).default(1.5),
+      // Total time one request may spend on retries (contract.md §6): 10 s, at most api.md's 120 s.
+      maxElapsedTime: z.number().int().positive().max(120_000).default(10_000),
+    })
+    .prefault({}),
+  health: z
+    .strictObject({
+      failureThreshold: z.number().int().positive().default(5),
+      cooldown: z.number().int().positive().default(30_000),
+    })
+    .prefault({}),
+  /** The web dashboard at /dashboard/ (contract.md §8); `url`: its public address, for the sign-in links `gateway users` prints. */
+  dashboard: z.strictObject({ enabled: z.boolean().default(true), url: z.url().optional() }).prefault({}),
+  metrics: MetricsConfig.prefault({}),
+  log: LogConfig.prefault({}),
+  otel: OtelConfig.optional(),
+  /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/operations/retention.ts). */
+  retention: z.strictObject({ days: z.number().int().positive().max(36_500).default(90) }).prefault({}),
+});
+export type Config = z.infer<typeof Config>;
+
+/** The Redis to share limits and circuits through: GATEWAY_REDIS (a URL) over the config's `redis`. */
+export function redisOf(config: Config, env: NodeJS.ProcessEnv): RedisSettings | undefined {
+  const url = env.GATEWAY_REDIS;
+  if (!url) return config.redis;
+  if (!REDIS_URL.test(url)) throw new UsageError(`GATEWAY_REDIS: ${REDIS_URL_EXPECTED}`);
+  return { url, prefix: config.redis?.prefix ?? "gw:" };
+}
+
+export interface LoadedConfig {
+  config: Config;
+  /** The file it came from; undefined for zero-config start. */
+  file?: string;
+  /**
+   * `${VAR}` references whose variable is unset, one line each (file:line: path: ...). They
+   * stop `gateway serve`; admin commands (keys, credits) need no provider keys and go on.
+   */
+  unset?: string[];
+}
+
+const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * `${VAR}` (and `${VAR:-default}`) in any string value, from the environment. A value that is
+ * only a placeholder takes the YAML type of what it expands to (`port: ${PORT}` is a number),
+ * and is left out when it expands to nothing (`${VAR:-}`: optional). A `${VAR}` with no
+ * default whose variable is unset is collected in `unset`: the caller refuses the config.
+ */
+export function interpolate(value: unknown, env: NodeJS.ProcessEnv, unset: Problem[] = [], path: PathSeg[] = []): unknown {
+  if (typeof value === "string") {
+    const out = value.replace(PLACEHOLDER, (_m, name: string, fallback?: string) => {
+      if (env[name] === undefined && fallback === undefined) unset.push(unsetProblem(name, path));
+      return env[name] ?? fallback ?? "";
+    });
+    if (!/^\$\{[^}]+\}$/.test(value)) return out;
+    if (out === "") return undefined;
+    if (out === "true" || out === "false") return out === "true";
+    return /^-?\d+(\.\d+)?$/.test(out) ? Number(out) : out;
+  }
+  if (Array.isArray(value)) return value.map((v, i) => interpolate(v, env, unset, [...path, i]));
+  if (value && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolate(v, env, unset, [...path, k])]));
+  }
+  return value;
+}
+
+/** Where the config came from, to put a file and line on each problem. */
+export interface ConfigSource {
+  file: string;
+  lineOf?: LineOf;
+}
+
+/** Validates and fills defaults; every problem (unset variables included) is one line of the UsageError. */
+export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, source?: ConfigSource): Config {
+  const { config, unset, invalid } = checkConfig(raw, env);
+  if (config && unset.length === 0) return config;
+  throw new UsageError(formatProblems([...unset, ...invalid], source?.file, source?.lineOf).join("\n"));
+}
+
+function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; unset: Problem[]; invalid: Problem[] } {
+  const unset: Problem[] = [];
+  const data = interpolate(raw ?? {}, env, unset);
+  const result = Config.safeParse(data);
+  if (result.success) return { config: result.data, unset, invalid: [] };
+  // `port: 1${PORT}` with PORT unset also fails its type: the unset variable is the cause, said once.
+  const invalid = problemsOf(result.error.issues, Config, data).filter((p) => !unset.some((u) => u.path.join(".") === p.path.join(".")));
+  return { unset, invalid };
+}
+
+const mask = (content: string, saved: string[] = []) => content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
+
+/**
+ * `{ apiKey: ${OPENAI_API_KEY} }` (contract.md's own style) is not valid YAML: `{` and `}`
+ * cannot stand in a plain scalar inside a flow map. Placeholders are swapped for inert tokens
+ * before parsing and put back after, so `${VAR}` works in every YAML style.
+ */
+async function yamlLoader(_file: string, content: string): Promise<unknown> {
+  const { parse } = await import("yaml"); // only when there is a YAML file: zero-config skips it
+  const saved: string[] = [];
+  const masked = mask(content, saved);
+  let parsed: unknown;
+  try {
+    parsed = parse(masked);
+  } catch (err) {
+    // yaml's own code frame would show the masked text: say it with the file's own line.
+    throw new UsageError(yamlSyntaxError(_file, content, masked, err, saved));
+  }
+  return restore(parsed ?? {}, saved);
+}
+
+function restore(value: unknown, saved: string[]): unknown {
+  if (typeof value === "string") return value.replace(/__GATEWAY_ENV_(\d+)__/g, (_m, i: string) => saved[Number(i)] ?? "");
+  if (Array.isArray(value)) return value.map((v) => restore(v, saved));
+  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v, saved)]));
+  return value;
+}
+
+export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<LoadedConfig> {
+  const explorer = cosmiconfig("gateway", {
+    searchPlaces: [
+      "gateway.config.yaml",
+      "gateway.config.yml",
+      "gateway.config.json",
+      ".gatewayrc",
+      ".gatewayrc.yaml",
+      ".gatewayrc.yml",
+      ".gatewayrc.json",
+      "package.json",
+    ],
+    loaders: { ".yaml": yamlLoader, ".yml": yamlLoader, noExt: yamlLoader },
+    searchStrategy: "project",
+    cache: false,
+  });
+  let found;
+  try {
+    found = file ? await explorer.load(resolve(cwd, file)) : await explorer.search(cwd);
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
+  }
+  if (!found) return { config: parseConfig({}, env), unset: [] };
+  const { config, unset, invalid } = checkConfig(found.config, env);
+  const lines = async (problems: Problem[]) => formatProblems(problems, found.filepath, await linesOf(found.filepath));
+  if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
+  // A relative database path is relative to the config file, not to wherever the CLI runs.
+  if (found.config?.database && !isPostgresUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
+  return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
+}
+
+/** Line numbers for a config file, read again only when it has problems; none if it cannot be parsed. */
+async function linesOf(file: string): Promise<LineOf | undefined> {
+  try {
+    return await yamlLines(readFileSync(file, "utf8"), basename(file) === "package.json" ? ["gateway"] : [], (t) => mask(t));
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Key budgets (contract.md §10): a limit per key over a calendar period in UTC. A key's spend
+ * in its period plus its open holds never exceed the limit; the store enforces it with the
+ * same in-memory holds as balances. Pure arithmetic here, shared by every store.
+ */
+import type { KeyRecord, Store } from "../store/index.js";
+
+export const BUDGET_PERIODS = ["day", "week", "month", "total"] as const;
+export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The start (ms) of the period that contains `at`: UTC midnight; the Monday of an ISO week;
+ * the first of the month; 0 for `total`. Periods are whole UTC days, so daily rollups
+ * (retention) sum into them exactly.
+ */
+export function periodStart(period: BudgetPeriod, at: number): number {
+  if (period === "total") return 0;
+  const day = at - (((at % DAY_MS) + DAY_MS) % DAY_MS);
+  if (period === "day") return day;
+  if (period === "week") return day - ((new Date(day).getUTCDay() + 6) % 7) * DAY_MS;
+  const d = new Date(day);
+  return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
+}
+
+/** What a store reserve() needs to hold against a key's budget as well as the balance. */
+export interface BudgetHold {
+  keyId: string;
+  /** nano-USD */
+  limit: bigint;
+  /** periodStart(period, now) */
+  since: number;
+}
+
+/** A key's spend as a store keeps it: a counter for the period that starts at `since`. */
+export interface KeySpend {
+  spent: bigint;
+  since: number;
+}
+
+/** The counter's value for the period starting at `start`: a counter left from an earlier period is 0 now. */
+export const spentIn = (c: KeySpend, start: number): bigint => (c.since >= start ? c.spent : 0n);
+
+/** The hold a request of this key takes against its budget; none for a key without one. */
+export function budgetHold(key: KeyRecord, now: number): BudgetHold | undefined {
+  if (key.budget === null || key.budget === undefined) return undefined;
+  return { keyId: key.id, limit: key.budget, since: periodStart(key.budgetPeriod ?? "total", now) };
+}
+
+/** What the key may still reserve now: its limit minus its spend in the period and its open holds, at least 0. */
+export async function budgetLeft(store: Store, hold: BudgetHold): Promise<bigint> {
+  const use = await store.keyBudgetUse(hold.keyId, hold.since);
+  const left = hold.limit - use.spent - BigInt(use.held);
+  return left > 0n ? left : 0n;
+}

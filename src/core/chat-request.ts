@@ -1,0 +1,276 @@
+/**
+ * The wire format as zod schemas. The same schemas validate requests and generate
+ * GET /v1/openapi.json, so the two cannot drift. Two request forms (contract.md §11):
+ * `strict` is api.md exactly (plus `stream_options`); `openai` is the OpenAI request
+ * superset (tools, response_format, content parts, ...). The gateway's internal language is
+ * the superset: a strict body is a superset body that happens to use fewer fields, and
+ * adapters translate from it. See docs/openai-compat.md.
+ */
+import { z } from "zod";
+
+export const MAX_STOP_SEQUENCES = 4;
+export const MAX_N = 128;
+
+export const ToolCall = z.strictObject({
+  id: z.string(),
+  type: z.literal("function"),
+  function: z.strictObject({ name: z.string(), arguments: z.string() }),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+/** api.md's message: content is a string. */
+export const StrictMessage = z.strictObject({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string().nullable().optional(),
+  name: z.string().optional(),
+  tool_calls: z.array(ToolCall).optional(),
+  tool_call_id: z.string().optional(),
+});
+
+export const TextPart = z.strictObject({ type: z.literal("text"), text: z.string() });
+export const ImagePart = z.strictObject({
+  type: z.literal("image_url"),
+  image_url: z.strictObject({
+    url: z.string().regex(/^(https:\/\/|data:image\/[a-z0-9.+-]+;base64,)/i, "Expected an https URL or a data:image/...;base64 URL"),
+    detail: z.enum(["auto", "low", "high"]).optional(),
+  }),
+});
+export const ContentPart = z.discriminatedUnion("type", [TextPart, ImagePart]);
+export type ContentPart = z.infer<typeof ContentPart>;
+
+/** The superset's message: `developer`, content parts, and what clients echo back on assistant turns. */
+export const ChatMessage = z.strictObject({
+  role: z.enum(["system", "developer", "user", "assistant", "tool"]),
+  content: z
+    .union([z.string(), z.array(ContentPart)])
+    .nullable()
+    .optional(),
+  name: z.string().optional(),
+  tool_calls: z.array(ToolCall).optional(),
+  tool_call_id: z.string().optional(),
+  refusal: z.string().nullable().optional(),
+  annotations: z.array(z.unknown()).optional(),
+  audio: z.null().optional(),
+});
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+/** Tool names as OpenAI accepts them (and so every provider we translate to). */
+export const ToolName = z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, "Expected 1-64 letters, digits, '_' or '-'");
+
+/** A function tool's fields: nested under `function` in chat, flat in the Responses API. */
+export const functionFields = {
+  name: ToolName,
+  description: z.string().optional(),
+  parameters: z.record(z.string(), z.unknown()).optional(),
+  strict: z.boolean().optional(),
+};
+
+export const Tool = z.strictObject({ type: z.literal("function"), function: z.strictObject(functionFields) });
+export type Tool = z.infer<typeof Tool>;
+
+export const ToolChoice = z.union([
+  z.enum(["none", "auto", "required"]),
+  z.strictObject({ type: z.literal("function"), function: z.strictObject({ name: ToolName }) }),
+]);
+export type ToolChoice = z.infer<typeof ToolChoice>;
+
+export const ResponseFormat = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("text") }),
+  z.strictObject({ type: z.literal("json_object") }),
+  z.strictObject({
+    type: z.literal("json_schema"),
+    json_schema: z.strictObject({
+      name: ToolName,
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()).optional(),
+      strict: z.boolean().optional(),
+    }),
+  }),
+]);
+export type ResponseFormat = z.infer<typeof ResponseFormat>;
+
+const strictShape = {
+  model: z.string().min(1),
+  messages: z.array(StrictMessage).min(1),
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  max_tokens: z.number().int().min(1).optional(),
+  stream: z.boolean().optional(),
+  stop: z.union([z.string(), z.array(z.string()).max(MAX_STOP_SEQUENCES)]).optional(),
+  frequency_penalty: z.number().min(-2).max(2).optional(),
+  presence_penalty: z.number().min(-2).max(2).optional(),
+  n: z.number().int().min(1).max(MAX_N).optional(),
+  seed: z.number().int().optional(),
+  // Not in api.md; contract.md §4 admits it because LangChain JS sends it on every stream.
+  stream_options: z.strictObject({ include_usage: z.boolean().optional() }).optional(),
+};
+
+const openaiShape = {
+  ...strictShape,
+  messages: z.array(ChatMessage).min(1),
+  tools: z.array(Tool).max(128).optional(),
+  tool_choice: ToolChoice.optional(),
+  parallel_tool_calls: z.boolean().optional(),
+  response_format: ResponseFormat.optional(),
+  max_completion_tokens: z.number().int().min(1).optional(),
+  user: z.string().optional(),
+  // OpenAI's newer identifiers (cache routing, abuse monitoring): forwarded where the API has them.
+  prompt_cache_key: z.string().optional(),
+  safety_identifier: z.string().optional(),
+  verbosity: z.enum(["low", "medium", "high"]).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  reasoning_effort: z.enum(["minimal", "low", "medium", "high"]).optional(),
+  logprobs: z.boolean().optional(),
+  top_logprobs: z.number().int().min(0).max(20).optional(),
+  logit_bias: z.record(z.string(), z.number().min(-100).max(100)).optional(),
+  service_tier: z.enum(["auto", "default", "flex", "scale", "priority"]).optional(),
+  store: z.boolean().optional(),
+  modalities: z.array(z.literal("text")).optional(),
+  prediction: z.strictObject({ type: z.literal("content"), content: z.union([z.string(), z.array(TextPart)]) }).optional(),
+  web_search_options: z
+    .strictObject({
+      search_context_size: z.enum(["low", "medium", "high"]).optional(),
+      user_location: z.unknown().optional(),
+    })
+    .optional(),
+};
+
+type Refinable = {
+  messages: Array<{ role: string; tool_call_id?: string }>;
+  max_tokens?: number;
+  max_completion_tokens?: number;
+  top_logprobs?: number;
+  logprobs?: boolean;
+};
+
+/** Rules across fields: a tool message names its call; one output limit; top_logprobs needs logprobs. */
+function crossField(body: Refinable, ctx: z.core.$RefinementCtx): void {
+  body.messages.forEach((m, i) => {
+    if (m.role === "tool" && !m.tool_call_id) ctx.addIssue({ code: "custom", path: ["messages", i, "tool_call_id"], message: "Required" });
+  });
+  if (body.max_tokens !== undefined && body.max_completion_tokens !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["max_completion_tokens"], message: "Send max_tokens or max_completion_tokens, not both" });
+  }
+  if (body.top_logprobs !== undefined && body.logprobs !== true) {
+    ctx.addIssue({ code: "custom", path: ["top_logprobs"], message: "Requires logprobs: true" });
+  }
+}
+
+/** `server.compat: strict` (the default): api.md exactly. */
+export const StrictChatRequest = z.strictObject(strictShape).superRefine(crossField);
+/** `server.compat: openai`: the superset, strict inside (unknown fields are still a 400). */
+export const OpenAIChatRequest = z.strictObject(openaiShape).superRefine(crossField);
+/** `server.compat: passthrough`: the superset; unknown top-level fields are accepted and dropped. */
+export const LooseChatRequest = z.object(openaiShape).superRefine(crossField);
+
+/** The internal request form every adapter reads. */
+export type ChatRequest = z.infer<typeof OpenAIChatRequest>;
+
+export const Usage = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+  /** Added when the provider reported cached prompt tokens (the OpenAI convention, contract.md §10); inside prompt_tokens. */
+  prompt_tokens_details: z.object({ cached_tokens: z.number().int() }).optional(),
+  /** Added when the provider reported reasoning tokens; inside completion_tokens. */
+  completion_tokens_details: z.object({ reasoning_tokens: z.number().int() }).optional(),
+});
+/**
+ * Usage inside the gateway: the answer's usage plus what is billed but not shown (prompt
+ * tokens written to the provider's cache: Anthropic cache_creation_input_tokens, Bedrock
+ * cacheWriteInputTokens; inside prompt_tokens). endpoints/chat/usage-out.ts renders the public part.
+ */
+export type Usage = z.infer<typeof Usage> & { cache_write_tokens?: number };
+
+/** api.md's closed set; `content_filter` exists inside and is shown only under `openai`. */
+export const FinishReason = z.enum(["stop", "length", "tool_calls"]).nullable();
+export type FinishReason = z.infer<typeof FinishReason> | "content_filter";
+
+const AssistantMessage = z.object({
+  role: z.literal("assistant"),
+  content: z.string().nullable(),
+  tool_calls: z.array(ToolCall).optional(),
+});
+
+export const ChatCompletion = z.object({
+  id: z.string(),
+  object: z.literal("chat.completion"),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(z.object({ index: z.number().int(), message: AssistantMessage, finish_reason: FinishReason })),
+  usage: Usage,
+});
+
+/** A streamed tool-call fragment: `index` always, `id`, `type` and `name` on a call's first fragment. */
+export const ToolCallChunk = z.object({
+  index: z.number().int(),
+  id: z.string().optional(),
+  type: z.literal("function").optional(),
+  function: z.object({ name: z.string().optional(), arguments: z.string().optional() }).optional(),
+});
+
+export const ChatChunk = z.object({
+  id: z.string(),
+  object: z.literal("chat.completion.chunk"),
+  created: z.number().int(),
+  model: z.string(),
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: z.object({ role: z.literal("assistant").optional(), content: z.string().nullable().optional(), tool_calls: z.array(ToolCallChunk).optional() }),
+      finish_reason: FinishReason,
+    }),
+  ),
+  usage: Usage.optional(),
+});
+
+/** Under `openai` the answer also carries what OpenAI's published schema requires. */
+const Logprobs = z.object({ content: z.array(z.unknown()).nullable(), refusal: z.array(z.unknown()).nullable().optional() }).nullable();
+const OpenAIFinish = z.enum(["stop", "length", "tool_calls", "content_filter"]).nullable();
+
+export const OpenAIChatCompletion = ChatCompletion.extend({
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      message: AssistantMessage.extend({ refusal: z.string().nullable() }),
+      finish_reason: OpenAIFinish,
+      logprobs: Logprobs,
+    }),
+  ),
+});
+
+export const OpenAIChatChunk = ChatChunk.extend({
+  choices: z.array(
+    z.object({
+      index: z.number().int(),
+      delta: ChatChunk.shape.choices.element.shape.delta.extend({ refusal: z.string().nullable().optional() }),
+      finish_reason: OpenAIFinish,
+      logprobs: Logprobs.optional(),
+    }),
+  ),
+});
+
+export const ModelEntry = z.object({
+  id: z.string(),
+  object: z.literal("model"),
+  created: z.number().int(),
+  owned_by: z.string(),
+  capabilities: z.object({ chat: z.boolean(), completions: z.boolean(), embeddings: z.boolean() }),
+  pricing: z.object({ prompt: z.string(), completion: z.string() }).optional(),
+  context_length: z.number().int().optional(),
+  /** Set on an alias entry (config `aliases`): the model id it resolves to. */
+  alias_of: z.string().optional(),
+});
+
+export const ModelList = z.object({ object: z.literal("list"), data: z.array(ModelEntry) });
+
+const ErrorType = z.enum(["invalid_request_error", "authentication_error", "insufficient_credits", "not_found", "rate_limit_error", "upstream_error"]);
+
+export const ErrorBody = z.object({
+  error: z.strictObject({ message: z.string(), type: ErrorType, code: z.string().nullable(), request_id: z.string() }),
+});
+
+/** Under `openai` the error object also carries `param` (the field path, or null). */
+export const OpenAIErrorBody = z.object({
+  error: z.strictObject({ message: z.string(), type: ErrorType, code: z.string().nullable(), param: z.string().nullable(), request_id: z.string() }),
+});

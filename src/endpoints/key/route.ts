@@ -1,0 +1,44 @@
+/**
+ * GET /v1/key (contract.md §10): what the calling key may still do, so a program can check
+ * before it spends. Money as exact decimal USD strings; `remaining` is the budget minus the
+ * period's spend and the key's open holds (what a new request could still reserve).
+ */
+import { z } from "zod";
+import { budgetHold, budgetLeft, periodStart } from "../../core/budget.js";
+import type { Gateway } from "../../gateway.js";
+import { maskKey } from "../../access/keys.js";
+import { nanoToUsd } from "../../core/money.js";
+import type { KeyRecord } from "../../store/index.js";
+
+const Usd = z.string().regex(/^\d+(\.\d+)?$/);
+
+export const KeyInfo = z.object({
+  name: z.string(),
+  account: z.string(),
+  masked: z.string(),
+  expires_at: z.string().nullable(),
+  rate_limit: z.object({ requests: z.number().int(), window: z.number() }),
+  budget: z.object({ limit: Usd, period: z.enum(["day", "week", "month", "total"]), spent: Usd, remaining: Usd }).nullable(),
+  balance: Usd,
+});
+
+export async function keyInfo(gw: Gateway, key: KeyRecord): Promise<z.infer<typeof KeyInfo>> {
+  const limit = key.rpm ? { requests: key.rpm, window: 60 } : gw.config.limits.key;
+  return {
+    name: key.name,
+    account: key.account,
+    masked: maskKey(key.last4),
+    expires_at: key.expiresAt === null ? null : new Date(key.expiresAt).toISOString(),
+    rate_limit: { requests: limit.requests, window: limit.window },
+    budget: await budgetOf(gw, key),
+    balance: nanoToUsd((await gw.store.balance(key.account)) ?? 0n),
+  };
+}
+
+async function budgetOf(gw: Gateway, key: KeyRecord) {
+  const hold = budgetHold(key, gw.now());
+  if (!hold) return null;
+  const period = key.budgetPeriod ?? "total";
+  const { spent } = await gw.store.keyBudgetUse(key.id, periodStart(period, gw.now()));
+  return { limit: nanoToUsd(hold.limit), period, spent: nanoToUsd(spent), remaining: nanoToUsd(await budgetLeft(gw.store, hold)) };
+}

@@ -1,0 +1,82 @@
+/**
+ * The Responses API's part of GET /v1/openapi.json (src/app/openapi.ts assembles the document),
+ * from the same zod schemas that validate the requests.
+ */
+import type { z } from "zod";
+import { DeletedResponse, ResponseObject, ResponsesRequest } from "./schema.js";
+
+interface Helpers {
+  json(schema: z.ZodType): Record<string, unknown>;
+  errorResponse(description: string): unknown;
+  rateLimitHeaders: Record<string, unknown>;
+  bearer: unknown;
+}
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+export function responsesOpenApi({ json, errorResponse, rateLimitHeaders, bearer }: Helpers) {
+  const errors = (list: Array<[string, string]>) => Object.fromEntries(list.map(([s, d]) => [s, errorResponse(d)]));
+  const id = [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: "A response id (resp_...) of this account." }];
+  const notFound: Array<[string, string]> = [
+    ["401", "Invalid API key"],
+    ["404", "No such response for this account (code response_not_found)"],
+    ["429", "Rate limited"],
+  ];
+  return {
+    schemas: {
+      CreateResponseRequest: {
+        ...json(ResponsesRequest),
+        description:
+          "OpenAI's Responses request, served for every chat model by translating it to the chat request. Input items are read leniently (fields replayed from earlier output are dropped); the top level is strict (`passthrough` drops unknown top-level fields). An explicit null means absent.",
+      },
+      Response: {
+        ...json(ResponseObject),
+        description:
+          "With stream=true: text/event-stream of `event: <type>` / `data: {type, sequence_number, ...}` events, OpenAI's sequence, ending with response.completed, response.incomplete or response.failed carrying this object.",
+      },
+      DeletedResponse: json(DeletedResponse),
+    },
+    paths: {
+      "/v1/responses": {
+        post: {
+          security: bearer,
+          requestBody: { required: true, content: { "application/json": { schema: ref("CreateResponseRequest") } } },
+          responses: {
+            "200": {
+              description: "A response (JSON), or with stream=true its event stream.",
+              headers: rateLimitHeaders,
+              content: { "application/json": { schema: ref("Response") }, "text/event-stream": { schema: { type: "object" } } },
+            },
+            ...errors([
+              ["400", "Invalid request, or a field the model cannot honour (code unsupported_parameter)"],
+              ["401", "Invalid API key"],
+              ["402", "Insufficient credits"],
+              ["404", "Model not found, or previous_response_id unknown to this account (code response_not_found)"],
+              ["413", "Request too large"],
+              ["429", "Rate limited"],
+              ["503", "Upstream unavailable"],
+            ]),
+          },
+        },
+      },
+      "/v1/responses/{id}": {
+        get: {
+          security: bearer,
+          parameters: id,
+          responses: {
+            "200": { description: "The stored response", headers: rateLimitHeaders, content: { "application/json": { schema: ref("Response") } } },
+            ...errors(notFound),
+          },
+        },
+        delete: {
+          security: bearer,
+          parameters: id,
+          responses: {
+            "200": { description: "Deleted", headers: rateLimitHeaders, content: { "application/json": { schema: ref("DeletedResponse") } } },
+            ...errors(notFound),
+          },
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * POST /v1/responses through the one request pipeline (pipeline/run.ts `runPipeline`): this file is
+ * its Renderer (the request read into the internal ChatRequest, the answer written as a
+ * Response object or its event stream) plus the stored responses: kept before the answer
+ * goes out when `store` is on (the default), continued by `previous_response_id`, read and
+ * deleted by their owner only (GET and DELETE /v1/responses/{id}). contract.md §12.
+ */
+import { parseJsonBody } from "../../http/body.js";
+import { estimate, runPipeline, type Job, type OpenedStream, type Renderer } from "../../pipeline/run.js";
+import { GatewayError, invalidRequest } from "../../core/errors.js";
+import type { Gateway } from "../../gateway.js";
+import type { Exchange } from "../../http/exchange.js";
+import type { Completion } from "../../plugin/contract.js";
+import type { ChatRequest, Usage } from "../../core/chat-request.js";
+import type { KeyRecord } from "../../store/index.js";
+import { checkedUsage } from "../../billing/usage-check.js";
+import { checkItemCount, MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
+import { finalStatus, outputItems, responseObject, type ResponseHead, type ResponseJson } from "./render.js";
+import { LooseResponsesRequest, ResponsesRequest, type InputItem } from "./schema.js";
+import { writeResponseStream } from "./stream.js";
+import { inResponsesTerms, inputItems, toChatRequest } from "./translate.js";
+
+/** How much of a previous_response_id chain is replayed: beyond it the client sends the history itself. */
+const MAX_CHAIN = { depth: 256, bytes: 32 * 1024 * 1024 };
+
+export const responseNotFound = (id: string, param: string | null, detail = "") =>
+  new GatewayError(404, "not_found", "response_not_found", `No response '${id}' is stored for this account${detail}.`, { param });
+
+/** POST /v1/responses; errors in chat terms (capabilities, adapters) are renamed to this API's fields. */
+export function createResponse(gw: Gateway, ex: Exchange): Promise<void> {
+  return runPipeline(gw, ex, new ResponsesRenderer()).catch((err: unknown) => {
+    throw inResponsesTerms(err);
+  });
+}
+
+class ResponsesRenderer implements Renderer {
+  readonly endpoint = "responses" as const;
+  private req!: ResponsesRequest;
+  private account = "";
+  private input: InputItem[] = [];
+  private createdAt = 0;
+
+  async read(gw: Gateway, raw: Buffer, key: KeyRecord): Promise<ChatRequest> {
+    const json = parseJsonBody(raw);
+    dropNulls(json);
+    checkInputCount(json);
+    const req = validate(gw.config.server.compat === "passthrough" ? LooseResponsesRequest : ResponsesRequest, json) as ResponsesRequest;
+    const history = req.previous_response_id ? await chainItems(gw, key.account, req.previous_response_id) : [];
+    this.input = inputItems(req);
+    const chat = toChatRequest(req, history, this.input);
+    checkItemCount(chat); // the chain and the input together
+    this.req = req;
+    this.account = key.account;
+    this.createdAt = gw.now();
+    return chat;
+  }
+
+  private head(job: Job): ResponseHead {
+    return {
+      id: `resp_${job.requestId.slice(4)}`,
+      createdAt: Math.floor(this.createdAt / 1000),
+      model: job.route.model.id,
+      req: this.req,
+      store: this.req.store ?? true,
+    };
+  }
+
+  /** Written before the answer goes out, so the next request can continue from it at once. */
+  private save(gw: Gateway, head: ResponseHead, response: ResponseJson): Promise<void> {
+    if (!head.store) return Promise.resolve();
+    return gw.store.saveResponse({
+      id: head.id,
+      account: this.account,
+      createdAt: this.createdAt,
+      model: head.model,
+      previousId: this.req.previous_response_id ?? null,
+      items: [...this.input, ...response.output],
+      response,
+    });
+  }
+
+  async answer(gw: Gateway, ex: Exchange, job: Job, value: Completion, usage: Usage): Promise<void> {
+    const head = this.head(job);
+    const finish = value.choices[0]?.finish_reason ?? undefined;
+    const response = responseObject(head, {
+      status: finalStatus(finish),
+      output: outputItems(head, value),
+      usage,
+      finish,
+      completedAt: Math.floor(gw.now() / 1000),
+    });
+    await this.save(gw, head, response);
+    ex.json(200, JSON.stringify(response));
+  }
+
+  stream(gw: Gateway, ex: Exchange, job: Job, opened: OpenedStream, delivered: { text: string }) {
+    const head = this.head(job);
+    return writeResponseStream(ex, {
+      head,
+      first: opened.first,
+      rest: opened.rest,
+      delivered,
+      now: gw.now,
+      estimate: (text) => estimate(job.body, text),
+      checkUsage: (u) => checkedUsage(u, job.route.model, 1),
+      finished: (response) => this.save(gw, head, response),
+    });
+  }
+}
+
+/** The items of `id`'s conversation so far, oldest first; the whole chain or a clear error, never part of it. */
+async function chainItems(gw: Gateway, account: string, id: string): Promise<InputItem[]> {
+  const chain = await gw.store.responseChain(id, account, MAX_CHAIN);
+  if (chain.length === 0) throw responseNotFound(id, "previous_response_id");
+  const missing = chain[0]!.previousId;
+  if (missing) {
+    if (await gw.store.findResponse(missing, account)) {
+      throw invalidRequest(
+        `previous_response_id: the conversation is longer than the gateway replays (${MAX_CHAIN.depth} responses or ${MAX_CHAIN.bytes >> 20} MiB); send its history as input instead.`,
+        "conversation_too_long",
+        "previous_response_id",
+      );
+    }
+    throw responseNotFound(missing, "previous_response_id", ` (an earlier response of the conversation '${id}' continues; it was deleted or expired)`);
+  }
+  return chain.flatMap((r) => r.items as InputItem[]);
+}
+
+/** GET /v1/responses/{id}: the response as it was answered. */
+export async function getResponse(gw: Gateway, key: KeyRecord, id: string): Promise<Response> {
+  const found = await gw.store.findResponse(id, key.account);
+  if (!found) throw responseNotFound(id, null);
+  return new Response(JSON.stringify(found.response), { headers: { "content-type": "application/json" } });
+}
+
+/** DELETE /v1/responses/{id}: OpenAI's answer shape (`{id, object: "response", deleted: true}`). */
+export async function deleteResponse(gw: Gateway, key: KeyRecord, id: string): Promise<Response> {
+  if (!(await gw.store.deleteResponse(id, key.account))) throw responseNotFound(id, null);
+  return new Response(JSON.stringify({ id, object: "response", deleted: true }), { headers: { "content-type": "application/json" } });
+}
+
+/** Items and their content parts, counted before zod runs (the bound core/validate.ts puts on messages). */
+function checkInputCount(json: unknown): void {
+  const input = (json as { input?: unknown } | null)?.input;
+  if (!Array.isArray(input)) return;
+  let items = input.length;
+  for (let i = 0; i < input.length && items <= MAX_REQUEST_ITEMS; i++) {
+    const content = (input[i] as { content?: unknown; output?: unknown } | null)?.content;
+    if (Array.isArray(content)) items += content.length;
+  }
+  if (items > MAX_REQUEST_ITEMS)
+    throw invalidRequest(`input: A request may hold at most ${MAX_REQUEST_ITEMS} items and content parts together`, "request_too_large", "input");
+}
+
+/** An explicit null means absent, at the levels where OpenAI's clients send one; JSON Schemas are left alone. */
+function dropNulls(body: unknown): void {
+  if (!isObject(body)) return;
+  strip(body);
+  for (const k of ["text", "reasoning", "stream_options"]) if (isObject(body[k])) strip(body[k]);
+  if (isObject(body.text) && isObject(body.text.format)) strip(body.text.format);
+  for (const list of [body.tools, body.input]) {
+    if (!Array.isArray(list)) continue;
+    for (const item of list) {
+      if (!isObject(item)) continue;
+      strip(item);
+      if (Array.isArray(item.content)) for (const p of item.content) if (isObject(p)) strip(p);
+    }
+  }
+}
+
+function strip(o: Record<string, unknown>): void {
+  for (const k of Object.keys(o)) if (o[k] === null) delete o[k];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}

@@ -1,0 +1,166 @@
+/**
+ * POST /v1/responses as zod schemas (contract.md §12), from OpenAI's published reference
+ * (openai/openai-openapi `openapi.yaml`: CreateResponse, EasyInputMessage, FunctionToolCall,
+ * FunctionCallOutputItemParam, FunctionTool, TextResponseFormatJsonSchema; field by field as
+ * openai-node 6.49's generated `resources/responses/responses.d.ts` types them).
+ *
+ * Strict at the top level like /v1/chat/completions (an unknown field is a 400 naming it),
+ * lenient inside input items: clients replay earlier output items as input with fields the
+ * gateway has no use for (`id`, `status`, `annotations`, `logprobs`, `phase`, ...), which
+ * are dropped. Only what translates to the internal ChatRequest is accepted; everything
+ * else is refused, never silently ignored (hosted tools, `conversation`, `background`, ...).
+ */
+import { z } from "zod";
+import { functionFields, ImagePart, ToolName } from "../../core/chat-request.js";
+
+const ImageUrl = ImagePart.shape.image_url.shape.url;
+const Detail = z.enum(["auto", "low", "high"]);
+
+const InputText = z.object({ type: z.literal("input_text"), text: z.string() });
+const InputImage = z.object({ type: z.literal("input_image"), image_url: ImageUrl.optional(), file_id: z.string().optional(), detail: Detail.optional() });
+/** Accepted by the schema so the translation can refuse it by name (no provider reads files here). */
+const InputFile = z.object({ type: z.literal("input_file") });
+/** Assistant turns replayed from earlier output (OutputMessage content). */
+const OutputText = z.object({ type: z.literal("output_text"), text: z.string() });
+const Refusal = z.object({ type: z.literal("refusal"), refusal: z.string() });
+
+export const ContentPart = z.discriminatedUnion("type", [InputText, InputImage, InputFile, OutputText, Refusal]);
+export type ContentPart = z.infer<typeof ContentPart>;
+
+export const MessageItem = z.object({
+  type: z.literal("message").optional(),
+  role: z.enum(["user", "assistant", "system", "developer"]),
+  content: z.union([z.string(), z.array(ContentPart)]),
+});
+
+export const FunctionCallItem = z.object({
+  type: z.literal("function_call"),
+  call_id: z.string().min(1),
+  name: ToolName,
+  arguments: z.string(),
+});
+
+export const FunctionCallOutputItem = z.object({
+  type: z.literal("function_call_output"),
+  call_id: z.string().min(1),
+  output: z.union([z.string(), z.array(z.discriminatedUnion("type", [InputText, InputImage, InputFile]))]),
+});
+
+/** A reasoning item from an earlier turn: the providers behind the gateway cannot read it, so it is dropped. */
+export const ReasoningItem = z.object({ type: z.literal("reasoning") });
+
+export const InputItem = z.union([MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem]);
+export type InputItem = z.infer<typeof InputItem>;
+
+export const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields });
+export type FunctionTool = z.infer<typeof FunctionTool>;
+
+export const ToolChoice = z.union([z.enum(["none", "auto", "required"]), z.strictObject({ type: z.literal("function"), name: ToolName })]);
+
+export const TextFormat = z.discriminatedUnion("type", [
+  z.strictObject({ type: z.literal("text") }),
+  z.strictObject({ type: z.literal("json_object") }),
+  z.strictObject({
+    type: z.literal("json_schema"),
+    name: ToolName,
+    description: z.string().optional(),
+    schema: z.record(z.string(), z.unknown()),
+    strict: z.boolean().optional(),
+  }),
+]);
+
+const shape = {
+  model: z.string().min(1),
+  input: z.union([z.string(), z.array(InputItem)]).optional(),
+  instructions: z.string().optional(),
+  previous_response_id: z.string().min(1).optional(),
+  store: z.boolean().optional(),
+  stream: z.boolean().optional(),
+  stream_options: z.strictObject({ include_obfuscation: z.boolean().optional() }).optional(),
+  tools: z.array(FunctionTool).max(128).optional(),
+  tool_choice: ToolChoice.optional(),
+  parallel_tool_calls: z.boolean().optional(),
+  text: z.strictObject({ format: TextFormat.optional(), verbosity: z.enum(["low", "medium", "high"]).optional() }).optional(),
+  // `summary` asks for reasoning summaries in the output; none of the translated APIs return
+  // them as such, so only its absence (or null) is accepted.
+  reasoning: z.strictObject({ effort: z.enum(["minimal", "low", "medium", "high"]).optional() }).optional(),
+  max_output_tokens: z.number().int().min(1).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  top_p: z.number().min(0).max(1).optional(),
+  top_logprobs: z.number().int().min(0).max(20).optional(),
+  // What the client wants added to the output; values without meaning here change nothing
+  // (`reasoning.encrypted_content`: there is no reasoning item to carry it). The Agents SDK sends [] on every request.
+  include: z.array(z.string()).optional(),
+  // "disabled" is what the gateway does; "auto" (drop items past the context window) is accepted as the same.
+  truncation: z.enum(["auto", "disabled"]).optional(),
+  metadata: z.record(z.string(), z.string().max(512)).optional(),
+  user: z.string().optional(),
+  prompt_cache_key: z.string().optional(),
+  safety_identifier: z.string().optional(),
+  service_tier: z.enum(["auto", "default", "flex", "scale", "priority"]).optional(),
+};
+
+export const ResponsesRequest = z.strictObject(shape);
+/** `server.compat: passthrough`: unknown top-level fields are accepted and dropped, as on the chat route. */
+export const LooseResponsesRequest = z.object(shape);
+export type ResponsesRequest = z.infer<typeof ResponsesRequest>;
+
+// ---- The answer (for /v1/openapi.json): OAPI `Response`, the fields the gateway sends. ----
+
+const OutputMessage = z.object({
+  type: z.literal("message"),
+  id: z.string(),
+  role: z.literal("assistant"),
+  status: z.enum(["in_progress", "completed", "incomplete"]),
+  content: z.array(
+    z.union([
+      z.object({ type: z.literal("output_text"), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) }),
+      z.object({ type: z.literal("refusal"), refusal: z.string() }),
+    ]),
+  ),
+});
+
+const OutputFunctionCall = z.object({
+  type: z.literal("function_call"),
+  id: z.string(),
+  call_id: z.string(),
+  name: z.string(),
+  arguments: z.string(),
+  status: z.enum(["in_progress", "completed", "incomplete"]),
+});
+
+export const ResponseUsage = z.object({
+  input_tokens: z.number().int(),
+  input_tokens_details: z.object({ cached_tokens: z.number().int() }),
+  output_tokens: z.number().int(),
+  output_tokens_details: z.object({ reasoning_tokens: z.number().int() }),
+  total_tokens: z.number().int(),
+});
+
+export const ResponseObject = z.object({
+  id: z.string(),
+  object: z.literal("response"),
+  created_at: z.number().int(),
+  completed_at: z.number().int().nullable(),
+  status: z.enum(["completed", "incomplete", "failed", "in_progress"]),
+  model: z.string(),
+  output: z.array(z.union([OutputMessage, OutputFunctionCall])),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  incomplete_details: z.object({ reason: z.enum(["max_output_tokens", "content_filter"]) }).nullable(),
+  instructions: z.string().nullable(),
+  metadata: z.record(z.string(), z.string()),
+  parallel_tool_calls: z.boolean(),
+  temperature: z.number().nullable(),
+  top_p: z.number().nullable(),
+  tool_choice: ToolChoice,
+  tools: z.array(FunctionTool),
+  text: z.object({ format: TextFormat }),
+  reasoning: z.object({ effort: z.string().nullable(), summary: z.null() }),
+  max_output_tokens: z.number().int().nullable(),
+  previous_response_id: z.string().nullable(),
+  store: z.boolean(),
+  truncation: z.enum(["auto", "disabled"]),
+  usage: ResponseUsage.nullable(),
+});
+
+export const DeletedResponse = z.object({ id: z.string(), object: z.literal("response"), deleted: z.literal(true) });

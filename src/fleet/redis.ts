@@ -1,0 +1,87 @@
+/**
+ * What several gateway processes share through Redis (contract.md §7, README "Running several
+ * processes"): rate-limit windows (src/fleet/limits-redis.ts) and circuit states
+ * (src/fleet/circuits-redis.ts). Redis keeps nothing that cannot be lost: a restart empties the
+ * current windows and circuits, never money. Loaded only when a Redis is configured, so the
+ * single-process path does not even import the client.
+ */
+import { Redis } from "ioredis";
+import type { RedisSettings } from "../config/config.js";
+import type { Health } from "../upstream/health.js";
+import type { Limiter } from "../access/limits.js";
+import { createRedisLimiter } from "./limits-redis.js";
+import { shareCircuits } from "./circuits-redis.js";
+
+/** A hung Redis holds a request at most this long before its limits fall back to this process. */
+export const COMMAND_TIMEOUT_MS = 500;
+/** How long `serve` waits for Redis at start before it begins with per-process limits. */
+const START_WAIT_MS = 1_000;
+/** Reconnect attempts back off to this, so a Redis that returns is used again within about a second. */
+const RECONNECT_MAX_MS = 1_000;
+
+export interface SharedState {
+  limiter: Limiter;
+  close(): Promise<void>;
+}
+
+/** Both connections and what runs on them; resolves once Redis answered or START_WAIT_MS passed. */
+export async function openShared(
+  settings: RedisSettings,
+  health: Health,
+  now: () => number,
+  log: (line: string) => void = (l) => console.error(l),
+): Promise<SharedState> {
+  // Commands fail at once while disconnected (no offline queue): a limit falls back rather than waits.
+  const client = connect(settings.url, { enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
+  // The subscriber is off the request path; it subscribes on each connection (src/fleet/circuits-redis.ts).
+  const subscriber = connect(settings.url, {});
+  await whenReady(client, START_WAIT_MS);
+  const limiter = createRedisLimiter(client, settings.prefix, `Redis at ${redacted(settings.url)}`, log);
+  const circuits = shareCircuits(health, client, subscriber, settings.prefix, now);
+  return {
+    limiter,
+    async close() {
+      limiter.stop();
+      circuits.stop();
+      // Every request has ended by now (Gateway.close): nothing is waiting on these connections.
+      client.disconnect();
+      subscriber.disconnect();
+    },
+  };
+}
+
+function connect(url: string, options: { enableOfflineQueue?: boolean; commandTimeout?: number }): Redis {
+  const client = new Redis(url, {
+    ...options,
+    connectTimeout: START_WAIT_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_MS),
+  });
+  // Connection errors are expected while Redis is down; the limiter says so once per transition.
+  client.on("error", () => undefined);
+  return client;
+}
+
+function whenReady(client: Redis, ms: number): Promise<void> {
+  if (client.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    client.once("ready", done);
+  });
+}
+
+/** The URL without its password, for log lines. */
+export function redacted(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "the configured URL";
+  }
+}

