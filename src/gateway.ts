@@ -14,7 +14,6 @@ import { InflightJournal } from "./billing/journal.js";
 import { createLog, SILENT, type LogTarget } from "./observability/log.js";
 import { Observer } from "./observability/observer.js";
 import { Router } from "./upstream/router.js";
-import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest } from "./core/chat-request.js";
 import type { Store } from "./store/index.js";
 import { Upstream } from "./upstream/upstream.js";
 
@@ -29,7 +28,6 @@ export interface Gateway {
   upstream: Upstream;
   limiter: Limiter;
   health: Health;
-  requestSchema: typeof StrictChatRequest | typeof OpenAIChatRequest | typeof LooseChatRequest;
   /** Chat requests in flight and settlements still being written; awaited on shutdown. */
   pending: Set<Promise<unknown>>;
   /** Aborts when a shutdown's grace period is over: open streams end now, billed for what they delivered. */
@@ -101,7 +99,6 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     journal,
     obs,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
-    requestSchema: { strict: StrictChatRequest, openai: OpenAIChatRequest, passthrough: LooseChatRequest }[config.server.compat],
     async close() {
       clearInterval(timer);
       unwatch();

@@ -15,7 +15,7 @@ import { settleLeftovers } from "../billing/journal.js";
 import { clientErrorHandler, createHandler } from "./server.js";
 import type { Store } from "../store/index.js";
 import { lockDatabase, type DatabaseLock } from "../store/sqlite/lock.js";
-import { openStore, storeOptions } from "../store/open.js";
+import { openStore } from "../store/open.js";
 import { isPostgresUrl } from "../core/database-url.js";
 import { requireFleetSecret } from "../access/byok.js";
 
@@ -43,7 +43,7 @@ export async function startServer(loaded: LoadedConfig, opts: ServeOptions = {})
   let store: Store;
   let gateway: Gateway;
   try {
-    store = await openStore(config.database, storeOptions(config));
+    store = await openStore(config.database, config.fleet);
   } catch (err) {
     lock.release();
     throw err;

@@ -8,7 +8,7 @@
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
-import { chatCompletions } from "../pipeline/run.js";
+import { chatCompletions } from "../endpoints/chat/route.js";
 import { mountDashboard } from "../dashboard/mount.js";
 import { serveEmbeddings } from "../endpoints/embeddings/route.js";
 import { createResponse, deleteResponse, getResponse } from "../endpoints/responses/route.js";

@@ -6,7 +6,7 @@
  */
 import type { Usage } from "../core/chat-request.js";
 import type { CatalogModel } from "../store/index.js";
-import { InvalidAnswer } from "../upstream/upstream.js";
+import { InvalidAnswer } from "../plugin/failure.js";
 
 /** Bound for a model whose limits the catalog does not know. */
 const UNKNOWN_LIMIT = 10_000_000;

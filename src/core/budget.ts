@@ -1,10 +1,9 @@
 /**
  * Key budgets (contract.md §10): a limit per key over a calendar period in UTC. A key's spend
  * in its period plus its open holds never exceed the limit; the store enforces it with the
- * same in-memory holds as balances. Pure arithmetic here, shared by every store.
+ * same in-memory holds as balances. Pure arithmetic here, shared by every store
+ * (billing/budget.ts applies it to a key).
  */
-import type { KeyRecord, Store } from "../store/index.js";
-
 export const BUDGET_PERIODS = ["day", "week", "month", "total"] as const;
 export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
 
@@ -41,16 +40,3 @@ export interface KeySpend {
 
 /** The counter's value for the period starting at `start`: a counter left from an earlier period is 0 now. */
 export const spentIn = (c: KeySpend, start: number): bigint => (c.since >= start ? c.spent : 0n);
-
-/** The hold a request of this key takes against its budget; none for a key without one. */
-export function budgetHold(key: KeyRecord, now: number): BudgetHold | undefined {
-  if (key.budget === null || key.budget === undefined) return undefined;
-  return { keyId: key.id, limit: key.budget, since: periodStart(key.budgetPeriod ?? "total", now) };
-}
-
-/** What the key may still reserve now: its limit minus its spend in the period and its open holds, at least 0. */
-export async function budgetLeft(store: Store, hold: BudgetHold): Promise<bigint> {
-  const use = await store.keyBudgetUse(hold.keyId, hold.since);
-  const left = hold.limit - use.spent - BigInt(use.held);
-  return left > 0n ? left : 0n;
-}

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "./body.js";
 import { errorReply } from "./error-reply.js";
 import { startRequest, type RequestState } from "./request.js";
-import type { SseSink } from "../endpoints/chat/stream.js";
+import type { SseSink } from "./sse.js";
 import { serverTiming } from "../observability/timing.js";
 
 const SSE_HEADERS = { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", "x-accel-buffering": "no" };

@@ -8,7 +8,8 @@ import type { Config } from "../config/config.js";
 import type { ProviderInstance } from "../plugin/load.js";
 import type { ModelInfo } from "../plugin/contract.js";
 import type { CatalogModel, Store } from "../store/index.js";
-import { Upstream, UpstreamFailure } from "../upstream/upstream.js";
+import { Upstream } from "../upstream/upstream.js";
+import { UpstreamFailure } from "../plugin/failure.js";
 
 export interface SyncReport {
   /** Models in the catalog the gateway now serves from (stored + config). */

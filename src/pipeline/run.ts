@@ -2,14 +2,13 @@
  * The request pipeline, top to bottom:
  * auth → limits → read → route → reserve → adapter (with failover) → settle → respond.
  * One pipeline serves every route that speaks chat upstream: a route contributes a
- * `Renderer` (how its body becomes the internal ChatRequest, how the answer and the stream
- * are written); POST /v1/chat/completions is the `CHAT` renderer below, POST /v1/responses
- * is src/endpoints/responses/route.ts. It runs on plain node:http (http/exchange.ts): the hot path has no
+ * `Renderer` (pipeline/endpoint.ts: how its body becomes the internal ChatRequest, how the
+ * answer and the stream are written); endpoints/chat/route.ts and endpoints/responses/route.ts
+ * are the two. It runs on plain node:http (http/exchange.ts): the hot path has no
  * Web Request/Response. An error thrown here is rendered by the caller (Exchange.fail).
  */
-import { openBill, outputBudget, type Bill } from "../billing/bill.js";
-import { parseJsonBody } from "../http/body.js";
-import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
+import { openBill, outputBudget } from "../billing/bill.js";
+import type { RoutedEndpoint } from "../catalog/catalog.js";
 import { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import type { Exchange } from "../http/exchange.js";
@@ -17,45 +16,14 @@ import type { CallContext, Completion, StreamDelta } from "../plugin/contract.js
 import { modelMissing } from "../catalog/model-hint.js";
 import { authenticate, takeLimit } from "../http/request.js";
 import { needsOf, narrowRoute } from "../catalog/capabilities.js";
-import { dropNulls, renderCompletion } from "../endpoints/chat/render.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
-import type { ApiEndpoint, Attempt, KeyRecord } from "../store/index.js";
-import { writeSse, type StreamResult } from "../endpoints/chat/stream.js";
+import type { Job, Renderer, StreamResult } from "./endpoint.js";
 import { StreamGuard } from "./stream-guard.js";
 import { countPromptTokens, countTextTokens } from "../billing/tokens.js";
 import { timed } from "../observability/timing.js";
-import { UpstreamFailure } from "../upstream/upstream.js";
+import { UpstreamFailure } from "../plugin/failure.js";
 import { capped, decodeSse, readJson } from "../upstream/body.js";
 import { checkedUsage } from "../billing/usage-check.js";
-import { validate } from "../core/validate.js";
-
-export interface Job {
-  requestId: string;
-  keyId: string;
-  body: ChatRequest;
-  route: Route;
-  bill: Bill;
-  attempts: Attempt[];
-}
-
-/** A stream whose first delta arrived: failover is over, the client gets bytes from here. */
-export interface OpenedStream {
-  first: StreamDelta;
-  rest: AsyncIterator<StreamDelta>;
-  endpoint: RoutedEndpoint;
-}
-
-/** What a route adds to the pipeline: its request form and its answer forms. */
-export interface Renderer {
-  /** The ledger's endpoint column when not chat. */
-  readonly endpoint?: ApiEndpoint;
-  /** The body as the internal request; a promise only when reading needs the store. */
-  read(gw: Gateway, raw: Buffer, key: KeyRecord): ChatRequest | Promise<ChatRequest>;
-  /** Writes the answer, already settled; a promise only when the route writes before replying. */
-  answer(gw: Gateway, ex: Exchange, job: Job, value: Completion, usage: Usage): void | Promise<void>;
-  /** Writes the stream from its first delta; resolves with what was delivered, however it ended. */
-  stream(gw: Gateway, ex: Exchange, job: Job, opened: OpenedStream, delivered: { text: string }): Promise<StreamResult>;
-}
 
 export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Promise<void> {
   const key = await authenticate(gw, ex.state, ex.header("authorization"), ex.ip);
@@ -89,42 +57,6 @@ export async function runPipeline(gw: Gateway, ex: Exchange, out: Renderer): Pro
     throw err;
   }
 }
-
-/** POST /v1/chat/completions. */
-export const chatCompletions = (gw: Gateway, ex: Exchange): Promise<void> => runPipeline(gw, ex, CHAT);
-
-const completionId = (job: Job) => `chatcmpl-${job.requestId.slice(4)}`;
-
-/** The chat completions renderer: the superset request, the completion and chunk forms. */
-const CHAT: Renderer = {
-  /** Under `openai` an explicit null means absent (contract.md §11): dropped before validation. */
-  read(gw, raw) {
-    const json = parseJsonBody(raw);
-    if (gw.config.server.compat !== "strict") dropNulls(json);
-    return validate(gw.requestSchema, json) as ChatRequest;
-  },
-  answer(gw, ex, job, value, usage) {
-    const answer = renderCompletion(value, usage, gw.config.server.compat !== "strict");
-    ex.json(
-      200,
-      JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }),
-    );
-  },
-  stream(gw, ex, job, opened, delivered) {
-    return writeSse(ex, {
-      delivered,
-      id: completionId(job),
-      created: Math.floor(gw.now() / 1000),
-      model: job.route.model.id,
-      requestId: job.requestId,
-      first: opened.first,
-      rest: opened.rest,
-      estimate: (text) => estimate(job.body, text),
-      checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
-      openai: gw.config.server.compat !== "strict",
-    });
-  },
-};
 
 /**
  * An upstream answer the adapter cannot read, or a stream that reports an error (Anthropic's

@@ -13,9 +13,8 @@
  * });
  */
 import { invalidRequest, type GatewayError } from "../core/errors.js";
-import type { Outcome } from "../upstream/health.js";
 import type { ChatRequest, FinishReason, ToolCall, Usage } from "../core/chat-request.js";
-import { UpstreamFailure } from "../upstream/upstream.js";
+import { UpstreamFailure, type Outcome } from "./failure.js";
 
 /**
  * Everything an adapter may use from the core comes through this module: the wire types, the

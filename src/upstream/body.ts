@@ -6,7 +6,7 @@
  */
 import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { UpstreamEvent } from "../plugin/contract.js";
-import { InvalidAnswer } from "./upstream.js";
+import { InvalidAnswer } from "../plugin/failure.js";
 
 export interface BodyCaps {
   maxEventBytes: number;

@@ -4,8 +4,9 @@
  * kept; 429s excluded, as OpenRouter does, since a rate limit says nothing about whether
  * the provider works). A client error the upstream refused (`rejected`) is neutral too.
  */
+import type { Outcome } from "../plugin/failure.js";
+
 export type Circuit = "closed" | "open" | "half_open";
-export type Outcome = "success" | "failure" | "rate_limited" | "key_rejected" | "rejected";
 
 interface EndpointState {
   failures: number; // consecutive

@@ -5,7 +5,8 @@
  * The result never carries the key or upstream text (bodies can quote key fragments).
  */
 import type { ProviderInstance } from "../plugin/load.js";
-import { Upstream, UpstreamFailure } from "./upstream.js";
+import { Upstream } from "./upstream.js";
+import { UpstreamFailure } from "../plugin/failure.js";
 
 export type KeyStatus = "accepted" | "rejected" | "unreachable" | "failed" | "no_key" | "unchecked";
 

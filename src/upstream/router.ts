@@ -11,11 +11,12 @@ import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
 import type { Config } from "../config/config.js";
 import { GatewayError, invalidRequest, upstreamUnavailable } from "../core/errors.js";
 import { backoffMs, clientClosed, RoundFailed, RoundTally } from "./failover-policy.js";
-import type { Health, Outcome } from "./health.js";
+import type { Outcome } from "../plugin/failure.js";
+import type { Health } from "./health.js";
 import { KeyRejectionLog } from "./key-rejection.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
-import { InvalidAnswer, UpstreamFailure } from "./upstream.js";
+import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
 
 export interface RouterDeps {
   health: Health;

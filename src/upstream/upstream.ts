@@ -4,34 +4,8 @@
  * client never sees upstream detail: the failure renders as a generic 503 if it escapes.
  */
 import type { Agent, Dispatcher } from "undici";
-import { GatewayError } from "../core/errors.js";
 import type { ErrorClass, ProviderPlugin, UpstreamRequest } from "../plugin/contract.js";
-import type { Outcome } from "./health.js";
-
-export class UpstreamFailure extends GatewayError {
-  constructor(
-    readonly outcome: Outcome,
-    readonly retryable: boolean,
-    readonly upstreamStatus: number | null,
-    readonly retryAfterMs: number | null = null,
-    cause?: unknown,
-  ) {
-    super(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.", { cause });
-    this.name = "UpstreamFailure";
-  }
-}
-
-/**
- * A 2xx answer the gateway cannot use: over a size cap, not the provider's format, usage
- * counts that are not counts. That endpoint failed (fail over; health counts it); when no
- * endpoint answered validly the client gets 502, not 503 (docs/limits.md).
- */
-export class InvalidAnswer extends UpstreamFailure {
-  constructor(cause: unknown) {
-    super("failure", true, null, null, cause);
-    this.name = "InvalidAnswer";
-  }
-}
+import { UpstreamFailure, type Outcome } from "../plugin/failure.js";
 
 export interface Timeouts {
   connect: number;

@@ -5,7 +5,7 @@ import { loadConfig, type LoadedConfig } from "../../config/config.js";
 import { UsageError } from "../../core/errors.js";
 import type { Store } from "../../store/index.js";
 import { requireFleetSecret } from "../../access/byok.js";
-import { openStore, storeOptions } from "../../store/open.js";
+import { openStore } from "../../store/open.js";
 import { isPostgresUrl } from "../../core/database-url.js";
 
 export interface GlobalOptions {
@@ -28,7 +28,7 @@ export async function configFor(cmd: Command): Promise<LoadedConfig> {
 export async function withStore<T>(cmd: Command, fn: (store: Store, loaded: LoadedConfig) => T | Promise<T>): Promise<T> {
   const loaded = await configFor(cmd);
   requireFleetSecret(loaded.config.database, process.env);
-  const store = await openStore(loaded.config.database, storeOptions(loaded.config));
+  const store = await openStore(loaded.config.database, loaded.config.fleet);
   try {
     return await fn(store, loaded);
   } finally {

@@ -24,29 +24,3 @@ export function renderCompletion(value: Completion, usage: Usage, openai: boolea
     usage: usageOut(usage),
   };
 }
-
-/** Object levels of a chat request where `null` stands for "not sent" (JSON Schemas inside are left alone). */
-export function dropNulls(body: unknown): void {
-  if (!isObject(body)) return;
-  strip(body);
-  if (isObject(body.stream_options)) strip(body.stream_options);
-  if (isObject(body.response_format)) {
-    strip(body.response_format);
-    if (isObject(body.response_format.json_schema)) strip(body.response_format.json_schema);
-  }
-  if (Array.isArray(body.tools)) for (const t of body.tools) if (isObject(t) && isObject(t.function)) strip(t.function);
-  if (!Array.isArray(body.messages)) return;
-  for (const m of body.messages) {
-    if (!isObject(m)) continue;
-    // `content: null` and `audio: null` are meaningful as they are (an assistant turn of only tool calls).
-    for (const k of Object.keys(m)) if (m[k] === null && k !== "content" && k !== "audio" && k !== "refusal") delete m[k];
-  }
-}
-
-function strip(o: Record<string, unknown>): void {
-  for (const k of Object.keys(o)) if (o[k] === null) delete o[k];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}

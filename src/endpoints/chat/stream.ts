@@ -10,23 +10,8 @@ import { finishFor } from "./render.js";
 import type { StreamDelta } from "../../plugin/contract.js";
 import type { Usage } from "../../core/chat-request.js";
 import { usageOut } from "./usage-out.js";
-
-export interface SseSink {
-  /** Aborts when the client goes away. */
-  readonly signal: AbortSignal;
-  /** A promise only when the client is behind (backpressure): wait for it before the next. */
-  write(frame: string): Promise<void> | undefined;
-  end(frame: string): void;
-}
-
-export interface StreamResult {
-  usage: Usage | null;
-  /** The usage was counted here (the upstream sent none), not reported by the provider. */
-  estimated: boolean;
-  /** Text and tool arguments delivered, for estimating usage when the upstream gave none. */
-  text: string;
-  outcome: "ok" | "error" | "cancelled";
-}
+import type { SseSink } from "../../http/sse.js";
+import type { StreamResult } from "../../pipeline/endpoint.js";
 
 export interface StreamOptions {
   id: string;

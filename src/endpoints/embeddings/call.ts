@@ -11,7 +11,7 @@ import type { Gateway } from "../../gateway.js";
 import { batchSize, type Inputs } from "./input.js";
 import { checkVectors, readVector, type Vector } from "./vectors.js";
 import type { CallContext, EmbeddingsCall } from "../../plugin/contract.js";
-import { InvalidAnswer } from "../../upstream/upstream.js";
+import { InvalidAnswer } from "../../plugin/failure.js";
 import { readJson } from "../../upstream/body.js";
 
 /** Upstream calls in flight at once for one request. */

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { holdWorstCase, pricesOf, type Bill } from "../../billing/bill.js";
 import { parseJsonBody } from "../../http/body.js";
 import type { RoutedEndpoint } from "../../catalog/catalog.js";
-import { dropNulls } from "../chat/render.js";
+import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { embedOn, type Embedded } from "./call.js";
 import { estimateTokens, inputsOf, inputTokenBound, narrowEmbeddings, type Inputs } from "./input.js";
 import { EmbeddingsRequest, LooseEmbeddingsRequest } from "./schema.js";
@@ -94,7 +94,7 @@ function readRequest(gw: Gateway, raw: Buffer): EmbeddingsRequest {
   const json = parseJsonBody(raw);
   const compat = gw.config.server.compat;
   // Under `openai` an explicit null means absent (contract.md §11), as on chat.
-  if (compat !== "strict") dropNulls(json);
+  if (compat !== "strict" && isObject(json)) dropNullFields(json);
   return validate(compat === "passthrough" ? LooseEmbeddingsRequest : EmbeddingsRequest, json) as EmbeddingsRequest;
 }
 

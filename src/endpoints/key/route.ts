@@ -4,7 +4,8 @@
  * period's spend and the key's open holds (what a new request could still reserve).
  */
 import { z } from "zod";
-import { budgetHold, budgetLeft, periodStart } from "../../core/budget.js";
+import { budgetHold, budgetLeft } from "../../billing/budget.js";
+import { periodStart } from "../../core/budget.js";
 import type { Gateway } from "../../gateway.js";
 import { maskKey } from "../../access/keys.js";
 import { nanoToUsd } from "../../core/money.js";

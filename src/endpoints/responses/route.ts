@@ -6,7 +6,9 @@
  * deleted by their owner only (GET and DELETE /v1/responses/{id}). contract.md §12.
  */
 import { parseJsonBody } from "../../http/body.js";
-import { estimate, runPipeline, type Job, type OpenedStream, type Renderer } from "../../pipeline/run.js";
+import { dropNullFields, isObject } from "../../core/null-fields.js";
+import type { Job, OpenedStream, Renderer } from "../../pipeline/endpoint.js";
+import { estimate, runPipeline } from "../../pipeline/run.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
 import type { Gateway } from "../../gateway.js";
 import type { Exchange } from "../../http/exchange.js";
@@ -155,23 +157,15 @@ function checkInputCount(json: unknown): void {
 /** An explicit null means absent, at the levels where OpenAI's clients send one; JSON Schemas are left alone. */
 function dropNulls(body: unknown): void {
   if (!isObject(body)) return;
-  strip(body);
-  for (const k of ["text", "reasoning", "stream_options"]) if (isObject(body[k])) strip(body[k]);
-  if (isObject(body.text) && isObject(body.text.format)) strip(body.text.format);
+  dropNullFields(body);
+  for (const k of ["text", "reasoning", "stream_options"]) if (isObject(body[k])) dropNullFields(body[k]);
+  if (isObject(body.text) && isObject(body.text.format)) dropNullFields(body.text.format);
   for (const list of [body.tools, body.input]) {
     if (!Array.isArray(list)) continue;
     for (const item of list) {
       if (!isObject(item)) continue;
-      strip(item);
-      if (Array.isArray(item.content)) for (const p of item.content) if (isObject(p)) strip(p);
+      dropNullFields(item);
+      if (Array.isArray(item.content)) for (const p of item.content) if (isObject(p)) dropNullFields(p);
     }
   }
-}
-
-function strip(o: Record<string, unknown>): void {
-  for (const k of Object.keys(o)) if (o[k] === null) delete o[k];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

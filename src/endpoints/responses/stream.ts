@@ -14,7 +14,8 @@
  */
 import type { StreamDelta, ToolCallDelta } from "../../plugin/contract.js";
 import type { FinishReason, Usage } from "../../core/chat-request.js";
-import type { SseSink, StreamResult } from "../chat/stream.js";
+import type { SseSink } from "../../http/sse.js";
+import type { StreamResult } from "../../pipeline/endpoint.js";
 import {
   argumentsOf,
   finalStatus,
