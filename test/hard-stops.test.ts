@@ -196,15 +196,19 @@ describe("8. refusing a huge invalid body", () => {
       const body = JSON.stringify({ model: "openai/gpt-4o-mini", messages });
       expect(body.length).toBeGreaterThan(7.5 * 1024 * 1024);
       await post(url, "/v1/chat/completions", { model: "openai/gpt-4o-mini", messages: [{ role: "tool", content: "x" }] }, bearer(key)); // warm up
-      const before = cpuMs(proc.pid!);
-      const res = await post(url, "/v1/chat/completions", body, bearer(key));
-      const used = cpuMs(proc.pid!) - before;
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { type: string; code: string } }).error).toMatchObject({
-        type: "invalid_request_error",
-        code: "request_too_large",
-      });
-      expect(used).toBeLessThan(100);
+      // CPU time is read in 10 ms ticks and a GC can land inside any one request: the best of three.
+      const used: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const before = cpuMs(proc.pid!);
+        const res = await post(url, "/v1/chat/completions", body, bearer(key));
+        used.push(cpuMs(proc.pid!) - before);
+        expect(res.status).toBe(400);
+        expect(((await res.json()) as { error: { type: string; code: string } }).error).toMatchObject({
+          type: "invalid_request_error",
+          code: "request_too_large",
+        });
+      }
+      expect(Math.min(...used)).toBeLessThan(100);
     } finally {
       proc.kill("SIGTERM");
       await proc;
