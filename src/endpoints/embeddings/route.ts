@@ -32,10 +32,6 @@ interface Embedding {
   base64: boolean;
 }
 
-/**
- * The reported count is bounded by what the input can hold (a provider's bug cannot bill more);
- * a provider that reports none (Gemini) is billed on an o200k count, marked `estimated`.
- */
 const usageOf = (prompt: number): Usage => ({ prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt });
 
 export const EMBEDDINGS: Endpoint<Embedding, Embedded> = definesStages("embeddings", {
@@ -54,6 +50,8 @@ export const EMBEDDINGS: Endpoint<Embedding, Embedded> = definesStages("embeddin
   },
   hold: (gw, key, route, req, requestId) => holdWorstCase(gw.store, key, route, () => costOf(pricesOf(route), req.bound, 0), requestId, gw.now()),
   adapter: (gw, job, e, signal) => embedOn(gw, e, job.body.inputs, job.body.call, job.body.base64, signal),
+  // The reported count, bounded by what the input can hold (a provider's bug cannot bill more);
+  // a provider that reports none (Gemini) is billed on an o200k count, marked `estimated`.
   usage: (job, value) => (value.promptTokens === undefined ? undefined : usageOf(Math.min(value.promptTokens, job.body.bound))),
   estimate: async (job) => usageOf(await estimateTokens(job.body.inputs)),
   render(_gw, ex, job, value, usage) {
