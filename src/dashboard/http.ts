@@ -7,7 +7,7 @@ import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import type { z } from "zod";
 import { forbidden, invalidRequest } from "../core/errors.js";
-import type { RequestState } from "../http/request.js";
+import type { RequestState } from "../http/request-state.js";
 import { validate } from "../core/validate.js";
 
 const MAX_BODY = 64 * 1024;

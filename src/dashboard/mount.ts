@@ -6,7 +6,8 @@
 import type { H3, H3Event } from "h3";
 import { routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
-import { limitByIp, type RequestState } from "../http/request.js";
+import { limitByIp } from "../http/rate-limit.js";
+import type { RequestState } from "../http/request-state.js";
 import { authRoutes } from "./api-auth.js";
 import { byokRoutes } from "./api-byok.js";
 import { creditRoutes } from "./api-credits.js";

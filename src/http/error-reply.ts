@@ -5,7 +5,7 @@
  * is logged once with the request id and never shown to the client.
  */
 import { GatewayError, internalError, invalidRequest, methodNotAllowed, routeNotFound } from "../core/errors.js";
-import type { RequestState } from "./request.js";
+import type { RequestState } from "./request-state.js";
 
 export interface ErrorReply {
   status: number;

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { readBody } from "./body.js";
 import { errorReply } from "./error-reply.js";
-import { startRequest, type RequestState } from "./request.js";
+import { startRequest, type RequestState } from "./request-state.js";
 import type { SseSink } from "./sse.js";
 import { serverTiming } from "../observability/timing.js";
 

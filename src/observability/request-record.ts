@@ -55,7 +55,7 @@ export class RequestRecord {
   headMs = -1;
   /** When the response was over. */
   endMs = -1;
-  /** The tier of a 429 this request got from the limiter (http/request.ts); null: none or the provider tier. */
+  /** The tier of a 429 this request got from the limiter (http/rate-limit.ts); null: none or the provider tier. */
   limitedTier: string | null = null;
   /** Request and answer bodies, kept only under `log.bodies` (off by default). */
   bodies = false;

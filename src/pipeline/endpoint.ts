@@ -1,43 +1,88 @@
 /**
- * What an endpoint plugs into the request pipeline (pipeline/run.ts): its request form in,
- * its answer and stream forms out. The pipeline owns every step between (auth, limits,
- * route, hold, adapter with failover, settle); an endpoint folder under endpoints/ owns only
- * its wire format.
+ * What an endpoint plugs into the request pipeline (pipeline/run.ts): a function for each
+ * stage named in pipeline/stages.ts ENDPOINT_STAGES (its request form in, its routing and
+ * worst-case hold, its upstream call, its answer out) and how its usage is measured. The
+ * pipeline owns the other stages (auth, limits, settle) and everything between, once for
+ * every endpoint; an endpoint folder under endpoints/ owns only its wire format.
  */
 import type { Bill } from "../billing/bill.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
-import type { ChatRequest, Usage } from "../core/chat-request.js";
+import type { Usage } from "../core/chat-request.js";
+import type { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import type { Exchange } from "../http/exchange.js";
-import type { Completion, StreamDelta } from "../plugin/contract.js";
+import type { StreamDelta } from "../plugin/contract.js";
 import type { ApiEndpoint, Attempt, KeyRecord } from "../store/index.js";
+import type { EndpointStage } from "./stages.js";
 
-export interface Job {
+/** The least the pipeline reads of any endpoint's request. */
+export interface Parsed {
+  model: string;
+  /** Only an endpoint with `renderStream` streams. */
+  stream?: boolean | undefined;
+}
+
+export interface Job<Req extends Parsed = Parsed> {
   requestId: string;
   keyId: string;
-  body: ChatRequest;
+  body: Req;
   route: Route;
   bill: Bill;
   attempts: Attempt[];
 }
+
+/** The account's own key for a plugin, if it has one (access/byok.ts). */
+export type ByokKey = (plugin: string) => string | undefined;
+
+/** The functions an endpoint runs at its stages of the pipeline. */
+export type EndpointStages<Req extends Parsed, Answer> = {
+  [S in EndpointStage]: StageFunctions<Req, Answer>[S];
+};
+
+interface StageFunctions<Req extends Parsed, Answer> {
+  /** The body as the endpoint's request; a promise only when reading needs the store. */
+  parse(gw: Gateway, raw: Buffer, key: KeyRecord): Req | Promise<Req>;
+  /** The catalog's route for the model narrowed to endpoints that can serve this request (else a 400). */
+  route(found: Route, req: Req): Route;
+  /** Holds the worst case against the balance and the key's budget (billing/bill.ts). */
+  hold(gw: Gateway, key: KeyRecord, route: Route, req: Req, requestId: string): Promise<Bill>;
+  /** One attempt on one routed endpoint; failover around it is the router's. */
+  adapter(gw: Gateway, job: Job<Req>, e: RoutedEndpoint, signal: AbortSignal): Promise<Answer>;
+  /** Writes the answer, already settled; a promise only when the endpoint writes before replying. */
+  render(gw: Gateway, ex: Exchange, job: Job<Req>, value: Answer, usage: Usage): void | Promise<void>;
+}
+
+export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req, Answer> {
+  /** The ledger's endpoint column. */
+  readonly name: ApiEndpoint;
+  /** The route's path, the observer's `route` label. */
+  readonly path: string;
+  /** The 404 for a model the catalog cannot route for this account. */
+  missing(gw: Gateway, requested: string, byokKey: ByokKey): GatewayError;
+  /** The usage the provider reported, checked; undefined when it reported none. */
+  usage(job: Job<Req>, value: Answer): Usage | undefined;
+  /** Usage counted here for an answer without reported usage (settled as `estimated`). */
+  estimate(job: Job<Req>, value: Answer): Promise<Usage>;
+  /** The adapter, settle and render stages of a request with `stream: true` (pipeline/chat-stream.ts); absent: never streams. */
+  stream?(gw: Gateway, ex: Exchange, job: Job<Req>): Promise<void>;
+  /** An error as this API names things (Responses renames chat's fields); absent: as is. */
+  inOwnTerms?(err: unknown): unknown;
+}
+
+/** Writes a stream from its first delta; resolves with what was delivered, however it ended. */
+export type RenderStream<Req extends Parsed> = (
+  gw: Gateway,
+  ex: Exchange,
+  job: Job<Req>,
+  opened: OpenedStream,
+  delivered: { text: string },
+) => Promise<StreamResult>;
 
 /** A stream whose first delta arrived: failover is over, the client gets bytes from here. */
 export interface OpenedStream {
   first: StreamDelta;
   rest: AsyncIterator<StreamDelta>;
   endpoint: RoutedEndpoint;
-}
-
-/** What a route adds to the pipeline: its request form and its answer forms. */
-export interface Renderer {
-  /** The ledger's endpoint column when not chat. */
-  readonly endpoint?: ApiEndpoint;
-  /** The body as the internal request; a promise only when reading needs the store. */
-  read(gw: Gateway, raw: Buffer, key: KeyRecord): ChatRequest | Promise<ChatRequest>;
-  /** Writes the answer, already settled; a promise only when the route writes before replying. */
-  answer(gw: Gateway, ex: Exchange, job: Job, value: Completion, usage: Usage): void | Promise<void>;
-  /** Writes the stream from its first delta; resolves with what was delivered, however it ended. */
-  stream(gw: Gateway, ex: Exchange, job: Job, opened: OpenedStream, delivered: { text: string }): Promise<StreamResult>;
 }
 
 export interface StreamResult {

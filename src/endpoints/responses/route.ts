@@ -1,19 +1,21 @@
 /**
- * POST /v1/responses through the one request pipeline (pipeline/run.ts `runPipeline`): this file is
- * its Renderer (the request read into the internal ChatRequest, the answer written as a
- * Response object or its event stream) plus the stored responses: kept before the answer
- * goes out when `store` is on (the default), continued by `previous_response_id`, read and
- * deleted by their owner only (GET and DELETE /v1/responses/{id}). contract.md §12.
+ * POST /v1/responses through the one request pipeline (pipeline/run.ts): this file is its
+ * Endpoint's parse and render stages (the request read into the internal ChatRequest, the
+ * answer written as a Response object or its event stream; routing, hold and the adapter
+ * call are chat's, pipeline/chat-upstream.ts) plus the stored responses: kept before the
+ * answer goes out when `store` is on (the default), continued by `previous_response_id`,
+ * read and deleted by their owner only (GET and DELETE /v1/responses/{id}).
  */
 import { parseJsonBody } from "../../http/body.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
-import type { Job, OpenedStream, Renderer } from "../../pipeline/endpoint.js";
-import { estimate, runPipeline } from "../../pipeline/run.js";
+import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
+import { streamsChat } from "../../pipeline/chat-stream.js";
+import type { Endpoint, Job } from "../../pipeline/endpoint.js";
+import { definesStages } from "../../pipeline/stages.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
 import type { Gateway } from "../../gateway.js";
-import type { Exchange } from "../../http/exchange.js";
 import type { Completion } from "../../plugin/contract.js";
-import type { ChatRequest, Usage } from "../../core/chat-request.js";
+import type { ChatRequest } from "../../core/chat-request.js";
 import type { KeyRecord } from "../../store/index.js";
 import { checkedUsage } from "../../billing/usage-check.js";
 import { checkItemCount, MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
@@ -28,61 +30,40 @@ const MAX_CHAIN = { depth: 256, bytes: 32 * 1024 * 1024 };
 export const responseNotFound = (id: string, param: string | null, detail = "") =>
   new GatewayError(404, "not_found", "response_not_found", `No response '${id}' is stored for this account${detail}.`, { param });
 
-/** POST /v1/responses; errors in chat terms (capabilities, adapters) are renamed to this API's fields. */
-export function createResponse(gw: Gateway, ex: Exchange): Promise<void> {
-  return runPipeline(gw, ex, new ResponsesRenderer()).catch((err: unknown) => {
-    throw inResponsesTerms(err);
-  });
+/** What a Responses request is beyond its chat form, kept from its parse stage to its render stage. */
+interface ResponsesContext {
+  req: ResponsesRequest;
+  account: string;
+  input: InputItem[];
+  createdAt: number;
 }
 
-class ResponsesRenderer implements Renderer {
-  readonly endpoint = "responses" as const;
-  private req!: ResponsesRequest;
-  private account = "";
-  private input: InputItem[] = [];
-  private createdAt = 0;
+/** Keyed by the request's chat form, the pipeline's request for this endpoint. */
+const contexts = new WeakMap<ChatRequest, ResponsesContext>();
 
-  async read(gw: Gateway, raw: Buffer, key: KeyRecord): Promise<ChatRequest> {
+function contextOf(job: Job<ChatRequest>): ResponsesContext {
+  return contexts.get(job.body)!;
+}
+
+/** POST /v1/responses; errors in chat terms (capabilities, adapters) are renamed to this API's fields. */
+export const CREATE_RESPONSE: Endpoint<ChatRequest, Completion> = definesStages("responses", {
+  ...CHAT_UPSTREAM,
+  name: "responses",
+  path: "/v1/responses",
+  async parse(gw, raw, key) {
     const json = parseJsonBody(raw);
     dropNulls(json);
     checkInputCount(json);
     const req = validate(gw.config.server.compat === "passthrough" ? LooseResponsesRequest : ResponsesRequest, json) as ResponsesRequest;
     const history = req.previous_response_id ? await chainItems(gw, key.account, req.previous_response_id) : [];
-    this.input = inputItems(req);
-    const chat = toChatRequest(req, history, this.input);
+    const input = inputItems(req);
+    const chat = toChatRequest(req, history, input);
     checkItemCount(chat); // the chain and the input together
-    this.req = req;
-    this.account = key.account;
-    this.createdAt = gw.now();
+    contexts.set(chat, { req, account: key.account, input, createdAt: gw.now() });
     return chat;
-  }
-
-  private head(job: Job): ResponseHead {
-    return {
-      id: `resp_${job.requestId.slice(4)}`,
-      createdAt: Math.floor(this.createdAt / 1000),
-      model: job.route.model.id,
-      req: this.req,
-      store: this.req.store ?? true,
-    };
-  }
-
-  /** Written before the answer goes out, so the next request can continue from it at once. */
-  private save(gw: Gateway, head: ResponseHead, response: ResponseJson): Promise<void> {
-    if (!head.store) return Promise.resolve();
-    return gw.store.saveResponse({
-      id: head.id,
-      account: this.account,
-      createdAt: this.createdAt,
-      model: head.model,
-      previousId: this.req.previous_response_id ?? null,
-      items: [...this.input, ...response.output],
-      response,
-    });
-  }
-
-  async answer(gw: Gateway, ex: Exchange, job: Job, value: Completion, usage: Usage): Promise<void> {
-    const head = this.head(job);
+  },
+  async render(gw, ex, job, value, usage) {
+    const head = headOf(job);
     const finish = value.choices[0]?.finish_reason ?? undefined;
     const response = responseObject(head, {
       status: finalStatus(finish),
@@ -91,12 +72,11 @@ class ResponsesRenderer implements Renderer {
       finish,
       completedAt: Math.floor(gw.now() / 1000),
     });
-    await this.save(gw, head, response);
+    await save(gw, contextOf(job), head, response);
     ex.json(200, JSON.stringify(response));
-  }
-
-  stream(gw: Gateway, ex: Exchange, job: Job, opened: OpenedStream, delivered: { text: string }) {
-    const head = this.head(job);
+  },
+  stream: streamsChat((gw, ex, job, opened, delivered) => {
+    const head = headOf(job);
     return writeResponseStream(ex, {
       head,
       first: opened.first,
@@ -105,9 +85,35 @@ class ResponsesRenderer implements Renderer {
       now: gw.now,
       estimate: (text) => estimate(job.body, text),
       checkUsage: (u) => checkedUsage(u, job.route.model, 1),
-      finished: (response) => this.save(gw, head, response),
+      finished: (response) => save(gw, contextOf(job), head, response),
     });
-  }
+  }),
+  inOwnTerms: inResponsesTerms,
+});
+
+function headOf(job: Job<ChatRequest>): ResponseHead {
+  const { req, createdAt } = contextOf(job);
+  return {
+    id: `resp_${job.requestId.slice(4)}`,
+    createdAt: Math.floor(createdAt / 1000),
+    model: job.route.model.id,
+    req,
+    store: req.store ?? true,
+  };
+}
+
+/** Written before the answer goes out, so the next request can continue from it at once. */
+function save(gw: Gateway, ctx: ResponsesContext, head: ResponseHead, response: ResponseJson): Promise<void> {
+  if (!head.store) return Promise.resolve();
+  return gw.store.saveResponse({
+    id: head.id,
+    account: ctx.account,
+    createdAt: ctx.createdAt,
+    model: head.model,
+    previousId: ctx.req.previous_response_id ?? null,
+    items: [...ctx.input, ...response.output],
+    response,
+  });
 }
 
 /** The items of `id`'s conversation so far, oldest first; the whole chain or a clear error, never part of it. */

@@ -1,0 +1,72 @@
+/**
+ * The small routes, on h3 (docs/architecture.md says why they are not on node:http): one row
+ * each, with what admits a request to it: the caller's API key (authenticated, counted
+ * against the key's window) or nothing but the client IP's window.
+ */
+import type { H3Event } from "h3";
+import { deleteResponse, getResponse } from "../endpoints/responses/route.js";
+import { keyInfo } from "../endpoints/key/route.js";
+import { getModel, listModels } from "../endpoints/models/route.js";
+import type { Gateway } from "../gateway.js";
+import type { KeyRecord } from "../store/index.js";
+import { metricsReply } from "./metrics-route.js";
+import { openApiDocument } from "./openapi.js";
+
+export const MODEL_PREFIX = "/v1/models/";
+export const RESPONSE_PREFIX = "/v1/responses/";
+
+export type SmallRoute = { method: "GET" | "DELETE"; path: string } & (
+  { access: "key"; handle(gw: Gateway, key: KeyRecord, event: H3Event): unknown } | { access: "ip"; handle(gw: Gateway, event: H3Event, ip: string): unknown }
+);
+
+/** Built on the first request for it, not at start: ~11 ms of zod-to-JSON-Schema work. */
+let openapi: string | undefined;
+
+export const SMALL_ROUTES: readonly SmallRoute[] = [
+  { method: "GET", path: `${RESPONSE_PREFIX}:id`, access: "key", handle: (gw, key, event) => getResponse(gw, key, idParam(event)) },
+  { method: "DELETE", path: `${RESPONSE_PREFIX}:id`, access: "key", handle: (gw, key, event) => deleteResponse(gw, key, idParam(event)) },
+  // What the calling key may still spend; counts against the key's limit like every request.
+  { method: "GET", path: "/v1/key", access: "key", handle: (gw, key) => keyInfo(gw, key) },
+  { method: "GET", path: "/v1/models", access: "key", handle: (gw, key) => listModels(gw, key) },
+  // A vendor/model id keeps its slash in the path (`/v1/models/openai/gpt-4o-mini`), as OpenRouter serves it.
+  {
+    method: "GET",
+    path: `${MODEL_PREFIX}**`,
+    access: "key",
+    handle: (gw, key, event) => getModel(gw, key, decodePath(event.url.pathname.slice(MODEL_PREFIX.length))),
+  },
+  { method: "GET", path: "/v1/health/providers", access: "ip", handle: providerHealth },
+  {
+    method: "GET",
+    path: "/v1/openapi.json",
+    access: "ip",
+    handle: () => new Response((openapi ??= JSON.stringify(openApiDocument())), { headers: { "content-type": "application/json" } }),
+  },
+  // Prometheus: loopback or the metrics token, else the unknown route's 404 (docs/observability.md).
+  {
+    method: "GET",
+    path: "/metrics",
+    access: "ip",
+    handle: (gw, event, ip) => metricsReply(gw, event.req.headers.get("authorization"), ip, event.url.pathname),
+  },
+];
+
+function providerHealth(gw: Gateway) {
+  const snapshot = gw.health.snapshot(
+    gw.now(),
+    [...gw.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id),
+  );
+  // Whether rate limits are counted across every process (Redis) or in this one.
+  return { ...snapshot, limits: gw.limiter.shared ? "shared" : "per_process" };
+}
+
+const idParam = (event: H3Event) => decodePath(event.context.params!.id!);
+
+/** A malformed escape is kept as sent: it then names no model (404), rather than failing the request. */
+function decodePath(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * The API key of a request (`Authorization: Bearer sk-…`, access/keys.ts), then its rate-limit
+ * window. A request without a valid key counts against its client IP's window instead.
+ */
+import { GatewayError } from "../core/errors.js";
+import type { Gateway } from "../gateway.js";
+import type { KeyRecord } from "../store/index.js";
+import { limitByIp, takeLimit } from "./rate-limit.js";
+import type { RequestState } from "./request-state.js";
+
+/** Bearer auth, then the key's window (per-key `--rpm` overrides the config default). */
+export async function authenticate(gw: Gateway, state: RequestState, authorization: string | null | undefined, ip: string): Promise<KeyRecord> {
+  let key: KeyRecord;
+  try {
+    key = await gw.auth.authenticate(authorization, gw.now());
+  } catch (err) {
+    if (err instanceof GatewayError) await limitByIp(gw, state, ip);
+    throw err;
+  }
+  state.rec.keyId = key.id;
+  state.rec.account = key.account;
+  const tier = key.rpm ? { requests: key.rpm, window: 60 } : gw.config.limits.key;
+  await takeLimit(gw, state, "API key", `key:${key.id}`, tier, true);
+  return key;
+}

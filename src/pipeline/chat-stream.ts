@@ -1,0 +1,68 @@
+/**
+ * A chat request with `stream: true`: the adapter stage fails over only until the first delta,
+ * then the endpoint renders the stream, then the settle stage bills what was delivered (the
+ * row is journaled while the stream runs, billing/journal.ts). Chat completions and
+ * Responses plug this in as their `stream` with their own stream renderer.
+ */
+import type { RoutedEndpoint } from "../catalog/catalog.js";
+import type { ChatRequest, Usage } from "../core/chat-request.js";
+import type { Gateway } from "../gateway.js";
+import type { Exchange } from "../http/exchange.js";
+import type { StreamDelta } from "../plugin/contract.js";
+import { capped, decodeSse } from "../upstream/body.js";
+import { estimate, sendChat } from "./chat-upstream.js";
+import type { Job, RenderStream, StreamResult } from "./endpoint.js";
+import { malformed, withFailover } from "./failover.js";
+import { StreamGuard } from "./stream-guard.js";
+
+type StreamStage = (gw: Gateway, ex: Exchange, job: Job<ChatRequest>) => Promise<void>;
+
+/** The `stream` of an endpoint that renders chat deltas with `render`; built once, when the endpoint's module loads. */
+export function streamsChat(render: RenderStream<ChatRequest>): StreamStage {
+  return async (gw, ex, job) => {
+    const guard = new StreamGuard(ex.signal);
+    try {
+      await streamWith(gw, ex, job, guard, render);
+    } finally {
+      guard.dispose();
+    }
+  };
+}
+
+async function streamWith(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, guard: StreamGuard, render: RenderStream<ChatRequest>): Promise<void> {
+  const started = gw.now();
+  const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
+    const { plugin, ctx, res } = await sendChat(gw, job, e, guard.signal);
+    const caps = gw.config.server.upstream;
+    const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
+    const rest = plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
+    // Failover is allowed until the first byte goes to the client: wait for the first delta.
+    let first: IteratorResult<StreamDelta>;
+    try {
+      first = await rest.next();
+    } catch (err) {
+      throw malformed(err);
+    }
+    if (first.done) throw malformed(new Error("upstream stream ended before any output"));
+    return { first: first.value, rest, endpoint: e };
+  });
+  ex.startSse();
+  guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
+  const delivered = { text: "" };
+  const untrack = gw.journal.track(job.requestId, async () => job.bill.inflightRow(endpoint, await estimate(job.body, delivered.text)));
+  const result = await render(gw, ex, job, value, delivered).finally(untrack);
+  settleStream(gw, job, endpoint, result);
+}
+
+/** A cut stream without usage is billed on an estimate of what was delivered. */
+function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: RoutedEndpoint, r: StreamResult): void {
+  const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") =>
+    job.bill.settle({ endpoint, usage, usageSource, status: r.outcome, httpStatus: 200, attempts: job.attempts }, gw.now());
+  // The client already has its answer: shutdown waits for this write (gw.pending).
+  const settling =
+    r.usage || !r.text
+      ? settle(r.usage, r.usage ? (r.estimated ? "estimated" : "provider") : "none")
+      : estimate(job.body, r.text).then((usage) => settle(usage, "estimated"));
+  gw.pending.add(settling);
+  settling.catch((err) => console.error(`[gateway] ${job.requestId} settlement failed:`, err)).finally(() => gw.pending.delete(settling));
+}

@@ -1,0 +1,22 @@
+/**
+ * One model route's request on node:http: its Exchange, its observer record from first byte
+ * to settlement, the pipeline with the route's Endpoint, and the error, if any, rendered in
+ * the endpoint's terms. Shutdown waits for every request's own settlement (gw.pending), not
+ * only for its socket to close.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Gateway } from "../gateway.js";
+import { Exchange } from "../http/exchange.js";
+import type { Endpoint, Parsed } from "./endpoint.js";
+import { runPipeline } from "./run.js";
+
+export function serve<Req extends Parsed, Answer>(gw: Gateway, req: IncomingMessage, res: ServerResponse, endpoint: Endpoint<Req, Answer>): Promise<void> {
+  const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
+  gw.obs.begin(ex.state.rec, endpoint.path, req);
+  const done = runPipeline(gw, ex, endpoint).catch((err: unknown) => ex.fail(endpoint.inOwnTerms ? endpoint.inOwnTerms(err) : err));
+  gw.pending.add(done);
+  return done.finally(() => {
+    gw.pending.delete(done);
+    gw.obs.respond(ex.state.rec); // its metrics and log line (observability/observer.ts)
+  });
+}
