@@ -5,7 +5,7 @@
  * low 10%, medium 30%, high 60%; openai-surface.md D1), at least the API's minimum of 1024 and
  * below `max_tokens`. Unlike vercel/ai the budget is not added to `max_tokens`: OpenAI's
  * `max_completion_tokens` already includes reasoning tokens, and billing reserved for that limit.
- * The thinking blocks themselves never reach the client (response.ts, endpoints/chat/stream.ts).
+ * The thinking blocks themselves never reach the client (response.ts, stream.ts).
  *
  * What the docs rule out while thinking is on, each a 400 naming the field rather than a
  * silent change: temperature other than 1 (and top_k), top_p below 0.95, a tool_choice that

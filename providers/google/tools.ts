@@ -23,7 +23,7 @@ export function toolFields(req: ChatRequest): Record<string, unknown> {
 
 /**
  * `parametersJsonSchema` (JSON Schema), not `parameters` (Google's OpenAPI subset): see
- * core/chat-request.ts. A function without parameters leaves it unset, as FunctionDeclaration documents.
+ * schema.ts. A function without parameters leaves it unset, as FunctionDeclaration documents.
  */
 function declaration(tool: Tool): Declaration {
   const { name, description, parameters } = tool.function;

@@ -1,5 +1,5 @@
 /**
- * Applies the PostgreSQL migrations (core/chat-request.ts) in order, each in its own transaction, under a
+ * Applies the PostgreSQL migrations (pg/migrations.ts) in order, each in its own transaction, under a
  * transaction-level advisory lock: processes starting together (`gateway serve` on several
  * hosts) queue on the lock and find the work done. Idempotent: `gateway db migrate` may run
  * any number of times.

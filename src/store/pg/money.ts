@@ -1,6 +1,6 @@
 /**
  * Money on PostgreSQL (contract.md §5, §7, §10): holds are committed rows leased to this
- * process, admission and settlement are one function call each (core/chat-request.ts), and a timer
+ * process, admission and settlement are one function call each (pg/migrations.ts), and a timer
  * renews this process's leases and releases everyone's expired ones. So requests spread over
  * any number of processes never overspend, and a killed process's holds are released within
  * two lease periods by whichever process sweeps first (docs/fleet.md).
