@@ -2,7 +2,7 @@
  * What the answer's reader must know about the request it answers: the name of the forced tool
  * standing for `response_format` (json-output.ts), whose input is the answer's content. The core
  * hands one CallContext object to `chat.request` and then to `chat.response` / `chat.stream` of
- * the same attempt (src/pipeline/run.ts `call`), so it keys this state; a WeakMap lets it go with the call.
+ * the same attempt (src/pipeline/chat-upstream.ts `sendChat`), so it keys this state; a WeakMap lets it go with the call.
  */
 import type { CallContext } from "../../src/plugin/contract.js";
 

@@ -2,7 +2,7 @@
  * What reading an answer needs to know about the request that asked for it: the name of
  * the forced tool standing in for `response_format`, and the tool ids that were rewritten.
  * The core hands `chat.request`, `chat.response` and `chat.stream` the same CallContext
- * object for one upstream call (src/pipeline/run.ts `call`), so the request side files the state
+ * object for one upstream call (src/pipeline/chat-upstream.ts `sendChat`), so the request side files the state
  * under it; a WeakMap lets it go with the call.
  */
 import type { CallContext } from "../../src/plugin/contract.js";

@@ -33,7 +33,7 @@ export default defineProvider({
     byok: true,
     catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
   },
-  // What http/request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
+  // What request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
   // gateway does not download; not "parallel_tool_calls": Gemini has no switch for it; not
   // "logprobs": not translated here.
   features: ["tools", "tool_choice", "json_object", "json_schema", "images", "reasoning_effort"],
