@@ -4,6 +4,7 @@
  * and the part of /v1/openapi.json generated from them (src/app/openapi.ts merges it in).
  */
 import { z } from "zod";
+import { bearer, describe, errorResponses, json, okJson, ref, type OpenApiPart } from "../../http/openapi-parts.js";
 
 /** OpenAI's limit: an input array holds 1 to 2048 items. */
 export const MAX_EMBEDDING_INPUTS = 2048;
@@ -37,49 +38,33 @@ export const EmbeddingsResponse = z.object({
   usage: z.object({ prompt_tokens: z.number().int(), total_tokens: z.number().int() }),
 });
 
-const json = (schema: z.ZodType) => z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" });
-
-const errorRef = (description: string) => ({
-  description,
-  content: { "application/json": { schema: { oneOf: [{ $ref: "#/components/schemas/Error" }, { $ref: "#/components/schemas/OpenAIError" }] } } },
-});
-
 /** Schemas and the path for /v1/openapi.json. */
-export function embeddingsOpenApi() {
-  const limitHeaders = Object.fromEntries(["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"].map((h) => [h, { schema: { type: "integer" } }]));
+export function embeddingsOpenApi(): OpenApiPart {
   return {
     schemas: {
-      EmbeddingsRequest: {
-        ...json(EmbeddingsRequest),
-        description: "Unknown fields are a 400 (under `server.compat: passthrough` they are dropped). A chat model here is 400 `unsupported_model`.",
-      },
+      EmbeddingsRequest: describe(
+        json(EmbeddingsRequest),
+        "Unknown fields are a 400 (under `server.compat: passthrough` they are dropped). A chat model here is 400 `unsupported_model`.",
+      ),
       EmbeddingsResponse: json(EmbeddingsResponse),
     },
     paths: {
       "/v1/embeddings": {
         post: {
-          security: [{ bearerAuth: [] }],
-          requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/EmbeddingsRequest" } } } },
+          security: bearer,
+          requestBody: { required: true, content: { "application/json": { schema: ref("EmbeddingsRequest") } } },
           responses: {
-            "200": {
-              description: "One vector per input, `index` in input order",
-              headers: limitHeaders,
-              content: { "application/json": { schema: { $ref: "#/components/schemas/EmbeddingsResponse" } } },
-            },
-            ...Object.fromEntries(
-              (
-                [
-                  ["400", "Invalid request, unsupported_model or unsupported_parameter"],
-                  ["401", "Invalid API key"],
-                  ["402", "Insufficient credits"],
-                  ["404", "Model not found"],
-                  ["413", "Request too large"],
-                  ["429", "Rate limited"],
-                  ["502", "No usable upstream answer"],
-                  ["503", "Upstream unavailable"],
-                ] as const
-              ).map(([s, d]) => [s, errorRef(d)]),
-            ),
+            "200": okJson("One vector per input, `index` in input order", "EmbeddingsResponse"),
+            ...errorResponses([
+              ["400", "Invalid request, unsupported_model or unsupported_parameter"],
+              ["401", "Invalid API key"],
+              ["402", "Insufficient credits"],
+              ["404", "Model not found"],
+              ["413", "Request too large"],
+              ["429", "Rate limited"],
+              ["502", "No usable upstream answer"],
+              ["503", "Upstream unavailable"],
+            ]),
           },
         },
       },

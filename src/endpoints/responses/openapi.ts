@@ -2,20 +2,10 @@
  * The Responses API's part of GET /v1/openapi.json (src/app/openapi.ts assembles the document),
  * from the same zod schemas that validate the requests.
  */
-import type { z } from "zod";
+import { bearer, errorResponses as errors, json, rateLimitHeaders, ref, type OpenApiPart } from "../../http/openapi-parts.js";
 import { DeletedResponse, ResponseObject, ResponsesRequest } from "./schema.js";
 
-interface Helpers {
-  json(schema: z.ZodType): Record<string, unknown>;
-  errorResponse(description: string): unknown;
-  rateLimitHeaders: Record<string, unknown>;
-  bearer: unknown;
-}
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-export function responsesOpenApi({ json, errorResponse, rateLimitHeaders, bearer }: Helpers) {
-  const errors = (list: Array<[string, string]>) => Object.fromEntries(list.map(([s, d]) => [s, errorResponse(d)]));
+export function responsesOpenApi(): OpenApiPart {
   const id = [{ name: "id", in: "path", required: true, schema: { type: "string" }, description: "A response id (resp_...) of this account." }];
   const notFound: Array<[string, string]> = [
     ["401", "Invalid API key"],

@@ -1,0 +1,45 @@
+/**
+ * The pieces every route's part of GET /v1/openapi.json is built from: JSON Schema from the
+ * zod schemas that validate requests (so the document cannot drift from the code), the
+ * error answer, the rate-limit headers and the bearer requirement. Each endpoint folder
+ * describes its own paths with these; app/openapi.ts assembles the document.
+ */
+import { z } from "zod";
+
+export const json = (schema: z.ZodType): Record<string, unknown> =>
+  z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" }) as Record<string, unknown>;
+
+export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+export const describe = (schema: Record<string, unknown>, description: string) => ({ ...schema, description });
+
+export const bearer = [{ bearerAuth: [] }];
+
+export const rateLimitHeaders = Object.fromEntries(
+  ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"].map((h) => [h, { schema: { type: "integer" } }]),
+);
+
+/** The error object in either dialect: which one a server speaks is its `server.compat`. */
+export const errorResponse = (description: string) => ({
+  description,
+  headers: { "X-Request-Id": { schema: { type: "string" } } },
+  content: { "application/json": { schema: { oneOf: [ref("Error"), ref("OpenAIError")] } } },
+});
+
+export const errorResponses = (list: ReadonlyArray<readonly [string, string]>) => Object.fromEntries(list.map(([s, d]) => [s, errorResponse(d)]));
+
+/** A 200 with the rate-limit headers and a JSON body of the named schema. */
+export const okJson = (description: string, schema: string) => ({
+  description,
+  headers: rateLimitHeaders,
+  content: { "application/json": { schema: ref(schema) } },
+});
+
+/** The strict form, or the `openai` one. */
+export const either = (strict: string, openai: string) => ({ oneOf: [ref(strict), ref(openai)] });
+
+/** A route's part of the document. */
+export interface OpenApiPart {
+  schemas: Record<string, unknown>;
+  paths: Record<string, unknown>;
+}
