@@ -21,6 +21,7 @@ import type { Attempt, ByokRecord, CatalogModel, LedgerEntry, Store } from "../i
 import { promised } from "./promised.js";
 import { fromCatalogRow, toCatalogColumns, type CatalogRow } from "../catalog-row.js";
 import { watchDataVersion } from "./watch.js";
+import { requireFilePath } from "../../core/database-url.js";
 
 function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
@@ -33,6 +34,7 @@ function migrate(db: Database.Database): void {
 }
 
 export function openSqliteStore(file: string): Store {
+  requireFilePath(file); // a URL taken for a path would create a `scheme:` directory
   const onDisk = file !== ":memory:";
   if (onDisk) mkdirSync(dirname(file), { recursive: true });
   if (onDisk) createPrivateFile(file);
