@@ -8,7 +8,7 @@
 import type pg from "pg";
 import { periodStart, spentIn, BUDGET_PERIODS, type BudgetHold, type BudgetPeriod } from "../../core/budget.js";
 import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
-import { AccountMissingError, NegativeBalanceError } from "../sqlite/accounts.js";
+import { AccountMissingError, NegativeBalanceError } from "../money.js";
 import type { Attempt, KeyChanges, LedgerEntry } from "../index.js";
 import { big, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL } from "./watch.js";

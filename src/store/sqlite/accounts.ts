@@ -4,22 +4,8 @@
  * so the grants still sum to balance + charged (retention's invariant) after a correction.
  */
 import type Database from "better-sqlite3";
-import { BalanceOverflowError, MAX_NANO, nanoToUsd } from "../../core/money.js";
-import type { AccountSummary } from "../index.js";
-
-export class AccountMissingError extends Error {
-  constructor(account: string) {
-    super(`account '${account}' does not exist`);
-    this.name = "AccountMissingError";
-  }
-}
-
-export class NegativeBalanceError extends RangeError {
-  constructor(account: string, balance: bigint, delta: bigint) {
-    super(`refused: the balance of '${account}' is ${nanoToUsd(balance)} USD; adjusting by ${nanoToUsd(delta)} would take it below zero`);
-    this.name = "NegativeBalanceError";
-  }
-}
+import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
+import { AccountMissingError, NegativeBalanceError, type AccountSummary } from "../money.js";
 
 export function sqliteAccounts(db: Database.Database) {
   const s = {
