@@ -1,15 +1,16 @@
 /**
- * Usage and retention on SQLite: per-request ledger rows older than the retention are folded
- * into `usage_daily` and deleted in the same transaction, so the rollups always sum to
- * exactly the rows they replaced, and usage reads rollups and rows together.
+ * The ledger on SQLite: usage, retention and the dashboard's activity. Per-request rows older
+ * than the retention are folded into `usage_daily` and deleted in the same transaction, so the
+ * rollups always sum to exactly the rows they replaced; usage and spend per UTC day read rollups
+ * and rows together. Sums are read as BigInt: exact past 2^53 nano-USD.
  */
 import type Database from "better-sqlite3";
-import type { PruneResult, UsageRow } from "../index.js";
+import type { DailySpend, PruneResult, RecentRequest, UsageRow } from "../ledger.js";
+
+const DAY_MS = 86_400_000;
 
 /** A usage row as SQLite returns it with safe integers on: every count a BigInt. */
 type BigRow = Omit<UsageRow, "requests" | "promptTokens" | "completionTokens"> & { requests: bigint; promptTokens: bigint; completionTokens: bigint };
-
-const DAY_MS = 86_400_000;
 
 // The ledger's only time index is (account, created_at): driving every query from `accounts`
 // (CROSS JOIN fixes that loop order in SQLite) makes each one a range scan per account
@@ -18,7 +19,23 @@ const DAY_MS = 86_400_000;
 // delete use the very same predicate.
 const OLD_ROWS = "FROM accounts a CROSS JOIN ledger l ON l.account = a.id WHERE l.created_at < @before";
 
-export function sqliteRetention(db: Database.Database) {
+interface RecentRow {
+  request_id: string;
+  created_at: number;
+  key_id: string;
+  key_name: string | null;
+  model: string;
+  provider: string | null;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: number;
+  byok: number;
+  status: string;
+  http_status: number;
+  latency_ms: number;
+}
+
+export function sqliteLedger(db: Database.Database) {
   const s = {
     rollup:
       db.prepare(`INSERT INTO usage_daily (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected)
@@ -52,6 +69,21 @@ export function sqliteRetention(db: Database.Database) {
       GROUP BY u.model, u.key_id, u.endpoint ORDER BY u.model, u.key_id, u.endpoint`,
       )
       .safeIntegers(),
+    ledgerDays: db
+      .prepare(
+        `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, SUM(cost) AS cost, COUNT(*) AS requests
+      FROM ledger WHERE account = ? AND created_at >= ? GROUP BY 1`,
+      )
+      .safeIntegers(),
+    rollupDays: db
+      .prepare(
+        `SELECT day, SUM(cost) AS cost, SUM(requests) AS requests
+      FROM usage_daily WHERE account = ? AND day >= ? GROUP BY day`,
+      )
+      .safeIntegers(),
+    recent: db.prepare(`SELECT l.request_id, l.created_at, l.key_id, k.name AS key_name, l.model, l.provider, l.prompt_tokens,
+        l.completion_tokens, l.cost, l.byok, l.status, l.http_status, l.latency_ms
+      FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = ? ORDER BY l.created_at DESC, l.id DESC LIMIT ?`),
   };
 
   const prune = db.transaction((before: number): PruneResult => {
@@ -70,6 +102,38 @@ export function sqliteRetention(db: Database.Database) {
         requests: Number(r.requests),
         promptTokens: Number(r.promptTokens),
         completionTokens: Number(r.completionTokens),
+      })),
+    dailySpend: async (account: string, since: number): Promise<DailySpend[]> => {
+      const days = new Map<number, DailySpend>();
+      const rows = [...s.ledgerDays.all(account, since), ...s.rollupDays.all(account, since - (since % DAY_MS))] as Array<{
+        day: bigint;
+        cost: bigint;
+        requests: bigint;
+      }>;
+      for (const r of rows) {
+        const day = Number(r.day);
+        const d = days.get(day) ?? { day, cost: 0n, requests: 0 };
+        d.cost += r.cost;
+        d.requests += Number(r.requests);
+        days.set(day, d);
+      }
+      return [...days.values()].sort((a, b) => a.day - b.day);
+    },
+    recentRequests: async (account: string, limit: number): Promise<RecentRequest[]> =>
+      (s.recent.all(account, limit) as RecentRow[]).map((r) => ({
+        requestId: r.request_id,
+        createdAt: r.created_at,
+        keyId: r.key_id,
+        keyName: r.key_name,
+        model: r.model,
+        provider: r.provider,
+        promptTokens: r.prompt_tokens,
+        completionTokens: r.completion_tokens,
+        cost: r.cost,
+        byok: r.byok === 1,
+        status: r.status as RecentRequest["status"],
+        httpStatus: r.http_status,
+        latencyMs: r.latency_ms,
       })),
   };
 }

@@ -1,10 +1,11 @@
 /**
- * Usage, retention and the accounts listing on PostgreSQL: the same queries as SQLite
- * (sqlite-retention.ts, sqlite-accounts.ts). A prune folds old ledger rows into daily rollups
- * and deletes them in one transaction, so rollups always sum to the rows they replaced.
+ * The ledger on PostgreSQL: usage, retention and the dashboard's activity, the same queries as
+ * SQLite (sqlite/ledger.ts). A prune folds old ledger rows into daily rollups and deletes them
+ * in one transaction, so rollups always sum to the rows they replaced. bigint sums arrive as
+ * strings and stay exact.
  */
 import type pg from "pg";
-import type { AccountSummary, PruneResult, UsageRow } from "../index.js";
+import type { DailySpend, PruneResult, RecentRequest, UsageRow } from "../ledger.js";
 import { query, transaction } from "./db.js";
 
 const DAY_MS = 86_400_000;
@@ -22,7 +23,23 @@ interface UsageDbRow {
   uncollected: string;
 }
 
-export function pgUsage(pool: pg.Pool) {
+interface RecentRow {
+  request_id: string;
+  created_at: string;
+  key_id: string;
+  key_name: string | null;
+  model: string;
+  provider: string | null;
+  prompt_tokens: string;
+  completion_tokens: string;
+  cost: string;
+  byok: boolean;
+  status: string;
+  http_status: number;
+  latency_ms: string;
+}
+
+export function pgLedger(pool: pg.Pool) {
   return {
     async usage({ account, since }: { account?: string; since?: number }): Promise<UsageRow[]> {
       const { rows } = await query<UsageDbRow>(
@@ -77,15 +94,41 @@ export function pgUsage(pool: pg.Pool) {
       const { rows } = await query<{ t: string | null }>(pool, "SELECT MIN(created_at) AS t FROM ledger");
       return rows[0]?.t == null ? undefined : Number(rows[0].t);
     },
-    async accounts(): Promise<AccountSummary[]> {
-      const { rows } = await query<{ id: string; balance: string; created_at: string; keys: string; spend: string }>(
+    async dailySpend(account: string, since: number): Promise<DailySpend[]> {
+      const { rows } = await query<{ day: string; cost: string; requests: string }>(
         pool,
-        `SELECT a.id, a.balance, a.created_at,
-          (SELECT COUNT(*) FROM keys k WHERE k.account = a.id AND k.revoked_at IS NULL) AS keys,
-          (SELECT COALESCE(SUM(cost), 0) FROM ledger l WHERE l.account = a.id) + (SELECT COALESCE(SUM(cost), 0) FROM usage_daily u WHERE u.account = a.id) AS spend
-        FROM accounts a ORDER BY a.id`,
+        `SELECT day, SUM(cost) AS cost, SUM(requests) AS requests FROM (
+          SELECT created_at - created_at % ${DAY_MS} AS day, cost, 1 AS requests FROM ledger WHERE account = $1 AND created_at >= $2
+          UNION ALL
+          SELECT day, cost, requests FROM usage_daily WHERE account = $1 AND day >= $3
+        ) d GROUP BY day ORDER BY day`,
+        [account, since, since - (since % DAY_MS)],
       );
-      return rows.map((r) => ({ id: r.id, balance: BigInt(r.balance), createdAt: Number(r.created_at), keys: Number(r.keys), spend: BigInt(r.spend) }));
+      return rows.map((r) => ({ day: Number(r.day), cost: BigInt(r.cost), requests: Number(r.requests) }));
+    },
+    async recentRequests(account: string, limit: number): Promise<RecentRequest[]> {
+      const { rows } = await query<RecentRow>(
+        pool,
+        `SELECT l.request_id, l.created_at, l.key_id, k.name AS key_name, l.model, l.provider,
+          l.prompt_tokens, l.completion_tokens, l.cost, l.byok, l.status, l.http_status, l.latency_ms
+        FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = $1 ORDER BY l.created_at DESC, l.id DESC LIMIT $2`,
+        [account, limit],
+      );
+      return rows.map((r) => ({
+        requestId: r.request_id,
+        createdAt: Number(r.created_at),
+        keyId: r.key_id,
+        keyName: r.key_name,
+        model: r.model,
+        provider: r.provider,
+        promptTokens: Number(r.prompt_tokens),
+        completionTokens: Number(r.completion_tokens),
+        cost: Number(r.cost),
+        byok: r.byok,
+        status: r.status as RecentRequest["status"],
+        httpStatus: Number(r.http_status),
+        latencyMs: Number(r.latency_ms),
+      }));
     },
   };
 }
