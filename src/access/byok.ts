@@ -6,7 +6,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { chmodSync, existsSync, readFileSync, writeFileSync } from "node:fs";
 import { invalidRequest, UsageError } from "../core/errors.js";
-import { isPostgresUrl } from "../core/database-url.js";
+import { isPostgresUrl, isUrl } from "../core/database-url.js";
 import type { Store } from "../store/index.js";
 
 const IV_BYTES = 12;
@@ -24,8 +24,10 @@ export function requireFleetSecret(database: string, env: NodeJS.ProcessEnv): vo
 
 export function loadSecret(dbFile: string, env: NodeJS.ProcessEnv): Buffer {
   if (env.GATEWAY_SECRET) return createHash("sha256").update(env.GATEWAY_SECRET).digest();
-  const file = `${dbFile}.secret`;
   if (dbFile === ":memory:") return randomBytes(32);
+  // `<url>.secret` would be a file under a `postgres:` directory, and no other process could read it.
+  if (isUrl(dbFile)) throw new UsageError("GATEWAY_SECRET must be set (64 hex characters, the same on every process) when the database is a URL");
+  const file = `${dbFile}.secret`;
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
   chmodSync(file, 0o600);
   const secret = Buffer.from(readFileSync(file, "utf8").trim(), "hex");

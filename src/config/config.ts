@@ -2,7 +2,7 @@
  * gateway.config.yaml: discovery (cosmiconfig), `${VAR}` interpolation and validation (zod).
  * An invalid config fails at start with the path of the bad key and why.
  */
-import { isPostgresUrl } from "../core/database-url.js";
+import { isUrl } from "../core/database-url.js";
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
@@ -290,7 +290,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   const lines = async (problems: Problem[]) => formatProblems(problems, found.filepath, await linesOf(found.filepath));
   if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
   // A relative database path is relative to the config file, not to wherever the CLI runs.
-  if (found.config?.database && !isPostgresUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
+  if (found.config?.database && !isUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
   return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
 }
 

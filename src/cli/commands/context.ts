@@ -6,7 +6,7 @@ import { UsageError } from "../../core/errors.js";
 import type { Store } from "../../store/index.js";
 import { requireFleetSecret } from "../../access/byok.js";
 import { openStore } from "../../store/open.js";
-import { isPostgresUrl } from "../../core/database-url.js";
+import { isUrl } from "../../core/database-url.js";
 
 export interface GlobalOptions {
   config?: string;
@@ -21,7 +21,7 @@ export async function configFor(cmd: Command): Promise<LoadedConfig> {
   const g = globals(cmd);
   const loaded = await loadConfig(g.config);
   const db = g.db ?? process.env.GATEWAY_DB;
-  if (db) loaded.config.database = isPostgresUrl(db) ? db : resolve(db);
+  if (db) loaded.config.database = isUrl(db) ? db : resolve(db);
   return loaded;
 }
 

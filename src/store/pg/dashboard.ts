@@ -1,10 +1,10 @@
 /**
  * Dashboard users, sessions and one-time sign-in links on PostgreSQL: the same rows as SQLite
- * (sqlite-dashboard.ts). Deleting a user cascades to its sessions and links. Tokens arrive
+ * (sqlite/dashboard.ts). Deleting a user cascades to its sessions and links. Tokens arrive
  * here hashed.
  */
 import type pg from "pg";
-import type { DashboardSession, DashboardUser } from "../index.js";
+import type { DashboardSession, DashboardUser } from "../dashboard.js";
 import { query, transaction } from "./db.js";
 
 interface UserRow {

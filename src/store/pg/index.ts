@@ -6,14 +6,15 @@
 import { randomUUID } from "node:crypto";
 import type { Store } from "../index.js";
 import { createPool, query } from "./db.js";
+import { pgByok } from "./byok.js";
+import { pgCatalog } from "./catalog.js";
+import { pgDashboard } from "./dashboard.js";
 import { pgJournal } from "./journal.js";
+import { pgKeys } from "./keys.js";
+import { pgLedger } from "./ledger.js";
 import { migratePg } from "./migrate.js";
 import { DEFAULT_LEASE_MS, pgMoney } from "./money.js";
-import { pgRecords } from "./records.js";
 import { pgResponses } from "./responses.js";
-import { pgDashboard } from "./dashboard.js";
-import { pgActivity } from "./activity.js";
-import { pgUsage } from "./usage.js";
 import { watchNotifications } from "./watch.js";
 
 export interface PgOptions {
@@ -40,19 +41,22 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
   await money.start();
   return {
     kind: "postgres",
-    ...pgRecords(pool),
-    ...pgUsage(pool),
+    ...pgKeys(pool),
+    ...pgByok(pool),
+    ...pgLedger(pool),
     ...pgResponses(pool),
     ...pgDashboard(pool),
-    ...pgActivity(pool),
+    ...pgCatalog(pool),
     ...pgJournal(pool, owner, leaseMs),
+    ensureAccount: money.ensureAccount,
+    balance: money.balance,
+    addCredits: money.addCredits,
+    accounts: money.accounts,
+    adjustCredits: money.adjustCredits,
+    creditHistory: money.creditHistory,
     reserve: money.reserve,
     settle: money.settle,
     keyBudgetUse: money.keyBudgetUse,
-    balance: money.balance,
-    addCredits: money.addCredits,
-    adjustCredits: money.adjustCredits,
-    updateKey: money.updateKey,
     watch: watch.add,
     async close() {
       await money.stop();

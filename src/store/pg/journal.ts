@@ -5,7 +5,7 @@
  * them for what they had delivered.
  */
 import type pg from "pg";
-import type { InflightRow } from "../index.js";
+import type { InflightRow } from "../journal.js";
 import { query, transaction } from "./db.js";
 
 interface Row {

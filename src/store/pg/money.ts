@@ -6,11 +6,12 @@
  * two lease periods by whichever process sweeps first (docs/fleet.md).
  */
 import type pg from "pg";
-import { periodStart, spentIn, BUDGET_PERIODS, type BudgetHold, type BudgetPeriod } from "../../core/budget.js";
+import { periodStart, spentIn, BUDGET_PERIODS, type BudgetHold } from "../../core/budget.js";
 import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
-import { AccountMissingError, NegativeBalanceError } from "../sqlite/accounts.js";
-import type { Attempt, KeyChanges, LedgerEntry } from "../index.js";
+import { AccountMissingError, NegativeBalanceError, type AccountSummary, type CreditEntry } from "../money.js";
+import type { Attempt, LedgerEntry } from "../ledger.js";
 import { big, query, transaction } from "./db.js";
+import { sumSince } from "./budget.js";
 import { CHANGES_CHANNEL } from "./watch.js";
 
 /** A hold not renewed for this long expires (contract.md §7: 30 s). */
@@ -44,6 +45,33 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
 
   return {
     start: renew,
+    async ensureAccount(id: string, at: number): Promise<void> {
+      await query(pool, "INSERT INTO accounts (id, balance, created_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING", [id, at]);
+    },
+    async accounts(): Promise<AccountSummary[]> {
+      const { rows } = await query<{ id: string; balance: string; created_at: string; keys: string; spend: string }>(
+        pool,
+        `SELECT a.id, a.balance, a.created_at,
+          (SELECT COUNT(*) FROM keys k WHERE k.account = a.id AND k.revoked_at IS NULL) AS keys,
+          (SELECT COALESCE(SUM(cost), 0) FROM ledger l WHERE l.account = a.id) + (SELECT COALESCE(SUM(cost), 0) FROM usage_daily u WHERE u.account = a.id) AS spend
+        FROM accounts a ORDER BY a.id`,
+      );
+      return rows.map((r) => ({ id: r.id, balance: BigInt(r.balance), createdAt: Number(r.created_at), keys: Number(r.keys), spend: BigInt(r.spend) }));
+    },
+    async creditHistory(account: string, limit: number): Promise<CreditEntry[]> {
+      const { rows } = await query<{ amount: string; kind: string; reason: string | null; created_at: string }>(
+        pool,
+        "SELECT amount, kind, reason, created_at FROM credit_grants WHERE account = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+        [account, limit],
+      );
+      return rows.map((r) => ({
+        amount: BigInt(r.amount),
+        kind: r.kind === "adjustment" ? "adjustment" : "grant",
+        reason: r.reason,
+        createdAt: Number(r.created_at),
+      }));
+    },
+
     async stop(): Promise<void> {
       clearInterval(timer);
     },
@@ -114,37 +142,5 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
         await c.query(`NOTIFY ${CHANGES_CHANNEL}`);
         return BigInt(out.rows[0]!.balance);
       }),
-    updateKey: (id: string, changes: KeyChanges, at: number) =>
-      transaction(pool, async (c) => {
-        const set: string[] = [];
-        const values: unknown[] = [id];
-        const put = (column: string, value: unknown) => set.push(`${column} = $${values.push(value)}`);
-        if (changes.budget !== undefined) put("budget", changes.budget);
-        if (changes.budgetPeriod !== undefined) put("budget_period", changes.budgetPeriod);
-        if (changes.rpm !== undefined) put("rpm", changes.rpm);
-        if (changes.expiresAt !== undefined) put("expires_at", changes.expiresAt);
-        if (set.length) await c.query(`UPDATE keys SET ${set.join(", ")} WHERE id = $1`, values);
-        if (changes.budget !== undefined || changes.budgetPeriod !== undefined) await recount(c, id, at);
-        await c.query(`NOTIFY ${CHANGES_CHANNEL}`);
-      }),
   };
-}
-
-/** What the ledger and the daily rollups say a key spent since `since` (ms). */
-async function sumSince(db: pg.Pool | pg.PoolClient, keyId: string, since: number): Promise<bigint> {
-  const { rows } = await query<{ s: string }>(
-    db,
-    `SELECT COALESCE((SELECT SUM(cost) FROM ledger WHERE key_id = $1 AND created_at >= $2), 0)
-      + COALESCE((SELECT SUM(cost) FROM usage_daily WHERE key_id = $1 AND day >= $2), 0) AS s`,
-    [keyId, since],
-  );
-  return BigInt(rows[0]!.s);
-}
-
-/** A key given a budget (or a new period) starts from what the ledger says it spent in the period. */
-async function recount(c: pg.PoolClient, id: string, at: number): Promise<void> {
-  const { rows } = await c.query<{ period: BudgetPeriod }>("SELECT budget_period AS period FROM keys WHERE id = $1 FOR UPDATE", [id]);
-  if (!rows[0]) return;
-  const start = periodStart(rows[0].period, at);
-  await c.query("UPDATE keys SET spent_since = $2, spent = $3 WHERE id = $1", [id, start, await sumSince(c, id, start)]);
 }

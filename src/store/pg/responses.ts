@@ -1,9 +1,9 @@
 /**
  * Stored responses on PostgreSQL (contract.md §12): the same rows and the same recursive chain
- * query as SQLite (sqlite-responses.ts), never following another account's rows.
+ * query as SQLite (sqlite/responses.ts), never following another account's rows.
  */
 import type pg from "pg";
-import type { StoredResponse } from "../index.js";
+import type { StoredResponse } from "../responses.js";
 import { responseFromRow, type ResponseRow } from "../response-row.js";
 import { query } from "./db.js";
 

@@ -8,6 +8,9 @@
 import pg from "pg";
 
 export const CHANGES_CHANNEL = "gateway_changes";
+
+/** Sent inside a write's transaction: other processes hear of it once it commits. */
+export const notify = (c: pg.PoolClient) => c.query(`NOTIFY ${CHANGES_CHANNEL}`);
 const MAX_BACKOFF_MS = 5_000;
 
 export function watchNotifications(url: string) {

@@ -7,23 +7,14 @@
 import type Database from "better-sqlite3";
 import { periodStart, spentIn, type BudgetPeriod, type KeySpend } from "../../core/budget.js";
 import type { Hold, Holds } from "../holds.js";
-import type { KeyChanges, KeyRecord, LedgerEntry } from "../index.js";
+import type { KeyChanges } from "../keys.js";
+import type { LedgerEntry } from "../ledger.js";
 
 interface CounterRow {
   budget: bigint | null;
   period: BudgetPeriod;
   spent: bigint;
   since: bigint;
-}
-
-/** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
-export const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
-  revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod`;
-
-export function toKey(row: unknown): KeyRecord | undefined {
-  if (!row) return undefined;
-  const r = row as KeyRecord & { budget: string | null };
-  return { ...r, budget: r.budget === null ? null : BigInt(r.budget) };
 }
 
 /** Holds released earlier in the same batch transaction (their rows are written, their holds not yet dropped). */

@@ -3,7 +3,7 @@
  * user cascades to its sessions and links (foreign keys are on). Tokens arrive here hashed.
  */
 import type Database from "better-sqlite3";
-import type { DashboardSession, DashboardUser } from "../index.js";
+import type { DashboardSession, DashboardUser } from "../dashboard.js";
 
 interface UserRow {
   email: string;

@@ -4,7 +4,7 @@
  * settlement deletes a row only when there is one (no extra statement for short requests).
  */
 import type Database from "better-sqlite3";
-import type { InflightRow } from "../index.js";
+import type { InflightRow } from "../journal.js";
 
 export function sqliteJournal(db: Database.Database) {
   const s = {

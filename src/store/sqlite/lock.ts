@@ -9,6 +9,7 @@
  * SQLite: a PostgreSQL store would allow any number of servers.
  */
 import { closeSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { requireFilePath } from "../../core/database-url.js";
 
 export interface DatabaseLock {
   release(): void;
@@ -59,6 +60,7 @@ function tryCreate(file: string): boolean {
 
 export function lockDatabase(db: string): DatabaseLock {
   if (db === ":memory:") return { release: () => {} };
+  requireFilePath(db); // before `<db>.lock` is written under a `scheme:` directory
   const file = lockFileOf(db);
   for (let attempt = 0; attempt < 3; attempt++) {
     if (tryCreate(file)) return holdLock(file);

@@ -4,7 +4,7 @@
  * in one recursive query that only ever follows rows of the same account.
  */
 import type Database from "better-sqlite3";
-import type { StoredResponse } from "../index.js";
+import type { StoredResponse } from "../responses.js";
 import { responseFromRow, type ResponseRow } from "../response-row.js";
 
 export function sqliteResponses(db: Database.Database) {

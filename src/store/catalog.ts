@@ -1,0 +1,43 @@
+/** The model catalog as stored: what each model costs and which endpoints serve it. */
+
+export interface Endpoint {
+  /** Provider instance id (the key of `providers:` in the config). */
+  provider: string;
+  /** Upstream model name. */
+  model: string;
+}
+
+/** What a model can do; an absent flag is unknown (the gateway does not refuse on a guess). */
+export interface ModelCapabilities {
+  tools?: boolean;
+  structured_output?: boolean;
+  images?: boolean;
+  reasoning?: boolean;
+  web_search?: boolean;
+  /** The model kind: absent `chat` means a chat model; `embeddings` must be true to serve /v1/embeddings. */
+  chat?: boolean;
+  embeddings?: boolean;
+}
+
+export interface CatalogModel {
+  id: string;
+  ownedBy: string;
+  /** nano-USD per 1M tokens; null when unknown (such a model is not billable on the platform). */
+  promptPrice: number | null;
+  completionPrice: number | null;
+  /** nano-USD per 1M cached prompt tokens read / written; absent: the prompt price. */
+  cacheReadPrice?: number | null;
+  cacheWritePrice?: number | null;
+  contextLength: number | null;
+  maxOutput: number | null;
+  endpoints: Endpoint[];
+  order?: "latency" | "fixed";
+  capabilities?: ModelCapabilities;
+  source: "bundled" | "live" | "config";
+  created: number;
+}
+
+export interface CatalogStore {
+  replaceCatalog(models: CatalogModel[]): Promise<void>;
+  catalog(): Promise<CatalogModel[]>;
+}

@@ -1,0 +1,33 @@
+/** Gateway keys: stored by hash, with their limits (rpm, expiry, a budget per period). */
+import type { BudgetPeriod } from "../core/budget.js";
+
+export interface KeyRecord {
+  id: string;
+  name: string;
+  account: string;
+  hash: string;
+  last4: string;
+  createdAt: number;
+  expiresAt: number | null;
+  revokedAt: number | null;
+  lastUsedAt: number | null;
+  rpm: number | null;
+  /** Spending limit in nano-USD per `budgetPeriod` (docs/limits.md); null or absent: none. */
+  budget?: bigint | null;
+  /** Calendar period in UTC; `total` (the default) never rolls over. */
+  budgetPeriod?: BudgetPeriod;
+}
+
+/** What `keys update` may change; a field left out is unchanged. */
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt">>;
+
+export interface KeyStore {
+  createKey(key: KeyRecord): Promise<void>;
+  findKeyByHash(hash: string): Promise<KeyRecord | undefined>;
+  findKey(idOrName: string): Promise<KeyRecord | undefined>;
+  listKeys(account?: string): Promise<KeyRecord[]>;
+  revokeKey(id: string, at: number): Promise<void>;
+  /** Changes a key; a new budget period recounts its spend in the current period from the ledger. */
+  updateKey(id: string, changes: KeyChanges, at: number): Promise<void>;
+  touchKeys(lastUsed: Map<string, number>): Promise<void>;
+}

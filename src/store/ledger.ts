@@ -1,0 +1,98 @@
+/**
+ * The ledger: one row per request (and its failed-over attempts), folded into daily rollups by
+ * retention; usage and the dashboard's activity read rows and rollups together.
+ */
+
+/** The ledger's `endpoint` column: which API served the request. */
+export type ApiEndpoint = "chat" | "embeddings" | "responses";
+
+export interface LedgerEntry {
+  requestId: string;
+  createdAt: number;
+  account: string;
+  keyId: string;
+  model: string;
+  provider: string | null;
+  promptTokens: number;
+  completionTokens: number;
+  /**
+   * What to charge: the list cost for platform requests, 0 for BYOK and failures. The store
+   * charges what the balance and the key's budget allow beyond other requests' holds, writes
+   * that as `cost` and the rest as `uncollected` (docs/limits.md).
+   */
+  cost: number;
+  /** Set by the store: the part of `cost` it could not collect. */
+  uncollected?: number;
+  /** Price list cost, recorded for BYOK too. */
+  listCost: number;
+  byok: boolean;
+  usageSource: "provider" | "estimated" | "none";
+  status: "ok" | "error" | "cancelled";
+  httpStatus: number;
+  latencyMs: number;
+  attempts: number;
+  /** The API the request came through; absent means chat (rows from before the column). */
+  endpoint?: ApiEndpoint;
+}
+
+export interface Attempt {
+  requestId: string;
+  createdAt: number;
+  provider: string;
+  model: string;
+  outcome: string;
+  httpStatus: number | null;
+  latencyMs: number;
+}
+
+export interface UsageRow {
+  model: string;
+  keyId: string;
+  keyName: string | null;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Sums of many requests: BigInt, exact past 2^53 nano-USD. */
+  cost: bigint;
+  /** Price-list cost, BYOK included. */
+  listCost: bigint;
+  /** Charges that exceeded what the balance (or the key's budget) had left. */
+  uncollected: bigint;
+  endpoint: ApiEndpoint;
+}
+
+/** What one prune did: ledger rows and attempts deleted, daily rollup rows written or added to. */
+export interface PruneResult {
+  rows: number;
+  attempts: number;
+  rollups: number;
+}
+
+/** One day (UTC midnight, ms) of an account's spend: what was charged and how many requests. */
+export interface DailySpend {
+  day: number;
+  cost: bigint;
+  requests: number;
+}
+
+/** A ledger row as the dashboard's latest requests show it. */
+export type RecentRequest = Pick<
+  LedgerEntry,
+  "requestId" | "createdAt" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "cost" | "byok" | "status" | "httpStatus" | "latencyMs"
+> & { keyName: string | null };
+
+export interface LedgerStore {
+  /** Ledger rows and daily rollups together; a rollup day counts when it starts at or after `since`. */
+  usage(filter: { account?: string; since?: number }): Promise<UsageRow[]>;
+  /**
+   * Folds ledger rows created before `before` (ms) into daily rollups per UTC day, account,
+   * key, model and BYOK flag, and deletes them and their attempts, in one transaction.
+   */
+  prune(before: number): Promise<PruneResult>;
+  /** created_at of the oldest ledger row, so retention can prune an hour at a time. */
+  oldestLedgerAt(): Promise<number | undefined>;
+  /** Spend per UTC day since `since` (ms), ledger rows and retention's daily rollups alike. */
+  dailySpend(account: string, since: number): Promise<DailySpend[]>;
+  /** The account's latest ledger rows, newest first. */
+  recentRequests(account: string, limit: number): Promise<RecentRequest[]>;
+}

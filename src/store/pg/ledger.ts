@@ -1,0 +1,134 @@
+/**
+ * The ledger on PostgreSQL: usage, retention and the dashboard's activity, the same queries as
+ * SQLite (sqlite/ledger.ts). A prune folds old ledger rows into daily rollups and deletes them
+ * in one transaction, so rollups always sum to the rows they replaced. bigint sums arrive as
+ * strings and stay exact.
+ */
+import type pg from "pg";
+import type { DailySpend, PruneResult, RecentRequest, UsageRow } from "../ledger.js";
+import { query, transaction } from "./db.js";
+
+const DAY_MS = 86_400_000;
+
+interface UsageDbRow {
+  model: string;
+  key_id: string;
+  key_name: string | null;
+  endpoint: UsageRow["endpoint"];
+  requests: string;
+  prompt_tokens: string;
+  completion_tokens: string;
+  cost: string;
+  list_cost: string;
+  uncollected: string;
+}
+
+interface RecentRow {
+  request_id: string;
+  created_at: string;
+  key_id: string;
+  key_name: string | null;
+  model: string;
+  provider: string | null;
+  prompt_tokens: string;
+  completion_tokens: string;
+  cost: string;
+  byok: boolean;
+  status: string;
+  http_status: number;
+  latency_ms: string;
+}
+
+export function pgLedger(pool: pg.Pool) {
+  return {
+    async usage({ account, since }: { account?: string; since?: number }): Promise<UsageRow[]> {
+      const { rows } = await query<UsageDbRow>(
+        pool,
+        `SELECT u.model, u.key_id, k.name AS key_name, u.endpoint, SUM(u.requests) AS requests,
+          SUM(u.prompt_tokens) AS prompt_tokens, SUM(u.completion_tokens) AS completion_tokens,
+          SUM(u.cost) AS cost, SUM(u.list_cost) AS list_cost, SUM(u.uncollected) AS uncollected
+        FROM (
+          SELECT model, key_id, endpoint, COUNT(*) AS requests, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens,
+            SUM(cost) AS cost, SUM(list_cost) AS list_cost, SUM(uncollected) AS uncollected
+          FROM ledger WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR created_at >= $2)
+          GROUP BY model, key_id, endpoint
+          UNION ALL
+          SELECT model, key_id, endpoint, SUM(requests), SUM(prompt_tokens), SUM(completion_tokens), SUM(cost), SUM(list_cost), SUM(uncollected)
+          FROM usage_daily WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR day >= $2)
+          GROUP BY model, key_id, endpoint
+        ) u LEFT JOIN keys k ON k.id = u.key_id
+        GROUP BY u.model, u.key_id, k.name, u.endpoint ORDER BY u.model, u.key_id, u.endpoint`,
+        [account ?? null, since ?? null],
+      );
+      return rows.map((r) => ({
+        model: r.model,
+        keyId: r.key_id,
+        keyName: r.key_name,
+        endpoint: r.endpoint,
+        requests: Number(r.requests),
+        promptTokens: Number(r.prompt_tokens),
+        completionTokens: Number(r.completion_tokens),
+        cost: BigInt(r.cost),
+        listCost: BigInt(r.list_cost),
+        uncollected: BigInt(r.uncollected),
+      }));
+    },
+    prune: (before: number): Promise<PruneResult> =>
+      transaction(pool, async (c) => {
+        const rollups = await c.query(
+          `INSERT INTO usage_daily AS d (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected)
+          SELECT created_at - created_at % ${DAY_MS}, account, key_id, model, byok, endpoint, COUNT(*), SUM(prompt_tokens), SUM(completion_tokens),
+            SUM(cost), SUM(list_cost), SUM(uncollected)
+          FROM ledger WHERE created_at < $1 GROUP BY 1, 2, 3, 4, 5, 6
+          ON CONFLICT (day, account, key_id, model, byok, endpoint) DO UPDATE SET
+            requests = d.requests + excluded.requests, prompt_tokens = d.prompt_tokens + excluded.prompt_tokens,
+            completion_tokens = d.completion_tokens + excluded.completion_tokens, cost = d.cost + excluded.cost,
+            list_cost = d.list_cost + excluded.list_cost, uncollected = d.uncollected + excluded.uncollected`,
+          [before],
+        );
+        const attempts = await c.query("DELETE FROM attempts WHERE request_id IN (SELECT request_id FROM ledger WHERE created_at < $1)", [before]);
+        const rows = await c.query("DELETE FROM ledger WHERE created_at < $1", [before]);
+        return { rows: rows.rowCount ?? 0, attempts: attempts.rowCount ?? 0, rollups: rollups.rowCount ?? 0 };
+      }),
+    async oldestLedgerAt(): Promise<number | undefined> {
+      const { rows } = await query<{ t: string | null }>(pool, "SELECT MIN(created_at) AS t FROM ledger");
+      return rows[0]?.t == null ? undefined : Number(rows[0].t);
+    },
+    async dailySpend(account: string, since: number): Promise<DailySpend[]> {
+      const { rows } = await query<{ day: string; cost: string; requests: string }>(
+        pool,
+        `SELECT day, SUM(cost) AS cost, SUM(requests) AS requests FROM (
+          SELECT created_at - created_at % ${DAY_MS} AS day, cost, 1 AS requests FROM ledger WHERE account = $1 AND created_at >= $2
+          UNION ALL
+          SELECT day, cost, requests FROM usage_daily WHERE account = $1 AND day >= $3
+        ) d GROUP BY day ORDER BY day`,
+        [account, since, since - (since % DAY_MS)],
+      );
+      return rows.map((r) => ({ day: Number(r.day), cost: BigInt(r.cost), requests: Number(r.requests) }));
+    },
+    async recentRequests(account: string, limit: number): Promise<RecentRequest[]> {
+      const { rows } = await query<RecentRow>(
+        pool,
+        `SELECT l.request_id, l.created_at, l.key_id, k.name AS key_name, l.model, l.provider,
+          l.prompt_tokens, l.completion_tokens, l.cost, l.byok, l.status, l.http_status, l.latency_ms
+        FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = $1 ORDER BY l.created_at DESC, l.id DESC LIMIT $2`,
+        [account, limit],
+      );
+      return rows.map((r) => ({
+        requestId: r.request_id,
+        createdAt: Number(r.created_at),
+        keyId: r.key_id,
+        keyName: r.key_name,
+        model: r.model,
+        provider: r.provider,
+        promptTokens: Number(r.prompt_tokens),
+        completionTokens: Number(r.completion_tokens),
+        cost: Number(r.cost),
+        byok: r.byok,
+        status: r.status as RecentRequest["status"],
+        httpStatus: Number(r.http_status),
+        latencyMs: Number(r.latency_ms),
+      }));
+    },
+  };
+}

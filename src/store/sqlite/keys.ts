@@ -1,0 +1,40 @@
+/** Keys on SQLite: one row each, read by hash on every request (through the key cache). */
+import type Database from "better-sqlite3";
+import type { KeyRecord } from "../keys.js";
+import type { sqliteBudget } from "./budget.js";
+
+/** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
+export const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
+  revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod`;
+
+export function toKey(row: unknown): KeyRecord | undefined {
+  if (!row) return undefined;
+  const r = row as KeyRecord & { budget: string | null };
+  return { ...r, budget: r.budget === null ? null : BigInt(r.budget) };
+}
+
+export function sqliteKeys(db: Database.Database, budgets: ReturnType<typeof sqliteBudget>) {
+  const s = {
+    insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period)
+      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod)`),
+    keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
+    keyByIdOrName: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ? OR name = ?`),
+    revoke: db.prepare("UPDATE keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
+    touch: db.prepare("UPDATE keys SET last_used_at = ? WHERE id = ?"),
+  };
+  return {
+    createKey: (key: KeyRecord) => void s.insertKey.run({ budget: null, budgetPeriod: "total", ...key }),
+    findKeyByHash: (hash: string) => toKey(s.keyByHash.get(hash)),
+    findKey: (idOrName: string) => toKey(s.keyByIdOrName.get(idOrName, idOrName)),
+    listKeys: (account?: string) =>
+      (account
+        ? db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE account = ? ORDER BY created_at`).all(account)
+        : db.prepare(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at`).all()
+      ).map((r) => toKey(r)!),
+    revokeKey: (id: string, at: number) => void s.revoke.run(at, id),
+    updateKey: budgets.update,
+    touchKeys: db.transaction((lastUsed: Map<string, number>) => {
+      for (const [id, at] of lastUsed) s.touch.run(at, id);
+    }),
+  };
+}

@@ -1,0 +1,9 @@
+/** The Store contract (store.cases.ts) on PostgreSQL: a new database per case, dropped after it. */
+import { openPostgresStore } from "../../src/store/pg/index.js";
+import { createTestDatabase } from "../helpers/services.js";
+import { storeCases } from "./store.cases.js";
+
+storeCases(async () => {
+  const db = await createTestDatabase();
+  return { db: db.url, open: () => openPostgresStore(db.url), drop: db.drop, sharedHolds: true };
+});

@@ -1,0 +1,12 @@
+/** The Store contract (store.cases.ts) on SQLite: a new file per case, removed after it. */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { openSqliteStore } from "../../src/store/sqlite/index.js";
+import { tempDir } from "../helpers/cli.js";
+import { storeCases } from "./store.cases.js";
+
+storeCases(async () => {
+  const dir = tempDir();
+  const db = join(dir, "store.db");
+  return { db, open: async () => openSqliteStore(db), drop: async () => rmSync(dir, { recursive: true, force: true }), sharedHolds: false };
+});

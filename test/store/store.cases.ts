@@ -1,0 +1,386 @@
+/**
+ * The Store contract, one set of cases for every implementation (as hono's router tests do):
+ * sqlite.test.ts and postgres.test.ts call `storeCases` with a factory that makes an empty
+ * database, so both stores are held to the same promises (src/store/*.ts say them).
+ */
+import { afterEach, beforeEach, describe, expect, test } from "vitest";
+import { periodStart } from "../../src/core/budget.js";
+import { MAX_NANO } from "../../src/core/money.js";
+import type { Attempt, KeyRecord, LedgerEntry, Store } from "../../src/store/index.js";
+import { rows } from "../helpers/rows.js";
+
+export interface StoreHarness {
+  /** Where the database is: a file path or a postgres:// URL (helpers/rows.ts reads both). */
+  db: string;
+  /** A new connection (a process of its own, as far as the store can tell) to the same database. */
+  open(): Promise<Store>;
+  /** Removes the database. */
+  drop(): Promise<void>;
+  /** Whether holds taken through one connection count on another (PostgreSQL; SQLite's live in its one process). */
+  sharedHolds: boolean;
+}
+
+const T0 = Date.UTC(2026, 10, 20, 12);
+const DAY = 86_400_000;
+
+const key = (id: string, over: Partial<KeyRecord> = {}): KeyRecord => ({
+  id,
+  name: `name-${id}`,
+  account: "acme",
+  hash: `hash-${id}`,
+  last4: id.slice(-4),
+  createdAt: T0,
+  expiresAt: null,
+  revokedAt: null,
+  lastUsedAt: null,
+  rpm: null,
+  ...over,
+});
+
+let n = 0;
+const entry = (over: Partial<LedgerEntry> = {}): LedgerEntry => ({
+  requestId: `req-${++n}`,
+  createdAt: T0,
+  account: "acme",
+  keyId: "k1",
+  model: "m",
+  provider: "p",
+  promptTokens: 10,
+  completionTokens: 5,
+  cost: 100,
+  listCost: 100,
+  byok: false,
+  usageSource: "provider",
+  status: "ok",
+  httpStatus: 200,
+  latencyMs: 7,
+  attempts: 1,
+  ...over,
+});
+const ok = (e: LedgerEntry): Attempt[] => [
+  { requestId: e.requestId, createdAt: e.createdAt, provider: "p", model: "m", outcome: "success", httpStatus: 200, latencyMs: 7 },
+];
+
+async function until(check: () => boolean, ms = 4_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+export function storeCases(make: () => Promise<StoreHarness>): void {
+  let h: StoreHarness;
+  let store: Store;
+  const others: Store[] = [];
+  const another = async () => {
+    const s = await h.open();
+    others.push(s);
+    return s;
+  };
+  const ledgerRows = async () => (await rows<{ n: number }>(h.db, "SELECT COUNT(*) AS n FROM ledger"))[0]!.n;
+
+  beforeEach(async () => {
+    h = await make();
+    store = await h.open();
+    await store.addCredits("acme", 0n, T0);
+    await store.createKey(key("k1"));
+  });
+  afterEach(async () => {
+    for (const s of others.splice(0)) await s.close();
+    await store.close().catch(() => undefined);
+    await h.drop();
+  });
+
+  describe("keys", () => {
+    test("create, find by hash, id or name, list per account in creation order", async () => {
+      await store.addCredits("other", 0n, T0);
+      await store.createKey(key("k2", { createdAt: T0 + 1, rpm: 60, expiresAt: T0 + DAY }));
+      await store.createKey(key("k3", { account: "other", createdAt: T0 + 2 }));
+      expect(await store.findKeyByHash("hash-k2")).toMatchObject({
+        id: "k2",
+        rpm: 60,
+        expiresAt: T0 + DAY,
+        revokedAt: null,
+        budget: null,
+        budgetPeriod: "total",
+      });
+      expect((await store.findKey("k2"))?.id).toBe("k2");
+      expect((await store.findKey("name-k2"))?.id).toBe("k2");
+      expect(await store.findKeyByHash("nope")).toBeUndefined();
+      expect((await store.listKeys()).map((k) => k.id)).toEqual(["k1", "k2", "k3"]);
+      expect((await store.listKeys("acme")).map((k) => k.id)).toEqual(["k1", "k2"]);
+    });
+
+    test("revoke sets revokedAt once; update changes rpm, expiry and budget; touch records last use", async () => {
+      await store.revokeKey("k1", T0 + 5);
+      await store.revokeKey("k1", T0 + 9);
+      expect((await store.findKey("k1"))?.revokedAt).toBe(T0 + 5);
+      await store.updateKey("k1", { rpm: 5, expiresAt: T0 + 1000, budget: 123n, budgetPeriod: "month" }, T0);
+      expect(await store.findKey("k1")).toMatchObject({ rpm: 5, expiresAt: T0 + 1000, budget: 123n, budgetPeriod: "month" });
+      await store.updateKey("k1", { rpm: null }, T0);
+      expect(await store.findKey("k1")).toMatchObject({ rpm: null, budget: 123n });
+      await store.touchKeys(new Map([["k1", T0 + 77]]));
+      expect((await store.findKey("k1"))?.lastUsedAt).toBe(T0 + 77);
+    });
+  });
+
+  describe("accounts and credits", () => {
+    test("credits add exactly past 2^53, an unknown account has no balance, ensureAccount keeps a balance", async () => {
+      expect(await store.balance("ghost")).toBeUndefined();
+      const big = 2n ** 60n + 1n;
+      expect(await store.addCredits("rich", big, T0)).toBe(big);
+      expect(await store.addCredits("rich", 2, T0)).toBe(big + 2n);
+      await store.ensureAccount("rich", T0);
+      expect(await store.balance("rich")).toBe(big + 2n);
+      await store.ensureAccount("new", T0);
+      expect(await store.balance("new")).toBe(0n);
+      await expect(store.addCredits("rich", MAX_NANO, T0)).rejects.toThrow(/./);
+      expect(await store.balance("rich")).toBe(big + 2n);
+    });
+
+    test("adjust never goes below zero nor for an unknown account; history and the listing say what happened", async () => {
+      await store.addCredits("acme", 500n, T0);
+      await expect(store.adjustCredits("acme", -501n, "too much", T0 + 1)).rejects.toMatchObject({ name: "NegativeBalanceError" });
+      await expect(store.adjustCredits("ghost", 1n, "x", T0 + 1)).rejects.toMatchObject({ name: "AccountMissingError" });
+      expect(await store.adjustCredits("acme", -500n, "refund", T0 + 2)).toBe(0n);
+      expect(await store.creditHistory("acme", 10)).toEqual([
+        { amount: -500n, kind: "adjustment", reason: "refund", createdAt: T0 + 2 },
+        { amount: 500n, kind: "grant", reason: null, createdAt: T0 },
+        { amount: 0n, kind: "grant", reason: null, createdAt: T0 },
+      ]);
+      await store.addCredits("acme", 1000n, T0);
+      const e = entry({ cost: 300 });
+      await store.settle(null, e, ok(e));
+      await store.createKey(key("k2"));
+      await store.revokeKey("k2", T0);
+      expect((await store.accounts()).find((a) => a.id === "acme")).toEqual({ id: "acme", balance: 700n, createdAt: T0, keys: 1, spend: 300n });
+    });
+  });
+
+  describe("holds and settlement", () => {
+    test("the worst case equal to the balance is admitted, one more is not; settle releases the hold and writes one ledger row", async () => {
+      await store.addCredits("acme", 1000n, T0);
+      expect(await store.reserve("r1", "acme", 1000)).toBe(true);
+      expect(await store.reserve("r2", "acme", 1)).toBe(false);
+      const e = entry({ cost: 600 });
+      await store.settle("r1", e, ok(e));
+      expect(e.uncollected).toBe(0);
+      expect(await store.balance("acme")).toBe(400n);
+      expect(await ledgerRows()).toBe(1);
+      expect(await store.reserve("r3", "acme", 400)).toBe(true);
+      expect(await store.reserve("r4", "acme", 1)).toBe(false);
+    });
+
+    test("concurrent reserves never hold more than the balance (from two connections where holds are shared)", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      const second = h.sharedHolds ? await another() : store;
+      const tries = Array.from({ length: 40 }, (_, i) => (i % 2 ? second : store).reserve(`c${i}`, "acme", 1000));
+      expect((await Promise.all(tries)).filter(Boolean)).toHaveLength(10);
+    });
+
+    test("a charge beyond the balance and other holds is recorded as uncollected, never below zero", async () => {
+      await store.addCredits("acme", 1000n, T0);
+      expect(await store.reserve("mine", "acme", 100)).toBe(true);
+      expect(await store.reserve("theirs", "acme", 800)).toBe(true);
+      const e = entry({ cost: 250 });
+      await store.settle("mine", e, ok(e));
+      expect(e.uncollected).toBe(50);
+      expect(await store.balance("acme")).toBe(800n);
+      expect(await store.usage({ account: "acme" })).toMatchObject([{ cost: 200n, listCost: 100n, uncollected: 50n, requests: 1 }]);
+    });
+
+    test("a key's budget holds per period; keyBudgetUse reports spend and holds", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      await store.updateKey("k1", { budget: 500n, budgetPeriod: "day" }, T0);
+      const budget = { keyId: "k1", limit: 500n, since: periodStart("day", T0) };
+      expect(await store.reserve("b1", "acme", 500, budget)).toBe(true);
+      expect(await store.reserve("b2", "acme", 1, budget)).toBe(false);
+      expect(await store.keyBudgetUse("k1", budget.since)).toEqual({ spent: 0n, held: 500 });
+      const e = entry({ cost: 300 });
+      await store.settle("b1", e, ok(e));
+      expect(await store.keyBudgetUse("k1", budget.since)).toEqual({ spent: 300n, held: 0 });
+      expect(await store.reserve("b3", "acme", 201, budget)).toBe(false);
+      // The next day starts from nothing; the balance still counts.
+      const tomorrow = { ...budget, since: periodStart("day", T0 + DAY) };
+      expect(await store.keyBudgetUse("k1", tomorrow.since)).toEqual({ spent: 0n, held: 0 });
+      expect(await store.reserve("b4", "acme", 500, tomorrow)).toBe(true);
+      // A new period recounts from the ledger: the whole week holds today's 300.
+      await store.updateKey("k1", { budgetPeriod: "week" }, T0);
+      expect((await store.keyBudgetUse("k1", periodStart("week", T0))).spent).toBe(300n);
+    });
+  });
+
+  describe("ledger", () => {
+    test("usage, daily spend and recent requests; prune folds old rows into rollups that sum exactly", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      const old = entry({ createdAt: T0 - 3 * DAY, cost: 40, endpoint: "embeddings" });
+      const failed = entry({ createdAt: T0 - 3 * DAY + 1, cost: 0, status: "error", httpStatus: 503 });
+      const recent = entry({ createdAt: T0, cost: 60, byok: true, listCost: 90 });
+      await store.settle(null, old, ok(old));
+      const tries: Attempt[] = [
+        { ...ok(failed)[0]!, outcome: "timeout", httpStatus: null },
+        { ...ok(failed)[0]!, outcome: "http_503", httpStatus: 503 },
+      ];
+      await store.settle(null, failed, tries);
+      await store.settle(null, recent, ok(recent));
+      const before = await store.usage({ account: "acme" });
+      expect(before.reduce((s, r) => s + r.cost, 0n)).toBe(100n);
+      expect(await store.usage({ account: "acme", since: T0 - DAY })).toMatchObject([{ requests: 1, cost: 60n, listCost: 90n, keyName: "name-k1" }]);
+      expect((await store.recentRequests("acme", 2)).map((r) => [r.requestId, r.keyName, r.byok])).toEqual([
+        [recent.requestId, "name-k1", true],
+        [failed.requestId, "name-k1", false],
+      ]);
+      const days = await store.dailySpend("acme", T0 - 7 * DAY);
+      expect(await store.oldestLedgerAt()).toBe(T0 - 3 * DAY);
+
+      expect(await store.prune(T0 - DAY)).toEqual({ rows: 2, attempts: 2, rollups: 2 });
+      expect(await ledgerRows()).toBe(1);
+      expect(await store.oldestLedgerAt()).toBe(T0);
+      expect(await store.usage({ account: "acme" })).toEqual(before);
+      expect(await store.dailySpend("acme", T0 - 7 * DAY)).toEqual(days);
+      expect(days).toEqual([
+        { day: periodStart("day", T0 - 3 * DAY), cost: 40n, requests: 2 },
+        { day: periodStart("day", T0), cost: 60n, requests: 1 },
+      ]);
+    });
+  });
+
+  describe("byok, catalog, responses", () => {
+    test("BYOK rows are set, replaced, listed per account and removed", async () => {
+      await store.addCredits("other", 0n, T0);
+      await store.setByok({ account: "acme", provider: "openai", secret: Buffer.from([1, 2]), last4: "aaaa", updatedAt: T0 });
+      await store.setByok({ account: "acme", provider: "openai", secret: Buffer.from([3]), last4: "bbbb", updatedAt: T0 + 1 });
+      await store.setByok({ account: "other", provider: "anthropic", secret: Buffer.from([4]), last4: "cccc", updatedAt: T0 });
+      expect(await store.listByok("acme")).toEqual([{ account: "acme", provider: "openai", secret: Buffer.from([3]), last4: "bbbb", updatedAt: T0 + 1 }]);
+      expect((await store.listByok()).map((r) => r.account)).toEqual(["acme", "other"]);
+      expect(await store.removeByok("acme", "openai")).toBe(true);
+      expect(await store.removeByok("acme", "openai")).toBe(false);
+      expect(await store.listByok("acme")).toEqual([]);
+    });
+
+    test("the catalog is saved whole and read back as saved", async () => {
+      const model = {
+        id: "a/m",
+        ownedBy: "a",
+        promptPrice: 1000,
+        completionPrice: 2000,
+        cacheReadPrice: 100,
+        contextLength: 8192,
+        maxOutput: null,
+        endpoints: [{ provider: "p", model: "m" }],
+        order: "fixed" as const,
+        capabilities: { tools: true, embeddings: false },
+        source: "config" as const,
+        created: 1_700_000_000,
+      };
+      await store.replaceCatalog([model, { ...model, id: "b/m", capabilities: undefined, cacheReadPrice: undefined, promptPrice: null }]);
+      const read = await store.catalog();
+      expect(read[0]).toEqual(model);
+      expect(read[1]).toMatchObject({ id: "b/m", promptPrice: null });
+      await store.replaceCatalog([]);
+      expect(await store.catalog()).toEqual([]);
+    });
+
+    test("stored responses: the owner's only, chained oldest first within limits, deleted and pruned", async () => {
+      const r = (id: string, previousId: string | null, createdAt = T0) => ({
+        id,
+        account: "acme",
+        createdAt,
+        model: "m",
+        previousId,
+        items: [{ type: "message", text: id }],
+        response: { id },
+      });
+      await store.saveResponse(r("r1", null, T0 - DAY));
+      await store.saveResponse(r("r2", "r1"));
+      await store.saveResponse(r("r3", "r2"));
+      expect(await store.findResponse("r2", "acme")).toEqual(r("r2", "r1"));
+      expect(await store.findResponse("r2", "other")).toBeUndefined();
+      expect((await store.responseChain("r3", "acme", { depth: 10, bytes: 1e6 })).map((x) => x.id)).toEqual(["r1", "r2", "r3"]);
+      expect((await store.responseChain("r3", "acme", { depth: 2, bytes: 1e6 })).map((x) => x.id)).toEqual(["r2", "r3"]);
+      expect(await store.responseChain("r3", "other", { depth: 10, bytes: 1e6 })).toEqual([]);
+      expect(await store.deleteResponse("r3", "other")).toBe(false);
+      expect(await store.deleteResponse("r3", "acme")).toBe(true);
+      expect(await store.findResponse("r3", "acme")).toBeUndefined();
+      expect(await store.pruneResponses(T0 - 1)).toBe(1);
+      expect(await store.findResponse("r1", "acme")).toBeUndefined();
+    });
+  });
+
+  describe("dashboard", () => {
+    test("users, sessions that expire and end on a new password, single-use sign-in links, removal cascades", async () => {
+      const user = { email: "ops@example.com", account: "acme", admin: true, passwordHash: null, createdAt: T0 };
+      await store.createUser(user);
+      await expect(store.createUser(user)).rejects.toThrow();
+      await store.createUser({ ...user, email: "a@example.com", admin: false });
+      expect(await store.findUser("ops@example.com")).toEqual(user);
+      expect((await store.listUsers()).map((u) => u.email)).toEqual(["a@example.com", "ops@example.com"]);
+
+      await store.createSession({ hash: "s1", email: user.email, createdAt: T0, expiresAt: T0 + 100 });
+      expect(await store.findSession("s1", T0 + 99)).toEqual(user);
+      expect(await store.findSession("s1", T0 + 100)).toBeUndefined();
+      await store.setPassword(user.email, "scrypt$x");
+      expect(await store.findSession("s1", T0 + 1)).toBeUndefined();
+      expect((await store.findUser(user.email))?.passwordHash).toBe("scrypt$x");
+      await store.createSession({ hash: "s2", email: user.email, createdAt: T0, expiresAt: T0 + 100 });
+      await store.deleteSession("s2");
+      expect(await store.findSession("s2", T0)).toBeUndefined();
+
+      await store.createSignInLink("l1", user.email, T0 + 100);
+      await store.createSignInLink("l2", user.email, T0 + 100);
+      expect(await store.takeSignInLink("l1", T0)).toBeUndefined();
+      expect(await store.takeSignInLink("l2", T0)).toBe(user.email);
+      expect(await store.takeSignInLink("l2", T0)).toBeUndefined();
+      await store.createSignInLink("l3", user.email, T0 + 100);
+      expect(await store.takeSignInLink("l3", T0 + 100)).toBeUndefined();
+
+      await store.createSession({ hash: "s3", email: user.email, createdAt: T0, expiresAt: T0 + 100 });
+      expect(await store.removeUser(user.email)).toBe(true);
+      expect(await store.removeUser(user.email)).toBe(false);
+      expect(await store.findSession("s3", T0)).toBeUndefined();
+    });
+  });
+
+  describe("journal and watch", () => {
+    test("streams a stopped process journaled are left for the next one; settling drops the row", async () => {
+      const row = {
+        requestId: "s1",
+        createdAt: T0,
+        account: "acme",
+        keyId: "k1",
+        model: "m",
+        provider: "p",
+        promptTokens: 3,
+        completionTokens: 4,
+        listCost: 9,
+        byok: false,
+      };
+      await store.journalInflight([row, { ...row, requestId: "s2" }]);
+      await store.journalInflight([row]);
+      await store.close();
+      store = await h.open();
+      expect(await store.leftInflight()).toEqual([row]);
+      const e = entry({ requestId: "s1", cost: 0 });
+      await store.settle(null, e, ok(e));
+      await store.close();
+      store = await h.open();
+      expect(await store.leftInflight()).toEqual([]);
+    });
+
+    test("watch tells of another connection's change, and stops after unsubscribe", async () => {
+      const second = await another();
+      let calls = 0;
+      const stop = store.watch(() => calls++);
+      await new Promise((r) => setTimeout(r, 600)); // listening (a reconnect also notifies)
+      calls = 0;
+      await second.revokeKey("k1", T0);
+      await until(() => calls > 0);
+      stop();
+      calls = 0;
+      await second.addCredits("acme", 1n, T0);
+      await new Promise((r) => setTimeout(r, 600));
+      expect(calls).toBe(0);
+    });
+  });
+}
