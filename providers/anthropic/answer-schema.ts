@@ -18,7 +18,7 @@ export const usageSchema = z.object({
 export type WireUsage = z.infer<typeof usageSchema>;
 
 const text = z.object({ type: z.literal("text"), text: z.string() });
-const toolUse = z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() });
+const toolUse = z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown().optional() });
 
 export const messageSchema = z.object({
   id: z.string().nullish(),
