@@ -42,3 +42,15 @@ export type BlockDelta = z.infer<typeof blockDeltaSchema>;
 export const blockStopSchema = z.object({ contentBlockIndex: index });
 export const messageStopSchema = z.object({ stopReason: z.string() });
 export const metadataSchema = z.object({ usage: usageSchema.nullish() });
+
+/** Each vector is checked by the core in one pass (finite float32, lengths), not here per number. */
+const vector = z.unknown().optional();
+export const titanEmbeddingSchema = z.object({ embedding: vector, inputTextTokenCount: count });
+/** Cohere Embed on Bedrock: a list, or by type when `embedding_types` was asked (float only is read). */
+export const cohereEmbeddingsSchema = z.object({ embeddings: z.union([z.array(vector), z.object({ float: z.array(vector) })]) });
+
+export const modelListSchema = z.object({
+  modelSummaries: z.array(
+    z.object({ modelId: z.string(), outputModalities: z.array(z.string()).nullish(), inferenceTypesSupported: z.array(z.string()).nullish() }),
+  ),
+});
