@@ -49,11 +49,12 @@ function toMistralPart(p: ContentPart): unknown {
 
 /** `model_length` (the context window ran out) is a truncation; `error` is a failed generation: fail over. */
 export function fromMistral(json: unknown): unknown {
-  const body = json as { choices?: Array<{ finish_reason?: string | null }> } | null;
-  const choices = body?.choices ?? [];
-  if (choices.some((c) => c.finish_reason === "error")) throw new Error("mistral: generation ended with finish_reason 'error'");
-  if (!choices.some((c) => c.finish_reason === "model_length")) return json;
-  return { ...body, choices: choices.map((c) => (c.finish_reason === "model_length" ? { ...c, finish_reason: "length" } : c)) };
+  const body = json as { choices?: Array<{ finish_reason?: string | null } | null> } | null;
+  // Not yet checked: a body that is not the format is left to the schema (a 502), never a TypeError here.
+  const choices = Array.isArray(body?.choices) ? body.choices : [];
+  if (choices.some((c) => c?.finish_reason === "error")) throw new Error("mistral: generation ended with finish_reason 'error'");
+  if (!choices.some((c) => c?.finish_reason === "model_length")) return json;
+  return { ...body, choices: choices.map((c) => (c?.finish_reason === "model_length" ? { ...c, finish_reason: "length" } : c)) };
 }
 
 /** GET /v1/models lists `max_context_length` and `capabilities.completion_chat` per model. */
