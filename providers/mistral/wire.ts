@@ -11,7 +11,8 @@
  * `prediction.content` is a string; `response_format` json_object / json_schema and
  * `parallel_tool_calls` are OpenAI's.
  */
-import { type ContentPart, unsupported } from "../../src/plugin/contract.js";
+import { type ContentPart, readAnswer, unsupported } from "../../src/plugin/contract.js";
+import { mistralModelList } from "./answer-schema.js";
 import { mistralToolCallId } from "./tool-ids.js";
 
 interface WireMessage {
@@ -59,11 +60,6 @@ export function fromMistral(json: unknown): unknown {
 
 /** GET /v1/models lists `max_context_length` and `capabilities.completion_chat` per model. */
 export function mistralModels(json: unknown) {
-  const data = (json as { data?: Array<{ id?: unknown; max_context_length?: unknown; capabilities?: { completion_chat?: unknown } }> } | null)?.data;
-  if (!Array.isArray(data)) throw new Error("models: expected a data array");
-  return data.flatMap((m) =>
-    typeof m.id === "string" && m.capabilities?.completion_chat !== false
-      ? [{ id: m.id, contextLength: typeof m.max_context_length === "number" ? m.max_context_length : undefined }]
-      : [],
-  );
+  const { data } = readAnswer(mistralModelList, json, "mistral model list");
+  return data.flatMap((m) => (m.capabilities?.completion_chat !== false ? [{ id: m.id, contextLength: m.max_context_length ?? undefined }] : []));
 }
