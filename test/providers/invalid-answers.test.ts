@@ -2,7 +2,8 @@
  * An answer that breaks the adapter's schema of the fields it reads (providers/<name>/answer-schema.ts)
  * is the documented 502 upstream_invalid_response (docs/http.md, docs/limits.md). The client's
  * message stays generic; the log names the provider instance, the adapter and the failing path.
- * Each case breaks one field of a real recorded answer (test/fixtures/providers/).
+ * Each case breaks one field of a real recorded answer (test/fixtures/providers/); Bedrock's,
+ * for want of a recording, is the Converse reference's example.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
@@ -11,7 +12,7 @@ import { FAST_RETRY, useGateway } from "../helpers/gateway.js";
 import { expectError } from "../helpers/http.js";
 import { recorded, recordedChunks } from "./recorded.js";
 
-const PROVIDERS = ["anthropic", "anthropic-stream", "openai", "deepseek", "deepseek-stream"] as const;
+const PROVIDERS = ["anthropic", "anthropic-stream", "openai", "deepseek", "deepseek-stream", "google", "bedrock"] as const;
 const plugin = (id: string) => id.replace(/-stream$/, "");
 const route = (id: string) => ({ id: `x/${id}`, pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: id, model: "m" }] });
 
@@ -51,6 +52,8 @@ describe("answers that break the adapter's schema", () => {
         openai: { baseUrl: `${url}/v1`, apiKey: "sk-openai-invalid-0001" },
         deepseek: { baseUrl: url, apiKey: "sk-deepseek-invalid-0002" },
         "deepseek-stream": { plugin: "deepseek", baseUrl: url, apiKey: "sk-deepseek-invalid-0001" },
+        google: { baseUrl: url, apiKey: "AIza-invalid-0001" },
+        bedrock: { baseUrl: url, apiKey: "AKIAINVALIDEXAMPLE01:sk-bedrock-invalid-secret-0001", region: "us-east-1" },
       },
       models: PROVIDERS.map(route),
       retry: FAST_RETRY,
@@ -84,6 +87,19 @@ describe("answers that break the adapter's schema", () => {
         (e) => (e.choices[0].delta.tool_calls[0].function.arguments = {}),
         false,
       ),
+    ],
+    [
+      "google",
+      false,
+      "google GenerateContentResponse: usageMetadata.promptTokenCount",
+      broken("google/google-tool-call.json", (r) => (r.usageMetadata.promptTokenCount = "x")),
+    ],
+    // A Converse answer as Bedrock's reference shows it, with content not an array.
+    [
+      "bedrock",
+      false,
+      "bedrock converse: output.message.content",
+      { json: { output: { message: { role: "assistant", content: { text: "Hi" } } }, stopReason: "end_turn", usage: { inputTokens: 3, outputTokens: 1 } } },
     ],
   ] as const)("%s (stream: %s): 502 upstream_invalid_response; the log says %s", async (provider, stream, where, reply) => {
     h.fake.queue(reply);

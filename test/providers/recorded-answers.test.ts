@@ -19,8 +19,9 @@ describe("recorded answers", () => {
         anthropic: { baseUrl: url, apiKey: "sk-ant-recorded-0001" },
         openai: { baseUrl: `${url}/v1`, apiKey: "sk-openai-recorded-0001" },
         deepseek: { baseUrl: url, apiKey: "sk-deepseek-recorded-0001" },
+        google: { baseUrl: url, apiKey: "AIza-recorded-0001" },
       },
-      models: [route("anthropic/claude", "anthropic"), route("openai/gpt", "openai"), route("deepseek/chat", "deepseek")],
+      models: [route("anthropic/claude", "anthropic"), route("openai/gpt", "openai"), route("deepseek/chat", "deepseek"), route("google/gemini", "google")],
       retry: FAST_RETRY,
     }),
     { body: { messages: [{ role: "user", content: "Hi" }] } },
@@ -51,7 +52,7 @@ describe("recorded answers", () => {
     const events = recordedChunks("anthropic/anthropic-text.chunks.txt");
     const text = events.flatMap((e) => (e.delta?.type === "text_delta" ? [e.delta.text] : [])).join("");
     const last = events.find((e) => e.type === "message_delta").usage;
-    h.fake.queue(sseReply("anthropic/anthropic-text.chunks.txt", true));
+    h.fake.queue(sseReply("anthropic/anthropic-text.chunks.txt", "named"));
     const got = await assemble(await h.post({ model: "anthropic/claude", stream: true }));
     expect(got).toMatchObject({ text, finish: "stop", calls: [] });
     expect(got.usage).toMatchObject({ prompt_tokens: last.input_tokens, completion_tokens: last.output_tokens });
@@ -83,11 +84,38 @@ describe("recorded answers", () => {
     const chunks = recordedChunks("deepseek/deepseek-tool-call.chunks.txt");
     const fragments = chunks.flatMap((c) => c.choices[0].delta.tool_calls ?? []);
     const args = fragments.map((t: any) => t.function.arguments).join("");
-    h.fake.queue(sseReply("deepseek/deepseek-tool-call.chunks.txt", false));
+    h.fake.queue(sseReply("deepseek/deepseek-tool-call.chunks.txt", "done"));
     const got = await assemble(await h.post({ model: "deepseek/chat", tools: weather, stream: true }));
     expect(got.calls).toEqual([{ id: fragments[0].id, name: fragments[0].function.name, arguments: args }]);
     expect(JSON.parse(args)).toEqual({ location: "San Francisco" });
     expect(got).toMatchObject({ text: "", finish: "tool_calls" });
     expect(got.usage).toMatchObject({ prompt_tokens: chunks.at(-1).usage.prompt_tokens, completion_tokens: chunks.at(-1).usage.completion_tokens });
+  });
+
+  test("gemini functionCall: one tool call with the recorded args, STOP with calls is tool_calls, thoughts counted as output", async () => {
+    const rec = recorded("google/google-tool-call.json");
+    const u = rec.usageMetadata;
+    h.fake.queue(jsonReply("google/google-tool-call.json"));
+    const body = await completion(await h.post({ model: "google/gemini", tools: weather }));
+    const fc = rec.candidates[0].content.parts[0].functionCall;
+    expect(body.choices[0].message.tool_calls).toEqual([
+      { id: expect.any(String), type: "function", function: { name: fc.name, arguments: JSON.stringify(fc.args) } },
+    ]);
+    expect(body.choices[0].finish_reason).toBe("tool_calls");
+    expect(body.usage).toMatchObject({
+      prompt_tokens: u.promptTokenCount,
+      completion_tokens: u.candidatesTokenCount + u.thoughtsTokenCount,
+      completion_tokens_details: { reasoning_tokens: u.thoughtsTokenCount },
+    });
+  });
+
+  test("gemini stream (no [DONE]): the text parts in order, the last usageMetadata, finish stop", async () => {
+    const chunks = recordedChunks("google/google-text.chunks.txt");
+    const text = chunks.map((c) => c.candidates[0].content.parts.map((p: { text?: string }) => p.text ?? "").join("")).join("");
+    const u = chunks.at(-1).usageMetadata;
+    h.fake.queue(sseReply("google/google-text.chunks.txt", "bare"));
+    const got = await assemble(await h.post({ model: "google/gemini", stream: true }));
+    expect(got).toMatchObject({ text, finish: "stop", calls: [] });
+    expect(got.usage).toMatchObject({ prompt_tokens: u.promptTokenCount, completion_tokens: u.candidatesTokenCount + u.thoughtsTokenCount });
   });
 });

@@ -20,10 +20,12 @@ export const recordedChunks = (file: string): any[] =>
 
 export const jsonReply = (file: string): Reply => ({ json: recorded(file) });
 
-/** Anthropic names each event; OpenAI-format servers send bare `data:` lines and `[DONE]`. */
-export const sseReply = (file: string, named: boolean): Reply => ({
-  sse: recordedChunks(file).map((data: { type?: string }) => (named ? { event: data.type, data } : { data })),
-  done: !named,
+/** How a provider frames its stream: Anthropic names each event; OpenAI-format servers end with `[DONE]`; Gemini does neither. */
+export type Framing = "named" | "done" | "bare";
+
+export const sseReply = (file: string, framing: Framing): Reply => ({
+  sse: recordedChunks(file).map((data: { type?: string }) => (framing === "named" ? { event: data.type, data } : { data })),
+  done: framing === "done",
 });
 
 /** A non-streamed answer of the gateway: 200 and its JSON. */
