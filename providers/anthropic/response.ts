@@ -1,28 +1,7 @@
 /** A Messages API `message` into the internal Completion; finish reasons and usage shared with the stream. */
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
+import { readAnswer, type Completion, type FinishReason, type ToolCall, type Usage } from "../../src/plugin/contract.js";
+import { messageSchema, type WireUsage } from "./answer-schema.js";
 import { fromAnthropicId } from "./tool-ids.js";
-
-export interface WireUsage {
-  input_tokens?: number | null;
-  output_tokens?: number | null;
-  cache_read_input_tokens?: number | null;
-  cache_creation_input_tokens?: number | null;
-}
-
-interface WireBlock {
-  type?: string;
-  text?: string;
-  id?: string;
-  name?: string;
-  input?: unknown;
-}
-
-interface WireMessage {
-  id?: string;
-  content?: WireBlock[];
-  stop_reason?: string | null;
-  usage?: WireUsage;
-}
 
 /**
  * Stop reasons (https://docs.claude.com/en/docs/build-with-claude/handling-stop-reasons):
@@ -44,7 +23,7 @@ export function finishReason(stop: string | null | undefined, jsonTool?: string)
  * Reads are `cached_tokens`, writes `cache_write_tokens`, each billed at its own price.
  * Thinking tokens are inside output_tokens and not reported apart.
  */
-export function usageOf(u: WireUsage | undefined): Usage | undefined {
+export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   if (!u || typeof u.input_tokens !== "number") return undefined;
   const read = u.cache_read_input_tokens ?? 0;
   const write = u.cache_creation_input_tokens ?? 0;
@@ -62,19 +41,18 @@ export function usageOf(u: WireUsage | undefined): Usage | undefined {
  * content and text around it is left out (as vercel/ai does).
  */
 export function fromMessage(json: unknown, jsonTool?: string): Completion {
-  const msg = json as WireMessage | null;
-  if (!msg || !Array.isArray(msg.content)) throw new Error("anthropic: message content missing");
+  const msg = readAnswer(messageSchema, json, "anthropic message");
   let text: string | null = null;
   const calls: ToolCall[] = [];
   for (const b of msg.content) {
-    if (b.type === "text" && typeof b.text === "string" && !jsonTool) text = (text ?? "") + b.text;
-    if (b.type !== "tool_use" || typeof b.id !== "string" || typeof b.name !== "string") continue;
+    if (b.type === "text" && !jsonTool) text = (text ?? "") + b.text;
+    if (b.type !== "tool_use") continue;
     const args = JSON.stringify(b.input ?? {});
     if (jsonTool && b.name === jsonTool) text = args;
     else calls.push({ id: fromAnthropicId(b.id), type: "function", function: { name: b.name, arguments: args } });
   }
   return {
-    id: msg.id,
+    id: msg.id ?? undefined,
     choices: [
       {
         index: 0,

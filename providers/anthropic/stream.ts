@@ -8,31 +8,23 @@
  * from message_start, updated by every message_delta (its counts are cumulative), and sent with
  * the finish reason: after all content, so it never commits a stream that could still fail over.
  */
-import type { StreamDelta, UpstreamEvent } from "../../src/plugin/contract.js";
-import { finishReason, usageOf, type WireUsage } from "./response.js";
+import { readAnswer, type StreamDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
+import { eventSchema, type WireEvent, type WireUsage } from "./answer-schema.js";
+import { finishReason, usageOf } from "./response.js";
 import { fromAnthropicId } from "./tool-ids.js";
 
-interface WireEvent {
-  type?: string;
-  index?: number;
-  message?: { usage?: WireUsage };
-  content_block?: { type?: string; id?: string; name?: string; text?: string };
-  delta?: { type?: string; text?: string; partial_json?: string; stop_reason?: string | null };
-  usage?: WireUsage;
-  error?: { type?: string };
-}
+type EventOf<T extends WireEvent["type"]> = Extract<WireEvent, { type: T }>;
 
 const USAGE_KEYS = ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"] as const;
 
 export async function* fromEvents(events: AsyncIterable<UpstreamEvent>, jsonTool?: string): AsyncIterable<StreamDelta> {
   const state = new StreamState(jsonTool);
   for await (const event of events) {
-    const data = (event.data ?? {}) as WireEvent;
-    const type = data.type ?? event.event;
-    if (type === "message_stop") return;
+    const data = readAnswer(eventSchema, event.data, "anthropic stream event");
+    if (data.type === "message_stop") return;
     // Thrown, so the core fails over (before the first delta) or ends the client stream with an error event.
-    if (type === "error") throw new Error(`anthropic stream error: ${data.error?.type ?? "unknown"}`);
-    const delta = state.step(type, data);
+    if (data.type === "error") throw new Error(`anthropic stream error: ${data.error.type}`);
+    const delta = state.step(data);
     if (delta) yield delta;
   }
 }
@@ -51,50 +43,49 @@ class StreamState {
 
   constructor(private readonly jsonTool: string | undefined) {}
 
-  step(type: string | undefined, e: WireEvent): StreamDelta | undefined {
-    if (type === "message_start") this.keepUsage(e.message?.usage);
-    else if (type === "content_block_start") return this.blockStart(e);
-    else if (type === "content_block_delta") return this.blockDelta(e);
-    else if (type === "content_block_stop") return this.blockStop(e);
-    else if (type === "message_delta") return this.messageDelta(e);
+  step(e: WireEvent): StreamDelta | undefined {
+    if (e.type === "message_start") this.keepUsage(e.message.usage);
+    else if (e.type === "content_block_start") return this.blockStart(e);
+    else if (e.type === "content_block_delta") return this.blockDelta(e);
+    else if (e.type === "content_block_stop") return this.blockStop(e);
+    else if (e.type === "message_delta") return this.messageDelta(e);
     // ping and event types added later carry nothing for us.
     return undefined;
   }
 
-  private keepUsage(u: WireUsage | undefined): void {
+  private keepUsage(u: WireUsage | null | undefined): void {
     for (const key of USAGE_KEYS) {
       const value = u?.[key];
       if (typeof value === "number") this.usage[key] = value;
     }
   }
 
-  private blockStart(e: WireEvent): StreamDelta | undefined {
+  private blockStart(e: EventOf<"content_block_start">): StreamDelta | undefined {
     const block = e.content_block;
-    if (block?.type === "text" && block.text && !this.jsonTool) return { content: block.text };
-    if (block?.type !== "tool_use") return undefined;
+    if (block.type === "text" && block.text && !this.jsonTool) return { content: block.text };
+    if (block.type !== "tool_use") return undefined;
     if (this.jsonTool && block.name === this.jsonTool) {
-      this.tools.set(e.index ?? -1, { sent: false });
+      this.tools.set(e.index, { sent: false });
       return undefined;
     }
     const index = this.calls++;
-    this.tools.set(e.index ?? -1, { call: index, sent: false });
-    const id = block.id === undefined ? undefined : fromAnthropicId(block.id);
-    return { tool_calls: [{ index, id, type: "function", function: { name: block.name ?? "", arguments: "" } }] };
+    this.tools.set(e.index, { call: index, sent: false });
+    return { tool_calls: [{ index, id: fromAnthropicId(block.id), type: "function", function: { name: block.name, arguments: "" } }] };
   }
 
-  private blockDelta(e: WireEvent): StreamDelta | undefined {
+  private blockDelta(e: EventOf<"content_block_delta">): StreamDelta | undefined {
     const d = e.delta;
-    if (d?.type === "text_delta" && d.text) return this.jsonTool ? undefined : { content: d.text };
-    if (d?.type !== "input_json_delta" || !d.partial_json) return undefined;
-    const tool = this.tools.get(e.index ?? -1);
+    if (d.type === "text_delta" && d.text) return this.jsonTool ? undefined : { content: d.text };
+    if (d.type !== "input_json_delta" || !d.partial_json) return undefined;
+    const tool = this.tools.get(e.index);
     if (!tool) throw new Error("anthropic stream: input_json_delta outside a tool_use block");
     tool.sent = true;
     return this.input(tool, d.partial_json);
   }
 
   /** A tool_use block that ends without input had no arguments: "{}", never "". */
-  private blockStop(e: WireEvent): StreamDelta | undefined {
-    const tool = this.tools.get(e.index ?? -1);
+  private blockStop(e: EventOf<"content_block_stop">): StreamDelta | undefined {
+    const tool = this.tools.get(e.index);
     if (!tool || tool.sent) return undefined;
     tool.sent = true;
     return this.input(tool, "{}");
@@ -105,10 +96,10 @@ class StreamState {
     return { tool_calls: [{ index: tool.call, function: { arguments: json } }] };
   }
 
-  private messageDelta(e: WireEvent): StreamDelta | undefined {
+  private messageDelta(e: EventOf<"message_delta">): StreamDelta | undefined {
     this.keepUsage(e.usage);
     const out: StreamDelta = {};
-    const reason = finishReason(e.delta?.stop_reason, this.jsonTool);
+    const reason = finishReason(e.delta.stop_reason, this.jsonTool);
     if (reason) out.finish_reason = reason;
     const usage = usageOf(this.usage);
     if (usage) out.usage = usage;

@@ -12,7 +12,8 @@
  *   (reasoning deployments need the latter).
  * Reference: https://learn.microsoft.com/azure/ai-foundry/openai/reference
  */
-import { defineProvider, type CallContext, type ModelInfo, type ProviderSettings } from "../../src/plugin/contract.js";
+import { defineProvider, readAnswer, type CallContext, type ModelInfo, type ProviderSettings } from "../../src/plugin/contract.js";
+import { azureModelList } from "./answer-schema.js";
 import { openaiCompatible } from "../openai-compatible/index.js";
 import { forApiVersion } from "./api-version.js";
 
@@ -66,20 +67,14 @@ const base = openaiCompatible({
   embeddings: { user: true, maxBatch: 2048, url: embeddingsUrl },
 });
 
-interface AzureModel {
-  id?: unknown;
-  capabilities?: { chat_completion?: unknown };
-}
-
 /**
  * Models - List returns the resource's base and fine-tuned models with capabilities; only
  * chat-capable ones are kept. These are model names: they route as-is only where the
  * deployment is named after its model (the common convention).
  */
 function chatModels(json: unknown): ModelInfo[] {
-  const data = (json as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) throw new Error("models: expected a data array");
-  return (data as AzureModel[]).flatMap((m) => (typeof m.id === "string" && m.capabilities?.chat_completion !== false ? [{ id: m.id }] : []));
+  const { data } = readAnswer(azureModelList, json, "azure model list");
+  return data.flatMap((m) => (m.capabilities?.chat_completion !== false ? [{ id: m.id }] : []));
 }
 
 export default defineProvider({

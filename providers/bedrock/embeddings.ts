@@ -10,7 +10,8 @@
  *   count is the `x-amzn-bedrock-input-token-count` response header.
  * Other Bedrock embedding models (Nova, TwelveLabs) are refused as unsupported_model.
  */
-import { type CallContext, type EmbeddingsAdapter, type EmbeddingsAnswer, invalidRequest, unsupported } from "../../src/plugin/contract.js";
+import { type CallContext, type EmbeddingsAdapter, type EmbeddingsAnswer, invalidRequest, readAnswer, unsupported } from "../../src/plugin/contract.js";
+import { cohereEmbeddingsSchema, titanEmbeddingSchema } from "./answer-schema.js";
 import { credentialsOf, regionOf } from "./credentials.js";
 import { signRequest } from "./sign.js";
 
@@ -55,15 +56,14 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
 }
 
 function fromInvoke(json: unknown, model: string, headers: Record<string, string | string[] | undefined>): EmbeddingsAnswer {
-  const body = json as { embedding?: unknown; inputTextTokenCount?: unknown; embeddings?: unknown } | null;
   const counted = header(headers, "x-amzn-bedrock-input-token-count");
   if (TITAN.test(model)) {
-    if (!body || !Array.isArray(body.embedding)) throw new Error("titan: expected an embedding array");
+    const body = readAnswer(titanEmbeddingSchema, json, "bedrock titan embedding");
     const tokens = body.inputTextTokenCount ?? counted;
-    return { vectors: [body.embedding as number[]], ...(tokens !== undefined ? { promptTokens: tokens as number } : {}) };
+    return { vectors: [body.embedding as number[]], ...(tokens !== undefined ? { promptTokens: tokens } : {}) };
   }
-  const list = Array.isArray(body?.embeddings) ? body.embeddings : (body?.embeddings as { float?: unknown } | undefined)?.float;
-  if (!Array.isArray(list)) throw new Error("cohere: expected embeddings (a list or by type with float)");
+  const { embeddings } = readAnswer(cohereEmbeddingsSchema, json, "bedrock cohere embeddings");
+  const list = Array.isArray(embeddings) ? embeddings : embeddings.float;
   return { vectors: list as number[][], ...(counted !== undefined ? { promptTokens: counted } : {}) };
 }
 

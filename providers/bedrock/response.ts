@@ -2,22 +2,10 @@
  * Converse response -> Completion.
  * Reference: https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html#API_runtime_Converse_ResponseSyntax
  */
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
+import { readAnswer, type Completion, type FinishReason, type ToolCall, type Usage } from "../../src/plugin/contract.js";
+import { converseSchema, type WireToolUse, type WireUsage } from "./answer-schema.js";
 import type { CallState } from "./call-state.js";
 import { clientId, type IdMap } from "./tool-ids.js";
-
-export interface WireUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-  totalTokens?: number;
-  cacheReadInputTokens?: number;
-  cacheWriteInputTokens?: number;
-}
-
-interface WireBlock {
-  text?: unknown;
-  toolUse?: { toolUseId?: unknown; name?: unknown; input?: unknown };
-}
 
 /**
  * Verified rule: `inputTokens` counts only the uncached input; cache reads and writes are
@@ -25,7 +13,7 @@ interface WireBlock {
  * cacheReadInputTokens + cacheWriteInputTokens; TokenUsage API reference lists them as
  * separate fields). The prompt is their sum, so nothing is counted twice.
  */
-export function usageOf(u: WireUsage | undefined): Usage | undefined {
+export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   if (!u || typeof u.inputTokens !== "number") return undefined;
   const read = u.cacheReadInputTokens ?? 0;
   const write = u.cacheWriteInputTokens ?? 0;
@@ -50,20 +38,17 @@ export function finishReason(stopReason: unknown, answeredByJsonTool = false): E
   return "stop";
 }
 
-function toolCall(block: NonNullable<WireBlock["toolUse"]>, ids: IdMap): ToolCall {
-  if (typeof block.toolUseId !== "string" || typeof block.name !== "string") throw new Error("converse: toolUse without id or name");
+function toolCall(block: WireToolUse, ids: IdMap): ToolCall {
   return { id: clientId(ids, block.toolUseId), type: "function", function: { name: block.name, arguments: JSON.stringify(block.input ?? {}) } };
 }
 
 export function fromConverse(json: unknown, state: CallState = { ids: new Map() }): Completion {
-  const body = json as { output?: { message?: { content?: unknown } }; stopReason?: unknown; usage?: WireUsage } | null;
-  const content = body?.output?.message?.content;
-  if (!Array.isArray(content)) throw new Error("converse: output.message.content missing");
+  const body = readAnswer(converseSchema, json, "bedrock converse");
   let text = "";
   let answer: string | undefined;
   const calls: ToolCall[] = [];
   // Other blocks (reasoningContent, citations, ...) have no place in the chat message.
-  for (const block of content as WireBlock[]) {
+  for (const block of body.output.message.content) {
     if (typeof block.text === "string") text += block.text;
     else if (block.toolUse && state.jsonTool !== undefined && block.toolUse.name === state.jsonTool) {
       answer = JSON.stringify(block.toolUse.input ?? {}); // the forced tool's input is the answer
@@ -76,9 +61,9 @@ export function fromConverse(json: unknown, state: CallState = { ids: new Map() 
         // A forced tool call has no text before it; should a model add some, the JSON alone is the answer.
         content: answer ?? (text || (calls.length ? null : "")),
         tool_calls: calls.length ? calls : undefined,
-        finish_reason: finishReason(body?.stopReason, answer !== undefined && !calls.length),
+        finish_reason: finishReason(body.stopReason, answer !== undefined && !calls.length),
       },
     ],
-    usage: usageOf(body?.usage),
+    usage: usageOf(body.usage),
   };
 }

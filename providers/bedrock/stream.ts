@@ -5,20 +5,12 @@
  * contentBlockDelta..., contentBlockStop; then messageStop {stopReason}; then metadata {usage, metrics}.
  * Reasoning deltas (`delta.reasoningContent`) are not forwarded.
  */
-import type { StreamDelta, UpstreamEvent } from "../../src/plugin/contract.js";
+import { readAnswer, type StreamDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
+import { blockDeltaSchema, blockStartSchema, blockStopSchema, messageStopSchema, metadataSchema, type BlockDelta, type BlockStart } from "./answer-schema.js";
 import type { CallState } from "./call-state.js";
-import { finishReason, usageOf, type WireUsage } from "./response.js";
+import { finishReason, usageOf } from "./response.js";
 import { clientId } from "./tool-ids.js";
 
-interface EventData {
-  contentBlockIndex?: number;
-  start?: { toolUse?: { toolUseId?: string; name?: string } };
-  delta?: { text?: string; toolUse?: { input?: string } };
-  stopReason?: string;
-  usage?: WireUsage;
-}
-
-/** An open tool-use block: a client tool call (its OpenAI index) or the forced response_format tool. */
 interface Block {
   call?: number;
   /** Whether any input arrived: a tool without parameters must still end as "{}". */
@@ -32,19 +24,21 @@ class Reader {
 
   constructor(private state: CallState) {}
 
-  step(event: string | undefined, d: EventData): StreamDelta | undefined {
+  step(event: string | undefined, d: unknown): StreamDelta | undefined {
     switch (event) {
       case "contentBlockStart":
-        return this.start(d);
+        return this.start(readAnswer(blockStartSchema, d, "bedrock contentBlockStart"));
       case "contentBlockDelta":
-        return this.delta(d);
+        return this.delta(readAnswer(blockDeltaSchema, d, "bedrock contentBlockDelta"));
       case "contentBlockStop":
-        return this.stop(d);
-      case "messageStop":
-        return { index: 0, finish_reason: finishReason(d.stopReason, this.answered && this.calls === 0) };
+        return this.stop(readAnswer(blockStopSchema, d, "bedrock contentBlockStop").contentBlockIndex);
+      case "messageStop": {
+        const { stopReason } = readAnswer(messageStopSchema, d, "bedrock messageStop");
+        return { index: 0, finish_reason: finishReason(stopReason, this.answered && this.calls === 0) };
+      }
       case "metadata": {
         // Sent once, after messageStop: the whole request's usage.
-        const usage = usageOf(d.usage);
+        const usage = usageOf(readAnswer(metadataSchema, d, "bedrock metadata").usage);
         return usage ? { usage } : undefined;
       }
       default:
@@ -53,32 +47,32 @@ class Reader {
   }
 
   /** The first fragment of a call carries id, type, name and arguments "" (what clients' stream helpers expect). */
-  private start(d: EventData): StreamDelta | undefined {
+  private start(d: BlockStart): StreamDelta | undefined {
     const tool = d.start?.toolUse;
     if (!tool?.toolUseId || !tool.name) return undefined;
     if (this.state.jsonTool !== undefined && tool.name === this.state.jsonTool) {
       this.answered = true;
-      this.blocks.set(d.contentBlockIndex ?? -1, { filled: false });
+      this.blocks.set(d.contentBlockIndex, { filled: false });
       return undefined; // its input streams as the answer text
     }
     const index = this.calls++;
-    this.blocks.set(d.contentBlockIndex ?? -1, { call: index, filled: false });
+    this.blocks.set(d.contentBlockIndex, { call: index, filled: false });
     const id = clientId(this.state.ids, tool.toolUseId);
     return { index: 0, tool_calls: [{ index, id, type: "function", function: { name: tool.name, arguments: "" } }] };
   }
 
-  private delta(d: EventData): StreamDelta | undefined {
-    if (d.delta?.text) return { index: 0, content: d.delta.text };
-    const input = d.delta?.toolUse?.input;
-    const block = this.blocks.get(d.contentBlockIndex ?? -1);
+  private delta(d: BlockDelta): StreamDelta | undefined {
+    if (d.delta.text) return { index: 0, content: d.delta.text };
+    const input = d.delta.toolUse?.input;
+    const block = this.blocks.get(d.contentBlockIndex);
     if (!input || !block) return undefined;
     block.filled = true;
     return this.piece(block, input);
   }
 
-  private stop(d: EventData): StreamDelta | undefined {
-    const block = this.blocks.get(d.contentBlockIndex ?? -1);
-    this.blocks.delete(d.contentBlockIndex ?? -1);
+  private stop(at: number): StreamDelta | undefined {
+    const block = this.blocks.get(at);
+    this.blocks.delete(at);
     return block && !block.filled ? this.piece(block, "{}") : undefined;
   }
 
@@ -91,7 +85,7 @@ class Reader {
 export async function* fromConverseStream(events: AsyncIterable<UpstreamEvent>, state: CallState = { ids: new Map() }): AsyncIterable<StreamDelta> {
   const reader = new Reader(state);
   for await (const { event, data } of events) {
-    const out = reader.step(event, (data ?? {}) as EventData);
+    const out = reader.step(event, data);
     if (out) yield out;
   }
 }

@@ -26,8 +26,11 @@ export default openaiCompatible({
   },
   // "insufficient_system_resource": generation was cut off for lack of capacity. Not an answer: fail over.
   transformResponse(json) {
-    const choices = (json as { choices?: Array<{ finish_reason?: unknown }> } | null)?.choices ?? [];
-    if (choices.some((c) => c.finish_reason === "insufficient_system_resource")) throw new Error("deepseek: insufficient_system_resource");
+    // Not yet checked: a body that is not the format is left to the schema (a 502), never a TypeError here.
+    const choices: unknown = (json as { choices?: unknown } | null)?.choices;
+    if (Array.isArray(choices) && choices.some((c: { finish_reason?: unknown } | null) => c?.finish_reason === "insufficient_system_resource")) {
+      throw new Error("deepseek: insufficient_system_resource");
+    }
     return withCacheHits(json);
   },
 });

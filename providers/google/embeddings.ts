@@ -6,7 +6,8 @@
  * At most 100 requests per batch (the API refuses more; vercel/ai's google fixture
  * issue-16101-google-batch-embed-150-error.json). No task type: OpenAI's request has none.
  */
-import type { EmbeddingsAdapter } from "../../src/plugin/contract.js";
+import { readAnswer, type EmbeddingsAdapter } from "../../src/plugin/contract.js";
+import { embeddingsSchema } from "./answer-schema.js";
 import { headers, resource, resourceName, root } from "./url.js";
 
 export const googleEmbeddings: EmbeddingsAdapter = {
@@ -26,8 +27,7 @@ export const googleEmbeddings: EmbeddingsAdapter = {
     };
   },
   response(json) {
-    const embeddings = (json as { embeddings?: unknown } | null)?.embeddings;
-    if (!Array.isArray(embeddings)) throw new Error("batchEmbedContents: expected an embeddings array");
-    return { vectors: embeddings.map((e: { values?: unknown } | null) => e?.values as number[]) };
+    const { embeddings } = readAnswer(embeddingsSchema, json, "google batchEmbedContents");
+    return { vectors: embeddings.map((e) => e.values as number[]) };
   },
 };

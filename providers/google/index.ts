@@ -3,7 +3,8 @@
  * The key travels in `x-goog-api-key`, never in the URL: URLs end up in logs.
  * Options: `apiVersion` (default "v1beta").
  */
-import { defineProvider, type ModelInfo, type UpstreamRequest } from "../../src/plugin/contract.js";
+import { defineProvider, readAnswer, type ModelInfo, type UpstreamRequest } from "../../src/plugin/contract.js";
+import { modelListSchema } from "./answer-schema.js";
 import { classifyError } from "./errors.js";
 import { toGeminiBody } from "./request.js";
 import { fromGenerateContent } from "./response.js";
@@ -13,17 +14,12 @@ import { googleEmbeddings } from "./embeddings.js";
 import { headers, resource, root } from "./url.js";
 
 function modelsOf(json: unknown): ModelInfo[] {
-  if (typeof json !== "object" || json === null) throw new Error("models: expected a ListModelsResponse");
-  const models = (json as { models?: unknown }).models ?? []; // proto3 JSON omits an empty list
-  if (!Array.isArray(models)) throw new Error("models: expected a models array");
-  return models.flatMap((entry: unknown) => {
-    if (typeof entry !== "object" || entry === null) return [];
-    const m = entry as Record<string, unknown>;
-    const methods = Array.isArray(m.supportedGenerationMethods) ? m.supportedGenerationMethods : [];
-    if (typeof m.name !== "string" || !methods.includes("generateContent")) return [];
-    const limit = (v: unknown) => (typeof v === "number" ? v : undefined);
-    return [{ id: m.name.replace(/^models\//, ""), contextLength: limit(m.inputTokenLimit), maxOutput: limit(m.outputTokenLimit) }];
-  });
+  const { models } = readAnswer(modelListSchema, json, "google model list");
+  return (models ?? []).flatMap((m) =>
+    m.supportedGenerationMethods?.includes("generateContent")
+      ? [{ id: m.name.replace(/^models\//, ""), contextLength: m.inputTokenLimit ?? undefined, maxOutput: m.outputTokenLimit ?? undefined }]
+      : [],
+  );
 }
 
 export default defineProvider({

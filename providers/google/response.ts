@@ -3,43 +3,19 @@
  * Shared by the stream reader: candidate parts, finish reasons and usageMetadata.
  */
 import { randomUUID } from "node:crypto";
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
-
-export interface WirePart {
-  text?: string;
-  thought?: boolean;
-  functionCall?: { id?: string; name?: string; args?: unknown };
-}
-export interface WireCandidate {
-  index?: number;
-  content?: { parts?: WirePart[] };
-  finishReason?: string;
-}
-interface WireUsage {
-  promptTokenCount?: number;
-  candidatesTokenCount?: number;
-  thoughtsTokenCount?: number;
-  toolUsePromptTokenCount?: number;
-  cachedContentTokenCount?: number;
-}
-export interface WireResponse {
-  candidates?: WireCandidate[];
-  promptFeedback?: { blockReason?: string };
-  usageMetadata?: WireUsage;
-  responseId?: string;
-  error?: unknown;
-}
+import { readAnswer, type Completion, type FinishReason, type ToolCall, type Usage } from "../../src/plugin/contract.js";
+import { responseSchema, type WireCandidate, type WirePart, type WireResponse, type WireUsage } from "./answer-schema.js";
 
 /**
  * Buckets are disjoint: cachedContentTokenCount is already inside promptTokenCount,
  * thoughts and tool-use prompts are reported beside candidates and prompt. Proto3 JSON
  * omits zero counts, so a missing count is 0; a block with no count at all is no usage.
  */
-export function usageOf(u: WireUsage | undefined): Usage | undefined {
+export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   if (!u) return undefined;
   const counts = [u.promptTokenCount, u.candidatesTokenCount, u.thoughtsTokenCount, u.toolUsePromptTokenCount];
   if (!counts.some((c) => typeof c === "number")) return undefined;
-  const n = (c: number | undefined) => (typeof c === "number" ? c : 0);
+  const n = (c: number | null | undefined) => (typeof c === "number" ? c : 0);
   const prompt = n(u.promptTokenCount) + n(u.toolUsePromptTokenCount);
   const completion = n(u.candidatesTokenCount) + n(u.thoughtsTokenCount);
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
@@ -57,7 +33,7 @@ export function usageOf(u: WireUsage | undefined): Usage | undefined {
 const FILTERED = new Set(["SAFETY", "RECITATION", "BLOCKLIST", "PROHIBITED_CONTENT", "SPII", "IMAGE_SAFETY", "IMAGE_PROHIBITED_CONTENT", "IMAGE_RECITATION"]);
 
 /** MAX_TOKENS is a cut; filters are content_filter; a turn with function calls asks for tools; anything else (OTHER, LANGUAGE...) stopped. */
-export function finishReason(reason: string | undefined, hasCalls: boolean): FinishReason {
+export function finishReason(reason: string | null | undefined, hasCalls: boolean): FinishReason {
   if (!reason) return null;
   if (reason === "MAX_TOKENS") return "length";
   if (FILTERED.has(reason)) return "content_filter";
@@ -71,35 +47,28 @@ export function promptBlocked(json: WireResponse): boolean {
 }
 
 /** Gemini ids function calls only sometimes; OpenAI clients need one to pair the result. */
-function callId(id: string | undefined): string {
+function callId(id: string | null | undefined): string {
   return id || `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
 }
 
 export function toolCallOf(call: NonNullable<WirePart["functionCall"]>): ToolCall {
-  if (typeof call.name !== "string") throw new Error("gemini: functionCall without a name");
   return { id: callId(call.id), type: "function", function: { name: call.name, arguments: JSON.stringify(call.args ?? {}) } };
 }
 
 /** Thought summaries are reasoning, not the answer: they never reach `content`. */
 export function textOf(parts: WirePart[]): string | undefined {
-  const texts = parts.filter((p) => typeof p.text === "string" && !p.thought).map((p) => p.text as string);
+  const texts = parts.flatMap((p) => (typeof p.text === "string" && !p.thought ? [p.text] : []));
   return texts.length ? texts.join("") : undefined;
 }
 
-export function isWireResponse(json: unknown): json is WireResponse {
-  if (typeof json !== "object" || json === null || Array.isArray(json)) return false;
-  const body = json as WireResponse;
-  return Array.isArray(body.candidates) || typeof body.promptFeedback === "object" || typeof body.usageMetadata === "object";
-}
-
 export function fromGenerateContent(json: unknown): Completion {
-  if (!isWireResponse(json)) throw new Error("gemini: not a GenerateContentResponse");
-  const candidates = json.candidates ?? [];
+  const answer = readAnswer(responseSchema, json, "google GenerateContentResponse");
+  const candidates = answer.candidates ?? [];
   // A blocked prompt has no candidates: the answer is empty, and a filter stopped it.
   const choices = candidates.length
     ? candidates.map((c, i) => choiceOf(c, i))
-    : [{ index: 0, content: "", finish_reason: promptBlocked(json) ? ("content_filter" as const) : ("stop" as const) }];
-  return { id: json.responseId, choices, usage: usageOf(json.usageMetadata) };
+    : [{ index: 0, content: "", finish_reason: promptBlocked(answer) ? ("content_filter" as const) : ("stop" as const) }];
+  return { id: answer.responseId ?? undefined, choices, usage: usageOf(answer.usageMetadata) };
 }
 
 function choiceOf(c: WireCandidate, i: number): Completion["choices"][number] {

@@ -4,8 +4,9 @@
  * finishReason comes on a candidate's last chunk, and usageMetadata on chunks carries the
  * running totals (the last one is the request's total). There is no `[DONE]`.
  */
-import type { StreamDelta, ToolCallDelta, UpstreamEvent } from "../../src/plugin/contract.js";
-import { finishReason, isWireResponse, promptBlocked, textOf, toolCallOf, usageOf, type WireCandidate } from "./response.js";
+import { readAnswer, type StreamDelta, type ToolCallDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
+import { responseSchema, type WireCandidate } from "./answer-schema.js";
+import { finishReason, promptBlocked, textOf, toolCallOf, usageOf } from "./response.js";
 
 /** Per candidate index: how many tool calls were streamed so far (the next call's OpenAI index). */
 type CallCounts = Map<number, number>;
@@ -13,9 +14,8 @@ type CallCounts = Map<number, number>;
 export async function* fromStream(events: AsyncIterable<UpstreamEvent>): AsyncIterable<StreamDelta> {
   const calls: CallCounts = new Map();
   for await (const event of events) {
-    const chunk = event.data;
-    if (typeof chunk === "object" && chunk !== null && "error" in chunk) throw new Error("gemini: error event in stream");
-    if (!isWireResponse(chunk)) throw new Error("gemini: stream chunk is not a GenerateContentResponse");
+    if (typeof event.data === "object" && event.data !== null && "error" in event.data) throw new Error("gemini: error event in stream");
+    const chunk = readAnswer(responseSchema, event.data, "google stream chunk");
     const candidates = chunk.candidates ?? [];
     for (const [i, c] of candidates.entries()) {
       const delta = candidateDelta(c, c.index ?? i, calls);

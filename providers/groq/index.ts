@@ -11,7 +11,8 @@
  * models"; `metadata` and `store` are "not currently supported"; roles are system, user,
  * assistant and tool, and system, assistant and tool content is a string.
  */
-import { defineProvider, unsupported } from "../../src/plugin/contract.js";
+import { defineProvider, readAnswer, unsupported } from "../../src/plugin/contract.js";
+import { groqModelList } from "./answer-schema.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 /** OpenAI's tiers in Groq's names: `default` is Groq's `on_demand`; Groq has no scale or priority tier. */
@@ -38,10 +39,8 @@ function liftGroqUsage(json: unknown): unknown {
 
 /** GET /openai/v1/models lists `context_window` and `max_completion_tokens` per model. */
 function groqModels(json: unknown) {
-  const data = (json as { data?: Array<{ id?: unknown; context_window?: unknown; max_completion_tokens?: unknown }> } | null)?.data;
-  if (!Array.isArray(data)) throw new Error("models: expected a data array");
-  const num = (v: unknown) => (typeof v === "number" ? v : undefined);
-  return data.flatMap((m) => (typeof m.id === "string" ? [{ id: m.id, contextLength: num(m.context_window), maxOutput: num(m.max_completion_tokens) }] : []));
+  const { data } = readAnswer(groqModelList, json, "groq model list");
+  return data.map((m) => ({ id: m.id, contextLength: m.context_window ?? undefined, maxOutput: m.max_completion_tokens ?? undefined }));
 }
 
 const base = openaiCompatible({

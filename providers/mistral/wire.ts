@@ -11,7 +11,8 @@
  * `prediction.content` is a string; `response_format` json_object / json_schema and
  * `parallel_tool_calls` are OpenAI's.
  */
-import { type ContentPart, unsupported } from "../../src/plugin/contract.js";
+import { type ContentPart, readAnswer, unsupported } from "../../src/plugin/contract.js";
+import { mistralModelList } from "./answer-schema.js";
 import { mistralToolCallId } from "./tool-ids.js";
 
 interface WireMessage {
@@ -49,20 +50,16 @@ function toMistralPart(p: ContentPart): unknown {
 
 /** `model_length` (the context window ran out) is a truncation; `error` is a failed generation: fail over. */
 export function fromMistral(json: unknown): unknown {
-  const body = json as { choices?: Array<{ finish_reason?: string | null }> } | null;
-  const choices = body?.choices ?? [];
-  if (choices.some((c) => c.finish_reason === "error")) throw new Error("mistral: generation ended with finish_reason 'error'");
-  if (!choices.some((c) => c.finish_reason === "model_length")) return json;
-  return { ...body, choices: choices.map((c) => (c.finish_reason === "model_length" ? { ...c, finish_reason: "length" } : c)) };
+  const body = json as { choices?: Array<{ finish_reason?: string | null } | null> } | null;
+  // Not yet checked: a body that is not the format is left to the schema (a 502), never a TypeError here.
+  const choices = Array.isArray(body?.choices) ? body.choices : [];
+  if (choices.some((c) => c?.finish_reason === "error")) throw new Error("mistral: generation ended with finish_reason 'error'");
+  if (!choices.some((c) => c?.finish_reason === "model_length")) return json;
+  return { ...body, choices: choices.map((c) => (c?.finish_reason === "model_length" ? { ...c, finish_reason: "length" } : c)) };
 }
 
 /** GET /v1/models lists `max_context_length` and `capabilities.completion_chat` per model. */
 export function mistralModels(json: unknown) {
-  const data = (json as { data?: Array<{ id?: unknown; max_context_length?: unknown; capabilities?: { completion_chat?: unknown } }> } | null)?.data;
-  if (!Array.isArray(data)) throw new Error("models: expected a data array");
-  return data.flatMap((m) =>
-    typeof m.id === "string" && m.capabilities?.completion_chat !== false
-      ? [{ id: m.id, contextLength: typeof m.max_context_length === "number" ? m.max_context_length : undefined }]
-      : [],
-  );
+  const { data } = readAnswer(mistralModelList, json, "mistral model list");
+  return data.flatMap((m) => (m.capabilities?.completion_chat !== false ? [{ id: m.id, contextLength: m.max_context_length ?? undefined }] : []));
 }

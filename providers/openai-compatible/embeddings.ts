@@ -4,7 +4,17 @@
  * an embeddings API. A preset says what of the request its API takes (`features`), how many
  * inputs one call may hold, and renames fields where its API differs (Mistral).
  */
-import type { CallContext, EmbeddingFeature, EmbeddingsAdapter, EmbeddingsAnswer, EmbeddingsCall, UpstreamRequest } from "../../src/plugin/contract.js";
+import {
+  invalidAnswer,
+  readAnswer,
+  type CallContext,
+  type EmbeddingFeature,
+  type EmbeddingsAdapter,
+  type EmbeddingsAnswer,
+  type EmbeddingsCall,
+  type UpstreamRequest,
+} from "../../src/plugin/contract.js";
+import { embeddingsSchema } from "./answer-schema.js";
 
 export interface OpenAIEmbeddingsOptions {
   /** Default: OpenAI's own (dimensions, base64, token-id input). */
@@ -22,7 +32,7 @@ export interface OpenAIEmbeddingsOptions {
 
 export const OPENAI_EMBEDDING_FEATURES: readonly EmbeddingFeature[] = ["dimensions", "base64", "tokens"];
 
-export function openaiEmbeddings(options: OpenAIEmbeddingsOptions, headers: (ctx: CallContext) => Record<string, string>): EmbeddingsAdapter {
+export function openaiEmbeddings(provider: string, options: OpenAIEmbeddingsOptions, headers: (ctx: CallContext) => Record<string, string>): EmbeddingsAdapter {
   return {
     features: options.features ?? OPENAI_EMBEDDING_FEATURES,
     ...(options.maxBatch !== undefined ? { maxBatch: options.maxBatch } : {}),
@@ -40,28 +50,19 @@ export function openaiEmbeddings(options: OpenAIEmbeddingsOptions, headers: (ctx
         body: JSON.stringify(body),
       };
     },
-    response: (json) => fromEmbeddingResponse(json),
+    response: (json) => fromEmbeddingResponse(json, provider),
   };
 }
 
-interface Item {
-  index?: unknown;
-  embedding?: unknown;
-}
-
 /** CreateEmbeddingResponse -> vectors in input order (by `index`), usage where sent. */
-export function fromEmbeddingResponse(json: unknown): EmbeddingsAnswer {
-  const body = json as { data?: unknown; usage?: { prompt_tokens?: unknown } } | null;
-  if (!body || !Array.isArray(body.data)) throw new Error("embeddings: expected a data array");
-  const items = body.data as Item[];
-  const vectors = new Array<number[] | string>(items.length);
-  for (const item of items) {
-    const i = item?.index;
-    if (typeof i !== "number" || !Number.isInteger(i) || i < 0 || i >= items.length || vectors[i] !== undefined) {
-      throw new Error("embeddings: indexes are not 0..n-1");
-    }
+export function fromEmbeddingResponse(json: unknown, provider: string): EmbeddingsAnswer {
+  const { data, usage } = readAnswer(embeddingsSchema, json, `${provider} embeddings`);
+  const vectors = new Array<number[] | string>(data.length);
+  for (const item of data) {
+    const i = item.index;
+    if (i >= data.length || vectors[i] !== undefined) throw invalidAnswer(`${provider} embeddings: indexes are not 0..n-1`);
     vectors[i] = item.embedding as number[] | string;
   }
-  const tokens = body.usage?.prompt_tokens;
-  return { vectors, ...(tokens !== undefined ? { promptTokens: tokens as number } : {}) };
+  const tokens = usage?.prompt_tokens;
+  return { vectors, ...(tokens !== undefined ? { promptTokens: tokens } : {}) };
 }

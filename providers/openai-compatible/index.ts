@@ -5,6 +5,7 @@
  */
 import {
   defineProvider,
+  readAnswer,
   type CallContext,
   type Feature,
   type ProviderDescription,
@@ -13,6 +14,7 @@ import {
 } from "../../src/plugin/contract.js";
 import { OPENAI_DIALECT, PLAIN_DIALECT, toOpenAIBody, type Dialect } from "./request.js";
 import { openaiEmbeddings, type OpenAIEmbeddingsOptions } from "./embeddings.js";
+import { modelListSchema } from "./answer-schema.js";
 import { ChunkReader } from "./stream.js";
 import { fromChatCompletion } from "./translate.js";
 
@@ -87,13 +89,13 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
           body: JSON.stringify(body),
         };
       },
-      response: (json, ctx) => fromChatCompletion(fromWire(json, ctx)),
+      response: (json, ctx) => fromChatCompletion(fromWire(json, ctx), options.name),
       async *stream(events, ctx) {
-        const reader = new ChunkReader();
+        const reader = new ChunkReader(options.name);
         for await (const event of events) yield* reader.read(fromWire(event.data, ctx));
       },
     },
-    ...(options.embeddings ? { embeddings: openaiEmbeddings(options.embeddings, headers) } : {}),
+    ...(options.embeddings ? { embeddings: openaiEmbeddings(options.name, options.embeddings, headers) } : {}),
     models: {
       request: (ctx) => ({
         url: options.modelsUrl?.(ctx) ?? `${trimmed(ctx.settings.baseUrl)}/models`,
@@ -101,11 +103,8 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
         headers: headers(ctx),
       }),
       response(json) {
-        const data = (json as { data?: Array<{ id?: unknown; context_length?: unknown }> }).data;
-        if (!Array.isArray(data)) throw new Error("models: expected a data array");
-        return data.flatMap((m) =>
-          typeof m.id === "string" ? [{ id: m.id, contextLength: typeof m.context_length === "number" ? m.context_length : undefined }] : [],
-        );
+        const { data } = readAnswer(modelListSchema, json, `${options.name} model list`);
+        return data.map((m) => ({ id: m.id, contextLength: m.context_length ?? undefined }));
       },
     },
   });

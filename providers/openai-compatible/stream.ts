@@ -12,25 +12,9 @@
  *   assembled call parses (openai/openai-agents-js#664).
  */
 import { randomUUID } from "node:crypto";
-import type { StreamDelta, ToolCallDelta } from "../../src/plugin/contract.js";
-import { contentText, finishReason, logprobsOf, usageOf, type WireUsage } from "./translate.js";
-
-interface WireToolDelta {
-  index?: number;
-  id?: string | null;
-  type?: string;
-  function?: { name?: string | null; arguments?: string | null };
-}
-interface WireChunkChoice {
-  index?: number;
-  delta?: { content?: unknown; refusal?: string | null; tool_calls?: WireToolDelta[] | null } | null;
-  finish_reason?: string | null;
-  logprobs?: unknown;
-}
-interface WireChunk {
-  choices?: WireChunkChoice[];
-  usage?: WireUsage | null;
-}
+import { readAnswer, type StreamDelta, type ToolCallDelta } from "../../src/plugin/contract.js";
+import { chunkSchema, type WireChunkChoice, type WireToolDelta } from "./answer-schema.js";
+import { contentText, finishReason, logprobsOf, usageOf } from "./translate.js";
 
 interface Call {
   upstreamIndex?: number;
@@ -41,11 +25,16 @@ interface Call {
 /** One per stream: it remembers the calls seen so far in each choice. */
 export class ChunkReader {
   private readonly calls = new Map<number, Call[]>();
+  private readonly what: string;
+
+  constructor(provider: string) {
+    this.what = `${provider} chat.completion.chunk`;
+  }
 
   *read(json: unknown): Iterable<StreamDelta> {
-    const chunk = json as WireChunk;
-    for (const c of chunk?.choices ?? []) yield* this.choice(c);
-    const usage = usageOf(chunk?.usage);
+    const chunk = readAnswer(chunkSchema, json, this.what);
+    for (const c of chunk.choices ?? []) yield* this.choice(c);
+    const usage = usageOf(chunk.usage);
     if (usage) yield { usage };
   }
 

@@ -4,25 +4,8 @@
  * finish reason, and what the `openai` dialect shows besides (`message.refusal`,
  * `choices[].logprobs`). Streamed chunks are read in ./stream.ts.
  */
-import type { Completion, FinishReason, ToolCall, Usage } from "../../src/plugin/contract.js";
-
-export interface WireUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  prompt_tokens_details?: { cached_tokens?: number } | null;
-  completion_tokens_details?: { reasoning_tokens?: number } | null;
-}
-interface WireChoice {
-  index?: number;
-  message?: { content?: unknown; tool_calls?: ToolCall[] | null; refusal?: string | null };
-  finish_reason?: string | null;
-  logprobs?: unknown;
-}
-interface WireBody {
-  id?: string;
-  choices?: WireChoice[];
-  usage?: WireUsage | null;
-}
+import { readAnswer, type Completion, type FinishReason, type ToolCall, type Usage } from "../../src/plugin/contract.js";
+import { completionSchema, type WireContent, type WireUsage } from "./answer-schema.js";
 
 /**
  * OpenAI's reasons, plus the legacy `function_call`; `content_filter` stays itself (the core
@@ -41,15 +24,14 @@ export function finishReason(value: string | null | undefined): FinishReason {
  * (https://platform.openai.com/docs/api-reference/chat/object#chat/object-usage).
  */
 export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
-  if (!u || typeof u !== "object" || !("prompt_tokens" in u)) return undefined;
-  // Passed on as sent: the core refuses counts that are not counts (src/billing/usage-check.ts), so a
-  // string or a null is an invalid answer, never silently "no usage" and an estimate.
+  if (!u || u.prompt_tokens === undefined) return undefined;
+  // Numbers by the schema; the core refuses those that are not counts (src/billing/usage-check.ts).
   const completion = u.completion_tokens ?? 0;
-  const usage: Usage = { prompt_tokens: u.prompt_tokens as number, completion_tokens: completion, total_tokens: Number(u.prompt_tokens) + Number(completion) };
+  const usage: Usage = { prompt_tokens: u.prompt_tokens, completion_tokens: completion, total_tokens: u.prompt_tokens + completion };
   const cached = u.prompt_tokens_details?.cached_tokens;
   const reasoning = u.completion_tokens_details?.reasoning_tokens;
-  if (cached !== undefined) usage.prompt_tokens_details = { cached_tokens: cached };
-  if (reasoning !== undefined) usage.completion_tokens_details = { reasoning_tokens: reasoning };
+  if (cached != null) usage.prompt_tokens_details = { cached_tokens: cached };
+  if (reasoning != null) usage.completion_tokens_details = { reasoning_tokens: reasoning };
   return usage;
 }
 
@@ -57,15 +39,17 @@ export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
  * A string, or (Mistral's magistral models, https://docs.mistral.ai/api/#tag/chat) an array of
  * chunks of which only `text` ones are the answer; `thinking` chunks are reasoning, not content.
  */
-export function contentText(content: unknown): string | null {
+export function contentText(content: WireContent): string | null {
   if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return null;
-  const texts = content.flatMap((c: { type?: string; text?: unknown }) => (c?.type === "text" && typeof c.text === "string" ? [c.text] : []));
+  if (!content) return null;
+  const texts = content.flatMap((c) => (c.type === "text" ? [c.text] : []));
   return texts.length ? texts.join("") : null;
 }
 
 /** A tool with no parameters may come back with `arguments: ""`, which JSON.parse rejects (openai/openai-agents-js#664). */
-function toolCalls(calls: ToolCall[] | null | undefined): ToolCall[] | undefined {
+type WireCall = { id: string; function: { name: string; arguments?: string | null } };
+
+function toolCalls(calls: WireCall[] | null | undefined): ToolCall[] | undefined {
   if (!calls?.length) return undefined;
   return calls.map((c) => ({ id: c.id, type: "function", function: { name: c.function.name, arguments: c.function.arguments || "{}" } }));
 }
@@ -73,17 +57,16 @@ function toolCalls(calls: ToolCall[] | null | undefined): ToolCall[] | undefined
 /** Only an object is a logprobs answer; `null` (not asked for) is what the renderer writes anyway. */
 export const logprobsOf = (value: unknown): unknown => (value !== null && typeof value === "object" ? value : undefined);
 
-export function fromChatCompletion(json: unknown): Completion {
-  const body = json as WireBody;
-  if (!body || !Array.isArray(body.choices)) throw new Error("chat.completion: choices missing");
+export function fromChatCompletion(json: unknown, provider: string): Completion {
+  const body = readAnswer(completionSchema, json, `${provider} chat.completion`);
   return {
-    id: body.id,
+    id: body.id ?? undefined,
     choices: body.choices.map((c, i) => ({
       index: c.index ?? i,
-      content: contentText(c.message?.content),
-      tool_calls: toolCalls(c.message?.tool_calls),
+      content: contentText(c.message.content),
+      tool_calls: toolCalls(c.message.tool_calls),
       finish_reason: finishReason(c.finish_reason),
-      ...(typeof c.message?.refusal === "string" && { refusal: c.message.refusal }),
+      ...(typeof c.message.refusal === "string" && { refusal: c.message.refusal }),
       ...(logprobsOf(c.logprobs) !== undefined && { logprobs: c.logprobs }),
     })),
     usage: usageOf(body.usage),

@@ -9,7 +9,8 @@
  * offered; there is no parallel_tool_calls, max_completion_tokens, user or developer role, and
  * system, assistant and tool content is a string.
  */
-import { defineProvider } from "../../src/plugin/contract.js";
+import { defineProvider, readAnswer } from "../../src/plugin/contract.js";
+import { togetherModelList } from "./answer-schema.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 interface JsonSchemaFormat {
@@ -25,13 +26,8 @@ function toTogether({ stream_options: _usageAlwaysSent, stop, ...body }: Record<
 }
 
 function togetherModels(json: unknown) {
-  if (!Array.isArray(json)) throw new Error("models: expected an array");
-  const models = json as Array<{ id?: unknown; type?: unknown; context_length?: unknown }>;
-  return models.flatMap((m) =>
-    typeof m.id === "string" && (m.type === undefined || m.type === "chat")
-      ? [{ id: m.id, contextLength: typeof m.context_length === "number" ? m.context_length : undefined }]
-      : [],
-  );
+  const models = readAnswer(togetherModelList, json, "together model list");
+  return models.flatMap((m) => (m.type == null || m.type === "chat" ? [{ id: m.id, contextLength: m.context_length ?? undefined }] : []));
 }
 
 const base = openaiCompatible({

@@ -23,6 +23,7 @@ import { UpstreamFailure, type Outcome } from "./failure.js";
 export type { ChatMessage, ChatRequest, ContentPart, FinishReason, Tool, ToolCall, Usage } from "../core/chat-request.js";
 export { inlineImage, isInstruction, partsOf, requestedMaxTokens, textOf } from "../core/content.js";
 export { invalidRequest } from "../core/errors.js";
+export { invalidAnswer, knownTypes, readAnswer } from "./answer.js";
 
 /** One `providers:` entry of the config, after validation and env interpolation. */
 export interface ProviderSettings {

@@ -14,6 +14,7 @@ import { backoffMs, clientClosed, RoundFailed, RoundTally } from "./failover-pol
 import type { Outcome } from "../plugin/failure.js";
 import type { Health } from "./health.js";
 import { KeyRejectionLog } from "./key-rejection.js";
+import { InvalidAnswerLog } from "./invalid-answer-log.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
 import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
@@ -48,9 +49,11 @@ const isUnsupported = (err: unknown): err is GatewayError => err instanceof Gate
 
 export class Router {
   private keyLog: KeyRejectionLog;
+  private invalidLog: InvalidAnswerLog;
 
   constructor(private deps: RouterDeps) {
     this.keyLog = new KeyRejectionLog(deps.log);
+    this.invalidLog = new InvalidAnswerLog(deps.log);
   }
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
@@ -140,7 +143,10 @@ export class Router {
       if (isUnsupported(err)) return tally.refusedParam(err);
       throw err instanceof Error ? err : new Error(String(err));
     }
-    if (err instanceof InvalidAnswer) tally.invalid++;
+    if (err instanceof InvalidAnswer) {
+      tally.invalid++;
+      this.invalidLog.invalid(e.provider, err.cause, this.deps.now());
+    }
     const outcome = err.retryable || err.outcome === "key_rejected" ? err.outcome : "rejected";
     // A 500 or an unusable answer may be this request's doing; the rest is the provider's.
     const suspect = err instanceof InvalidAnswer || err.upstreamStatus === 500;
