@@ -48,11 +48,13 @@ export interface Authenticator {
 export function createAuthenticator(store: Store): Authenticator {
   const cache = new Map<string, KeyRecord | null>();
   const lastUsed = new Map<string, number>();
+  // While the store's change notices may be missed, a cached key may be revoked: read it again (docs/fleet.md).
+  const hearing = store.hearing ? store.hearing.bind(store) : () => true;
 
   // Keyed by the presented token (already in this process's memory as a header), so the
   // SHA-256 runs once per key and cache lifetime, not once per request.
-  const lookup = async (token: string): Promise<KeyRecord | null> => {
-    let key = cache.get(token);
+  const lookup = async (token: string, trusted: boolean): Promise<KeyRecord | null> => {
+    let key = trusted ? cache.get(token) : undefined;
     if (key === undefined) {
       key = (await store.findKeyByHash(hashKey(token))) ?? null;
       // Bound the cache so a key-guessing client cannot grow memory without limit.
@@ -68,7 +70,8 @@ export function createAuthenticator(store: Store): Authenticator {
       if (!header.startsWith("Bearer ")) throw invalidApiKey();
       const token = header.slice(7).trim();
       if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
-      const key = cache.get(token) ?? (await lookup(token));
+      const trusted = hearing();
+      const key = (trusted ? cache.get(token) : undefined) ?? (await lookup(token, trusted));
       if (!key || keyState(key, now) !== "active") throw invalidApiKey();
       lastUsed.set(key.id, now);
       return key;

@@ -113,8 +113,10 @@ export class Bill {
    * Records the request once (later calls are ignored, e.g. a disconnect after an error);
    * resolves when committed. The charge is the whole list cost: the hold only decided
    * admission. The store takes what it can (store/index.ts settle) and records the rest as uncollected.
+   * With `retry` (a stream, billing/settle-retry.ts) a failed write is retried by it. The
+   * request's metrics and log line count the charge only once the row landed.
    */
-  settle(s: Settlement, now: number): Promise<void> {
+  settle(s: Settlement, now: number, retry?: (write: () => Promise<void>) => Promise<boolean>): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.settled = true;
     let prompt = s.usage?.prompt_tokens ?? 0;
@@ -128,7 +130,7 @@ export class Bill {
       ((prompt = 0), (completion = 0), (listCost = 0));
     }
     const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
-    this.record?.settle({
+    const told = {
       provider: s.endpoint?.provider ?? null,
       prompt,
       completion,
@@ -136,29 +138,35 @@ export class Bill {
       usageSource: s.usageSource,
       outcome: s.status,
       attempts: s.attempts,
-    });
-    return this.store.settle(
-      this.reservationId,
-      {
-        requestId: this.requestId,
-        createdAt: this.startedAt,
-        account: this.key.account,
-        keyId: this.key.id,
-        model: this.route.model.id,
-        provider: s.endpoint?.provider ?? null,
-        promptTokens: prompt,
-        completionTokens: completion,
-        cost: charged,
-        listCost,
-        byok: s.endpoint?.byok ?? false,
-        usageSource: s.usageSource,
-        status: s.status,
-        httpStatus: s.httpStatus,
-        latencyMs: now - this.startedAt,
-        attempts: s.attempts.length,
-        endpoint: this.endpoint,
+    };
+    const entry: LedgerEntry = {
+      requestId: this.requestId,
+      createdAt: this.startedAt,
+      account: this.key.account,
+      keyId: this.key.id,
+      model: this.route.model.id,
+      provider: told.provider,
+      promptTokens: prompt,
+      completionTokens: completion,
+      cost: charged,
+      listCost,
+      byok: s.endpoint?.byok ?? false,
+      usageSource: s.usageSource,
+      status: s.status,
+      httpStatus: s.httpStatus,
+      latencyMs: now - this.startedAt,
+      attempts: s.attempts.length,
+      endpoint: this.endpoint,
+    };
+    const write = () => this.store.settle(this.reservationId, entry, s.attempts);
+    const landed = (ok: boolean) => this.record?.settle(ok ? told : { ...told, cost: 0 });
+    if (retry) return retry(write).then(landed);
+    return write().then(
+      () => void landed(true),
+      (err: unknown) => {
+        landed(false);
+        throw err;
       },
-      s.attempts,
     );
   }
 }

@@ -4,7 +4,8 @@
  * written down with what they delivered so far; a settlement drops its row in its own
  * transaction; at start, rows a stopped process left are settled as `cancelled` with that
  * estimate. So a kill leaves unbilled at most the last JOURNAL_MS of each open stream, and
- * streams younger than that. Short answers never touch the journal.
+ * streams younger than that. Short answers never touch the journal. A stream whose settlement
+ * is being retried (billing/settle-retry.ts) stays here with its final row until it lands.
  */
 import type { Store } from "../store/index.js";
 import type { InflightRow, LedgerEntry } from "../store/index.js";
@@ -17,6 +18,9 @@ export class InflightJournal {
   private readonly live = new Map<string, Snapshot>();
   private readonly timer: NodeJS.Timeout;
   private writing = false;
+  private readonly stopped = new AbortController();
+  /** Aborts when the gateway stops: settlements still retrying make one last attempt. */
+  readonly closing = this.stopped.signal;
 
   constructor(
     private readonly store: Store,
@@ -26,7 +30,7 @@ export class InflightJournal {
     this.timer.unref();
   }
 
-  /** A stream that started; the returned function ends its tracking (its settlement drops the row). */
+  /** A stream that started (again: its snapshot is replaced); the returned function ends its tracking (its settlement drops the row). */
   track(requestId: string, snapshot: Snapshot): () => void {
     this.live.set(requestId, snapshot);
     return () => void this.live.delete(requestId);
@@ -47,6 +51,7 @@ export class InflightJournal {
 
   stop(): void {
     clearInterval(this.timer);
+    this.stopped.abort();
   }
 }
 

@@ -11,6 +11,7 @@ import type { Health } from "../upstream/health.js";
 import type { Limiter } from "../access/limits.js";
 import { createRedisLimiter } from "./limits-redis.js";
 import { shareCircuits } from "./circuits-redis.js";
+import { connectionErrorLine } from "../core/connection-errors.js";
 
 /** A hung Redis holds a request at most this long before its limits fall back to this process. */
 export const COMMAND_TIMEOUT_MS = 500;
@@ -32,9 +33,9 @@ export async function openShared(
   log: (line: string) => void = (l) => console.error(l),
 ): Promise<SharedState> {
   // Commands fail at once while disconnected (no offline queue): a limit falls back rather than waits.
-  const client = connect(settings.url, { enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
+  const client = connect(settings.url, "Redis", { enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
   // The subscriber is off the request path; it subscribes on each connection (src/fleet/circuits-redis.ts).
-  const subscriber = connect(settings.url, {});
+  const subscriber = connect(settings.url, "Redis subscriber", {});
   await whenReady(client, START_WAIT_MS);
   const limiter = createRedisLimiter(client, settings.prefix, `Redis at ${redacted(settings.url)}`, log);
   const circuits = shareCircuits(health, client, subscriber, settings.prefix, now);
@@ -50,15 +51,17 @@ export async function openShared(
   };
 }
 
-function connect(url: string, options: { enableOfflineQueue?: boolean; commandTimeout?: number }): Redis {
+/** A client of its own (never `duplicate()`: each one must get its 'error' listener here). */
+function connect(url: string, source: string, options: { enableOfflineQueue?: boolean; commandTimeout?: number }): Redis {
   const client = new Redis(url, {
     ...options,
     connectTimeout: START_WAIT_MS,
     maxRetriesPerRequest: 0,
     retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_MS),
   });
-  // Connection errors are expected while Redis is down; the limiter says so once per transition.
-  client.on("error", () => undefined);
+  // Without an 'error' listener a reset connection would end the process; ioredis reconnects
+  // by itself (retryStrategy) and the limiter says when limits fall back (docs/fleet.md).
+  client.on("error", connectionErrorLine(source));
   return client;
 }
 

@@ -20,13 +20,25 @@ export const NO_PROVIDER = "none";
 
 let processRegistry: Registry | undefined;
 
+/** Errors no code path caught, counted by app/process-guard.ts: a process-wide count. */
+const uncaught = new CounterFamily("gateway_uncaught_errors_total", "Errors nothing caught (kind: exception|rejection); each was logged with its stack.", [
+  "kind",
+]);
+
 /** Node's process metrics: one set per process, whatever the number of gateways in it. */
 function processMetrics(): Registry {
   if (!processRegistry) {
     processRegistry = new Registry();
     collectDefaultMetrics({ register: processRegistry });
+    uncaught.register(processRegistry);
   }
   return processRegistry;
+}
+
+/** One more uncaught error of this kind (app/process-guard.ts). */
+export function countUncaught(kind: "exception" | "rejection"): void {
+  processMetrics();
+  uncaught.at(kind, [kind]).value++;
 }
 
 /** Cached series of one request's shape: the label key is built once per distinct shape. */

@@ -14,6 +14,7 @@ import { estimate, sendChat } from "./chat-upstream.js";
 import type { Job, RenderStream, StreamResult } from "./endpoint.js";
 import { malformed, withFailover } from "./failover.js";
 import { StreamGuard } from "./stream-guard.js";
+import { untilLanded } from "../billing/settle-retry.js";
 
 type StreamStage = (gw: Gateway, ex: Exchange, job: Job<ChatRequest>) => Promise<void>;
 
@@ -50,19 +51,30 @@ async function streamWith(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, guar
   guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
   const delivered = { text: "" };
   const untrack = gw.journal.track(job.requestId, async () => job.bill.inflightRow(endpoint, await estimate(job.body, delivered.text)));
-  const result = await render(gw, ex, job, value, delivered).finally(untrack);
-  settleStream(gw, job, endpoint, result);
+  const result = await render(gw, ex, job, value, delivered).catch((err: unknown) => {
+    untrack();
+    throw err;
+  });
+  settleStream(gw, job, endpoint, result, untrack);
 }
 
-/** A cut stream without usage is billed on an estimate of what was delivered. */
-function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: RoutedEndpoint, r: StreamResult): void {
-  const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") =>
-    job.bill.settle({ endpoint, usage, usageSource, status: r.outcome, httpStatus: 200, attempts: job.attempts }, gw.now());
+/**
+ * A cut stream without usage is billed on an estimate of what was delivered. The write is
+ * retried until it lands (billing/settle-retry.ts), its final row kept in the journal meanwhile.
+ */
+function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: RoutedEndpoint, r: StreamResult, untrack: () => void): void {
+  const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") => {
+    const row = usage && job.bill.inflightRow(endpoint, usage);
+    if (row) gw.journal.track(job.requestId, () => Promise.resolve(row));
+    const retry = (write: () => Promise<void>) => untilLanded(write, job.requestId, gw.journal.closing, (line) => console.error(line));
+    return job.bill.settle({ endpoint, usage, usageSource, status: r.outcome, httpStatus: 200, attempts: job.attempts }, gw.now(), retry);
+  };
   // The client already has its answer: shutdown waits for this write (gw.pending).
-  const settling =
+  const settling = (
     r.usage || !r.text
       ? settle(r.usage, r.usage ? (r.estimated ? "estimated" : "provider") : "none")
-      : estimate(job.body, r.text).then((usage) => settle(usage, "estimated"));
+      : estimate(job.body, r.text).then((usage) => settle(usage, "estimated"))
+  ).finally(untrack);
   gw.pending.add(settling);
   settling.catch((err) => console.error(`[gateway] ${job.requestId} settlement failed:`, err)).finally(() => gw.pending.delete(settling));
 }

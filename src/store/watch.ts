@@ -7,4 +7,10 @@ export interface WatchStore {
    * SQLite polls its data_version, PostgreSQL listens for a notification. Returns the unsubscribe.
    */
   watch(listener: () => void): () => void;
+  /**
+   * False while this process may be missing notices (PostgreSQL: the listener is not connected or
+   * has not heard its own heartbeat within its bound): callers must not trust their caches then.
+   * Absent: always true (SQLite's poll cannot go deaf).
+   */
+  hearing?(): boolean;
 }

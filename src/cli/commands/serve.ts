@@ -39,7 +39,7 @@ export function serveCommand(program: Command): void {
     .option("--log-level <level>", `${LEVELS.join(" | ")} (default: config log.level, info)`, logLevel)
     .action(async (opts: { host?: string; port?: number; logFormat?: LogFormat; logLevel?: string }, cmd: Command) => {
       // Loaded here so other commands start without the HTTP stack.
-      const { startServer } = await import("../../app/serve.js");
+      const [{ startServer }, { guardProcess }] = await Promise.all([import("../../app/serve.js"), import("../../app/process-guard.js")]);
       const loaded = await configFor(cmd);
       // A provider must not start with an empty key because a variable was not exported.
       if (loaded.unset?.length) throw new UsageError(loaded.unset.join("\n"));
@@ -49,11 +49,16 @@ export function serveCommand(program: Command): void {
       });
       const gwLog = server.gateway.obs.log;
       let stopRetention = () => {};
-      const stop = (signal: string) => {
+      let stopping = false;
+      const stop = (signal: string, code = 0) => {
+        if (stopping) return;
+        stopping = true;
         gwLog.notice("info", `${signal}: finishing in-flight requests...`, { event: "stopping" });
         stopRetention();
-        void server.close().then(() => process.exit(0));
+        void server.close().then(() => process.exit(code));
       };
+      // Nothing uncaught ends the process abruptly: logged, counted, and a stop only when it cannot go on (app/process-guard.ts).
+      guardProcess((line) => gwLog.notice("error", line), stop);
       // Before the ready line: a signal sent as soon as it is read must find the handler, not the default (exit at once).
       process.once("SIGINT", () => stop("SIGINT"));
       process.once("SIGTERM", () => stop("SIGTERM"));

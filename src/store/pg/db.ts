@@ -5,6 +5,7 @@
  */
 import pg from "pg";
 import { storeUnavailable } from "../../core/errors.js";
+import { connectionErrorLine } from "../../core/connection-errors.js";
 
 const CONNECT_TIMEOUT_MS = 3_000;
 const STATEMENT_TIMEOUT_MS = 10_000;
@@ -19,10 +20,17 @@ export function createPool(url: string, max = 20): pg.Pool {
     statement_timeout: STATEMENT_TIMEOUT_MS,
     query_timeout: STATEMENT_TIMEOUT_MS + 1_000,
     idleTimeoutMillis: 30_000,
+    // A peer gone without a FIN (a NAT or firewall dropping the flow) is found by the kernel.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
-  // An idle connection dropped by the server (restart, failover) must not crash the process;
-  // the next query gets a new connection or a 503.
-  pool.on("error", () => undefined);
+  // A connection dropped by the server (restart, failover, reset) must not end the process: the
+  // pool's own listener covers idle clients, and pg-pool removes it while a client is checked out,
+  // so each client gets one too; the next query gets a new connection or a 503 (docs/fleet.md).
+  const idle = connectionErrorLine("PostgreSQL pool");
+  const busy = connectionErrorLine("PostgreSQL connection");
+  pool.on("error", idle);
+  pool.on("connect", (client) => void client.on("error", busy));
   return pool;
 }
 

@@ -58,6 +58,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     settle: money.settle,
     keyBudgetUse: money.keyBudgetUse,
     watch: watch.add,
+    hearing: watch.hearing,
     async close() {
       await money.stop();
       await watch.stop();

@@ -10,6 +10,8 @@
  * can never hold more than the balance), gw_settle (charge, ledger row, hold released) and
  * gw_release_expired (leases not renewed).
  */
+import { settleOnce } from "./settle-once.js";
+
 export const pgMigrations: string[] = [
   `CREATE TABLE accounts (
      id text PRIMARY KEY,
@@ -262,4 +264,5 @@ export const pgMigrations: string[] = [
      email text NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
      expires_at bigint NOT NULL
    );`,
+  settleOnce,
 ];
