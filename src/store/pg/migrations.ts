@@ -262,4 +262,7 @@ export const pgMigrations: string[] = [
      email text NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
      expires_at bigint NOT NULL
    );`,
+  // Who added or adjusted credits (`gateway credits history`, docs/cli.md): `cli:<os user>` or a
+  // dashboard user's email; rows from before stay null.
+  `ALTER TABLE credit_grants ADD COLUMN actor text;`,
 ];
