@@ -86,8 +86,8 @@ test("gateway serve says on stderr how many keys it cannot read, and `byok set` 
   const current = { FAKE_URL: fake.url, GATEWAY_SECRET: "new-secret" };
   const setKey = (env: Record<string, string>) =>
     gateway(["byok", "set", "openai", "--key-stdin", "--account", "acme"], { cwd: dir, env, input: `${BYOK_KEY}\n` });
+  const key = (await gateway(["keys", "create", "--name", "acme-app", "--account", "acme", "--create", "--json"], { cwd: dir, env: old })).json.key as string;
   expect((await setKey(old)).exitCode).toBe(0);
-  const key = (await gateway(["keys", "create", "--name", "acme-app", "--account", "acme", "--json"], { cwd: dir, env: old })).json.key as string;
 
   const { url, proc } = await serve([], { cwd: dir, env: current });
   try {

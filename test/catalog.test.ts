@@ -150,6 +150,7 @@ describe("gateway models list", () => {
     const all = json<Row[]>((await gateway("--json", "models", "list", "--all")).stdout);
     expect(all.some((r) => r.id === "anthropic/claude-sonnet-4-20250514")).toBe(true);
 
+    expect((await gateway("credits", "add", "1", "--account", "acme", "--create")).exitCode).toBe(0);
     expect((await gateway("byok", "set", "anthropic", "--key", "sk-ant-own-key-1234", "--account", "acme")).exitCode).toBe(0);
     const acme = json<Row[]>((await gateway("--json", "models", "list", "--account", "acme")).stdout);
     expect(acme.find((r) => r.id === "anthropic/claude-sonnet-4-20250514")?.providers).toEqual(["anthropic"]);

@@ -64,10 +64,17 @@ describe("accounts are isolated", () => {
     expect(keys.json.map((k: any) => k.name)).toContain("alice-key");
     const accounts = await call(gw, "GET", "/dashboard/api/accounts", { cookie: admin });
     expect(accounts.json.map((a: any) => a.id)).toEqual(expect.arrayContaining(["acme", "globex", "ops"]));
+    expect(accounts.json.find((a: any) => a.id === "acme")).toMatchObject({ balance: "5", spend: expect.any(String), keys: expect.any(Number) });
     const add = await call(gw, "POST", "/dashboard/api/credits", { cookie: admin, body: { account: "globex", amount: "0.000000001" } });
     expect(add.json).toEqual({ account: "globex", added: "0.000000001", balance: "0.000000001" });
     const history = await call(gw, "GET", "/dashboard/api/credits", { cookie: bob });
-    expect(history.json).toMatchObject({ account: "globex", balance: "0.000000001", history: [{ amount: "0.000000001", kind: "grant" }] });
+    expect(history.json).toMatchObject({
+      account: "globex",
+      balance: "0.000000001",
+      history: [{ amount: "0.000000001", kind: "grant", by: "root@example.com" }],
+    });
+    const listed = await call(gw, "GET", "/dashboard/api/accounts", { cookie: admin });
+    expect(listed.json.find((a: any) => a.id === "globex")).toMatchObject({ balance: "0.000000001" }); // the same listing as `gateway accounts list`
     const typo = await call(gw, "POST", "/dashboard/api/credits", { cookie: admin, body: { account: "globexx", amount: "1" } });
     expect(typo.status).toBe(404);
     const bad = await call(gw, "POST", "/dashboard/api/credits", { cookie: admin, body: { account: "globex", amount: "1.5e3" } });

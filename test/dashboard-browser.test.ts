@@ -49,7 +49,7 @@ const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}
 test("a new user signs in with the link, creates, uses and revokes a key, and signs out", async () => {
   // Set up as an operator would, with the CLI beside the running server.
   expect((await cli("credits", "add", "5", "--account", "acme", "--create")).exitCode).toBe(0);
-  const other = await cli("--json", "keys", "create", "--name", "globex-private-key", "--account", "globex");
+  const other = await cli("--json", "keys", "create", "--name", "globex-private-key", "--account", "globex", "--create");
   expect(other.exitCode).toBe(0);
   const added = await cli("--json", "users", "add", "alice@example.com", "--account", "acme");
   expect(added.exitCode).toBe(0);
@@ -68,7 +68,7 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   await page.getByLabel("New password").fill("a long enough password");
   await shot(page, "set-password");
   await page.getByRole("button", { name: "Set password" }).click();
-  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible(), { timeout: 15_000 }).toBe(true);
   await expect.poll(() => page.getByText("No keys yet").isVisible()).toBe(true);
   expect(page.url()).not.toContain("token=");
 
@@ -164,14 +164,14 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
 }, 120_000);
 
 test("an admin looks at any account and adds credits", async () => {
-  const added = await cli("--json", "users", "add", "root@example.com", "--account", "ops", "--admin");
+  const added = await cli("--json", "users", "add", "root@example.com", "--account", "ops", "--create", "--admin");
   expect(added.exitCode).toBe(0);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   await page.goto(added.json.link);
   await page.getByLabel("New password").fill("the admin's long password");
   await page.getByRole("button", { name: "Set password" }).click();
-  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible(), { timeout: 15_000 }).toBe(true);
 
   // Every account's keys, one account at a time.
   await page.getByLabel("Viewing account").selectOption("globex");
@@ -182,6 +182,12 @@ test("an admin looks at any account and adds credits", async () => {
   await page.getByLabel("Amount").fill("2.5");
   await page.getByRole("button", { name: "Add credits" }).click();
   await expect.poll(() => page.getByRole("status").textContent()).toBe("Added $2.5 to acme. Balance: $7.499616");
+  // The page now shows the account it credited (it was viewing globex), and every balance.
+  await expect.poll(() => page.locator(".balance").textContent()).toBe("Balance of acme: $7.499616");
+  expect(await page.getByLabel("Viewing account").inputValue()).toBe("acme");
+  await expect.poll(() => page.getByRole("row", { name: /^acme \$7\.499616/ }).isVisible()).toBe(true);
+  expect(await page.getByRole("cell", { name: "By" }).count()).toBe(0); // a header, not a cell
+  await expect.poll(() => page.getByRole("cell", { name: "root@example.com" }).first().isVisible()).toBe(true);
   const inline = page.getByLabel("Amount");
   await inline.fill("0");
   await page.getByRole("button", { name: "Add credits" }).click();

@@ -11,7 +11,7 @@ describe("gateway users", () => {
     const d = tempDir();
     const g = (...args: string[]) => gateway(["--db", join(d, "gateway.db"), ...args], { cwd: d });
 
-    const add = await g("--json", "users", "add", "Ops@Example.com", "--account", "acme", "--admin");
+    const add = await g("--json", "users", "add", "Ops@Example.com", "--account", "acme", "--create", "--admin");
     expect(add.exitCode).toBe(0);
     expect(add.json).toMatchObject({ email: "ops@example.com", account: "acme", admin: true });
     expect(add.json.link).toMatch(/^http:\/\/127\.0\.0\.1:8787\/dashboard\/#\/set-password\?token=[A-Za-z0-9_-]{43}$/);

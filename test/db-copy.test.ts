@@ -19,7 +19,7 @@ beforeAll(async () => {
   dir = tempDir();
   file = join(dir, "gateway.db");
   target = await createTestDatabase();
-  const key = await on(file, "keys", "create", "--name", "app", "--account", "acme", "--budget", "2", "--budget-period", "month");
+  const key = await on(file, "keys", "create", "--name", "app", "--account", "acme", "--create", "--budget", "2", "--budget-period", "month");
   expect(key.exitCode).toBe(0);
   await on(file, "keys", "create", "--name", "other");
   expect((await on(file, "users", "add", "ops@example.com", "--account", "acme", "--admin")).exitCode).toBe(0);

@@ -232,16 +232,17 @@ describe("request-side messages", () => {
     expect(models.message).toContain("No API key was sent");
   });
 
-  test("a bare model id with one catalog match: 404 suggesting the full id; an alias resolves it instead", async () => {
-    const bare = await expectError(
-      await post(gw.url, "/v1/chat/completions", { ...hi, model: "gpt-4o-mini" }, bearer(key)),
-      404,
-      "not_found",
-      "model_not_found",
-    );
-    expect(bare.message).toBe(
-      "The model 'gpt-4o-mini' does not exist: model ids are vendor/model. Did you mean 'openai/gpt-4o-mini'? GET /v1/models lists the usable ids.",
-    );
+  test("a bare model id resolves to its one usable vendor/model (chat, Responses, GET /v1/models/{id}); the answer names the full id", async () => {
+    const chat = await post(gw.url, "/v1/chat/completions", { ...hi, model: "gpt-4o-mini" }, bearer(key));
+    expect(chat.status).toBe(200);
+    expect(((await chat.json()) as { model: string }).model).toBe("openai/gpt-4o-mini");
+    expect(fake.requests.at(-1)!.body.model).toBe("gpt-4o-mini");
+    const responses = await post(gw.url, "/v1/responses", { model: "gpt-4o-mini", input: "hi", store: false }, bearer(key));
+    expect(responses.status).toBe(200);
+    expect(((await responses.json()) as { model: string }).model).toBe("openai/gpt-4o-mini");
+    const one = await fetch(`${gw.url}/v1/models/gpt-4o-mini`, { headers: bearer(key) });
+    expect(one.status).toBe(200);
+    expect(((await one.json()) as { id: string }).id).toBe("openai/gpt-4o-mini");
     const unknown = await expectError(
       await post(gw.url, "/v1/chat/completions", { ...hi, model: "no-such-model" }, bearer(key)),
       404,
@@ -252,5 +253,34 @@ describe("request-side messages", () => {
     const aliased = await post(gw.url, "/v1/chat/completions", { ...hi, model: "mini" }, bearer(key));
     expect(aliased.status).toBe(200);
     expect(fake.requests.at(-1)!.body.model).toBe("gpt-4o-mini");
+  });
+
+  test("a bare id naming several usable models: 404 model_not_found listing them, on chat, embeddings and GET /v1/models/{id}", async () => {
+    const twin = (vendor: string, kind?: string) => ({
+      id: `${vendor}/twin`,
+      pricing: { prompt: "1", completion: "1" },
+      ...(kind ? { kind } : {}),
+      endpoints: [{ provider: "openai", model: "twin" }],
+    });
+    const models = [twin("openai"), twin("acme"), { ...twin("openai", "embeddings"), id: "openai/vec" }, { ...twin("acme", "embeddings"), id: "acme/vec" }];
+    const two = await startGateway(openaiConfig(fake.url, { models }));
+    try {
+      const twoKey = await two.createKey();
+      await two.addCredits("1");
+      const expected = "The model 'twin' is ambiguous: it names 'acme/twin', 'openai/twin'. Send the full vendor/model id.";
+      const chat = await expectError(
+        await post(two.url, "/v1/chat/completions", { ...hi, model: "twin" }, bearer(twoKey)),
+        404,
+        "not_found",
+        "model_not_found",
+      );
+      expect(chat.message).toBe(expected);
+      const vec = await expectError(await post(two.url, "/v1/embeddings", { model: "vec", input: "a" }, bearer(twoKey)), 404, "not_found", "model_not_found");
+      expect(vec.message).toBe(expected.replaceAll("twin", "vec"));
+      const one = await expectError(await fetch(`${two.url}/v1/models/twin`, { headers: bearer(twoKey) }), 404, "not_found", "model_not_found");
+      expect(one.message).toBe(expected);
+    } finally {
+      await two.close();
+    }
   });
 });

@@ -67,7 +67,7 @@ test("three processes started at once migrate one empty database, once", async (
 });
 
 test("30 concurrent requests over three processes on a balance that covers exactly 5: exactly 5 answered, never below zero", async () => {
-  const key = (await cli("keys", "create", "--name", "five", "--account", "five")).json.key as string;
+  const key = (await cli("keys", "create", "--name", "five", "--account", "five", "--create")).json.key as string;
   expect((await cli("credits", "add", "0.0000555", "--account", "five", "--create")).json.balance).toBe("0.0000555");
   const statuses = await Promise.all(Array.from({ length: 30 }, (_, i) => ask(procs[i % 3]!, key).then((r) => r.status)));
   expect(statuses.filter((s) => s === 200)).toHaveLength(5);
@@ -79,7 +79,7 @@ test("30 concurrent requests over three processes on a balance that covers exact
 });
 
 test("a key limited to 10 requests, hit by 30 concurrent requests spread over the three: exactly 10 answered", async () => {
-  const key = (await cli("keys", "create", "--name", "ten", "--account", "ten", "--rpm", "10")).json.key as string;
+  const key = (await cli("keys", "create", "--name", "ten", "--account", "ten", "--create", "--rpm", "10")).json.key as string;
   await cli("credits", "add", "10", "--account", "ten", "--create");
   const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => ask(procs[i % 3]!, key)));
   expect(answers.filter((r) => r.status === 200)).toHaveLength(10);
@@ -111,7 +111,7 @@ test("a key revoked from the CLI is refused by all three processes within 1 s", 
 });
 
 test("credits added from the CLI are live in every process within 5 s, without restart", async () => {
-  const key = (await cli("keys", "create", "--name", "late-credits", "--account", "late")).json.key as string;
+  const key = (await cli("keys", "create", "--name", "late-credits", "--account", "late", "--create")).json.key as string;
   for (const p of procs) expect((await ask(p, key)).status).toBe(402);
   await cli("credits", "add", "1", "--account", "late", "--create");
   for (const p of procs) await expect.poll(async () => (await ask(p, key)).status, { timeout: 5_000 }).toBe(200);
@@ -119,7 +119,7 @@ test("credits added from the CLI are live in every process within 5 s, without r
 
 describe("a process killed while holding requests", () => {
   test("strands no money once its leases expire: the other processes release its holds", async () => {
-    const key = (await cli("keys", "create", "--name", "killed", "--account", "killed")).json.key as string;
+    const key = (await cli("keys", "create", "--name", "killed", "--account", "killed", "--create")).json.key as string;
     await cli("credits", "add", "0.0000333", "--account", "killed", "--create"); // three worst cases
     fake.queue(...[0, 1, 2].map(() => ({ ...completion("slow", { prompt_tokens: 34, completion_tokens: 10 }), delayMs: 30_000 })));
     const victim = await serve(["--config", join(dir, "gateway.config.yaml")], { cwd: dir, env: env() });

@@ -97,7 +97,7 @@ export function App() {
       <main>
         {tab === "Keys" && <KeysPage account={shown} />}
         {tab === "Usage" && <UsagePage account={shown} />}
-        {tab === "Credits" && <CreditsPage account={shown} admin={me.admin} />}
+        {tab === "Credits" && <CreditsPage account={shown} admin={me.admin} onAccount={setAccount} />}
         {tab === "BYOK" && <ByokPage account={shown} />}
         {tab === "Models" && <ModelsPage account={shown} />}
         {tab === "Health" && <HealthPage />}

@@ -4,6 +4,7 @@
  * bundled one before the first `models sync`) with the config's `models:` on top.
  */
 import type { ModelRoute } from "../config/config.js";
+import { modelAmbiguous } from "../core/errors.js";
 import { usdToNano } from "../core/money.js";
 import type { ProviderInstance } from "../plugin/load.js";
 import type { CatalogModel, Endpoint, ModelCapabilities } from "../store/index.js";
@@ -103,6 +104,22 @@ export class Catalog {
       }
     }
     return endpoints.length ? { model, endpoints } : undefined;
+  }
+
+  /**
+   * What a request's model (after aliases) routes to: its catalog id, else for a bare id (no `/`)
+   * the one `vendor/<id>` this account can use, as existing clients send `gpt-4o-mini`
+   * (docs/cli.md "What serve tells the operator"). Several such models: a 404 listing them.
+   */
+  find(requested: string, byokKey: (plugin: string) => string | undefined): Route | undefined {
+    if (this.byId.has(requested) || requested.includes("/")) return this.route(requested, byokKey);
+    const routes = this.idsNamed(requested).flatMap((id) => this.route(id, byokKey) ?? []);
+    if (routes.length > 1)
+      throw modelAmbiguous(
+        requested,
+        routes.map((r) => r.model.id),
+      );
+    return routes[0];
   }
 
   /** For a 404's message only (src/catalog/model-hint.ts): never on the path of a routed request. */

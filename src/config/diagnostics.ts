@@ -72,7 +72,7 @@ export function nearMiss(key: string, known: readonly string[]): string | undefi
 }
 
 /** Levenshtein distance with adjacent swaps counting as one edit (optimal string alignment). */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {

@@ -54,6 +54,16 @@ export const modelNotFound = (model: string) =>
     { param: "model" },
   );
 
+/** A bare id (`gpt-4o-mini`) naming several catalog models this account can use: the client picks one (docs/cli.md "What serve tells the operator"). */
+export const modelAmbiguous = (model: string, ids: string[]) =>
+  new GatewayError(
+    404,
+    "not_found",
+    "model_not_found",
+    `The model '${model}' is ambiguous: it names ${ids.map((id) => `'${id}'`).join(", ")}. Send the full vendor/model id.`,
+    { param: "model" },
+  );
+
 export const routeNotFound = (path: string) => new GatewayError(404, "not_found", "not_found", `No route for ${path}.`);
 
 export const methodNotAllowed = (method: string, path: string, allow: string) =>

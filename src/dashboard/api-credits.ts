@@ -2,8 +2,9 @@
 import type { H3 } from "h3";
 import { forbidden } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
-import { nanoToUsd, usdToNanoExact } from "../core/money.js";
+import { usdToNanoExact } from "../core/money.js";
 import { addCredits } from "../operations/add-credits.js";
+import { listAccounts } from "../operations/list-accounts.js";
 import { showCredits } from "../operations/show-credits.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { AddCreditsBody } from "./schemas.js";
@@ -22,16 +23,15 @@ export function creditRoutes(app: H3, gw: Gateway, base: string): void {
     const body = await readBody(event, AddCreditsBody);
     const { user } = await scope(event, null);
     if (!user.admin) throw forbidden("Only an admin can add credits.", "admin_only");
-    return reply(event, 200, await addCredits(gw.store, body.account, usdToNanoExact(body.amount), { create: false }, gw.now()));
+    return reply(event, 200, await addCredits(gw.store, body.account, usdToNanoExact(body.amount), { create: false, actor: user.email }, gw.now()));
   });
   // An account holder sees only their own account here.
   app.get(`${base}/accounts`, async (event) => {
     const { user } = await scope(event);
-    const all = (await gw.store.accounts()).filter((a) => user.admin || a.id === user.account);
     return reply(
       event,
       200,
-      all.map((a) => ({ id: a.id, balance: nanoToUsd(a.balance), keys: a.keys, spend: nanoToUsd(a.spend) })),
+      (await listAccounts(gw.store)).filter((a) => user.admin || a.id === user.account),
     );
   });
 }

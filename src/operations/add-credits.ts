@@ -1,21 +1,13 @@
 /** Adding credits (`gateway credits add`, an admin's Add credits): exact nano-USD in, decimal USD out. */
-import { invalidRequest, notFound } from "../core/errors.js";
+import { invalidRequest } from "../core/errors.js";
 import { nanoToUsd } from "../core/money.js";
 import type { Store } from "../store/index.js";
+import { accountMustExist } from "./account-exists.js";
 
-/** `default` is implicit (the account `keys create` uses when none is named); others must exist, so a typo creates nothing. */
-export async function accountMustExist(store: Store, account: string): Promise<void> {
-  if (account === "default" || (await store.balance(account)) !== undefined) return;
-  const known = (await store.accounts()).map((a) => a.id);
-  throw notFound(
-    `account '${account}' does not exist${known.length ? ` (accounts: ${known.join(", ")})` : ""}; check the name, or add --create to create it`,
-    "account_not_found",
-  );
-}
-
-export async function addCredits(store: Store, account: string, amount: bigint, opts: { create: boolean }, now: number) {
+/** `actor`: who adds (`cli:<os user>`, the dashboard user's email), kept with the grant for `credits history`. */
+export async function addCredits(store: Store, account: string, amount: bigint, opts: { create: boolean; actor: string }, now: number) {
   if (amount <= 0n) throw invalidRequest("amount: must be greater than zero", null, "amount");
-  if (!opts.create) await accountMustExist(store, account);
-  const balance = await store.addCredits(account, amount, now);
+  if (!opts.create) await accountMustExist(store, account, true);
+  const balance = await store.addCredits(account, amount, now, opts.actor);
   return { account, added: nanoToUsd(amount), balance: nanoToUsd(balance) };
 }

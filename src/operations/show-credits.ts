@@ -1,4 +1,4 @@
-/** An account's balance and credit history (`gateway credits show`, the dashboard's Credits page). */
+/** An account's balance and credit history, who made each entry and why (`gateway credits show|history`, the dashboard's Credits page). */
 import { nanoToUsd } from "../core/money.js";
 import type { Store } from "../store/index.js";
 
@@ -9,6 +9,7 @@ export async function showCredits(store: Store, account: string, historyLimit = 
     amount: nanoToUsd(c.amount),
     kind: c.kind,
     reason: c.reason,
+    by: c.actor,
     created_at: new Date(c.createdAt).toISOString(),
   }));
   return { account, balance, history };

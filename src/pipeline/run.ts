@@ -41,7 +41,7 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
 /** The model id (or an alias) to the catalog's endpoints this account can use (a platform key or its BYOK key), narrowed by the endpoint. */
 async function routeStage<Req extends Parsed>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, unknown>, key: KeyRecord, body: Req) {
   const byok = await gw.byok.forAccount(key.account);
-  const found = gw.catalog.route(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
+  const found = gw.catalog.find(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
   if (!found) throw ep.missing(gw, body.model, (plugin) => byok.get(plugin));
   ex.state.rec.model = found.model.id; // a catalog id: never what the client typed (observability/request-record.ts)
   return ep.route(found, body);

@@ -34,7 +34,7 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "spent_since",
     ],
   },
-  { name: "credit_grants", columns: ["id", "account", "amount", "created_at", "kind", "reason"], serial: true },
+  { name: "credit_grants", columns: ["id", "account", "amount", "created_at", "kind", "reason", "actor"], serial: true },
   {
     name: "ledger",
     columns: [

@@ -22,6 +22,8 @@ export interface CreditEntry {
   amount: bigint;
   kind: "grant" | "adjustment";
   reason: string | null;
+  /** Who made it (`cli:<os user>`, a dashboard user's email); null for rows from before it was recorded. */
+  actor: string | null;
   createdAt: number;
 }
 
@@ -44,14 +46,14 @@ export interface MoneyStore {
   /** Exact at any size (BigInt nano-USD); undefined for an account that does not exist. */
   balance(account: string): Promise<bigint | undefined>;
   /** Adds `amount` nano-USD and returns the new balance; throws BalanceOverflowError past MAX_NANO. */
-  addCredits(account: string, amount: bigint | number, at: number): Promise<bigint>;
+  addCredits(account: string, amount: bigint | number, at: number, actor?: string): Promise<bigint>;
   /** Every account, by id. */
   accounts(): Promise<AccountSummary[]>;
   /**
    * Corrects a balance by a signed amount with a reason (a credit_grants row of kind
    * 'adjustment'); throws for an unknown account, a result below zero or past MAX_NANO.
    */
-  adjustCredits(account: string, delta: bigint, reason: string, at: number): Promise<bigint>;
+  adjustCredits(account: string, delta: bigint, reason: string, at: number, actor?: string): Promise<bigint>;
   creditHistory(account: string, limit: number): Promise<CreditEntry[]>;
   /**
    * Holds `amount` of the balance for a request, and of the key's budget when given, in one

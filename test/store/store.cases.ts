@@ -140,14 +140,14 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
     });
 
     test("adjust never goes below zero nor for an unknown account; history and the listing say what happened", async () => {
-      await store.addCredits("acme", 500n, T0);
+      await store.addCredits("acme", 500n, T0, "cli:ops");
       await expect(store.adjustCredits("acme", -501n, "too much", T0 + 1)).rejects.toMatchObject({ name: "NegativeBalanceError" });
       await expect(store.adjustCredits("ghost", 1n, "x", T0 + 1)).rejects.toMatchObject({ name: "AccountMissingError" });
-      expect(await store.adjustCredits("acme", -500n, "refund", T0 + 2)).toBe(0n);
+      expect(await store.adjustCredits("acme", -500n, "refund", T0 + 2, "root@example.com")).toBe(0n);
       expect(await store.creditHistory("acme", 10)).toEqual([
-        { amount: -500n, kind: "adjustment", reason: "refund", createdAt: T0 + 2 },
-        { amount: 500n, kind: "grant", reason: null, createdAt: T0 },
-        { amount: 0n, kind: "grant", reason: null, createdAt: T0 },
+        { amount: -500n, kind: "adjustment", reason: "refund", actor: "root@example.com", createdAt: T0 + 2 },
+        { amount: 500n, kind: "grant", reason: null, actor: "cli:ops", createdAt: T0 },
+        { amount: 0n, kind: "grant", reason: null, actor: null, createdAt: T0 },
       ]);
       await store.addCredits("acme", 1000n, T0);
       const e = entry({ cost: 300 });

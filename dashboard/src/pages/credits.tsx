@@ -1,4 +1,8 @@
-/** Credits: the balance and its history; an admin also adds credits to any account. */
+/**
+ * Credits: the balance and its history (who added or adjusted, why); an admin also sees every
+ * account's balance and adds credits to any account, after which the page shows that account
+ * (docs/dashboard.md).
+ */
 import { useState } from "preact/hooks";
 import { api, withAccount } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
@@ -7,11 +11,25 @@ import { Table } from "./usage.js";
 interface Credits {
   account: string;
   balance: string;
-  history: Array<{ amount: string; kind: string; reason: string | null; created_at: string }>;
+  history: Array<{ amount: string; kind: string; reason: string | null; by: string | null; created_at: string }>;
 }
 
-export function CreditsPage({ account, admin }: { account: string; admin: boolean }) {
+interface AccountRow {
+  id: string;
+  balance: string;
+  keys: number;
+  spend: string;
+}
+
+export function CreditsPage({ account, admin, onAccount }: { account: string; admin: boolean; onAccount: (a: string) => void }) {
   const { data, error, reload } = useLoad(() => api<Credits>("GET", withAccount("/credits", account)), [account]);
+  const accounts = useLoad(() => (admin ? api<AccountRow[]>("GET", "/accounts") : Promise.resolve([])), [admin]);
+  // The account just credited becomes the one shown, so the message and the balance agree.
+  const added = (to: string) => {
+    if (to === account) reload();
+    else onAccount(to);
+    accounts.reload();
+  };
   return (
     <section>
       <h2>Credits</h2>
@@ -21,18 +39,26 @@ export function CreditsPage({ account, admin }: { account: string; admin: boolea
           Balance of <strong>{data.account}</strong>: <strong>${data.balance}</strong>
         </p>
       )}
-      {admin && <AddCredits account={account} onAdded={reload} />}
+      {admin && <AddCredits account={account} accounts={accounts.data} onAdded={added} />}
       <h3>History</h3>
       {data && data.history.length === 0 && <Empty>No credits yet.{admin ? "" : " The gateway's operator adds them."}</Empty>}
       {data && data.history.length > 0 && (
-        <Table head={["Time", "Amount", "Kind", "Reason"]} rows={data.history.map((h) => [date(h.created_at), `$${h.amount}`, h.kind, h.reason ?? ""])} />
+        <Table
+          head={["Time", "Amount", "Kind", "By", "Reason"]}
+          rows={data.history.map((h) => [date(h.created_at), `$${h.amount}`, h.kind, h.by ?? "", h.reason ?? ""])}
+        />
+      )}
+      {admin && accounts.data && (
+        <>
+          <h3>Accounts</h3>
+          <Table head={["Account", "Balance", "Keys", "Spend"]} rows={accounts.data.map((a) => [a.id, `$${a.balance}`, String(a.keys), `$${a.spend}`])} />
+        </>
       )}
     </section>
   );
 }
 
-function AddCredits({ account, onAdded }: { account: string; onAdded: () => void }) {
-  const { data: accounts } = useLoad(() => api<Array<{ id: string }>>("GET", "/accounts"), []);
+function AddCredits({ account, accounts, onAdded }: { account: string; accounts: AccountRow[] | null; onAdded: (to: string) => void }) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const submit = async (e: Event) => {
@@ -47,7 +73,7 @@ function AddCredits({ account, onAdded }: { account: string; onAdded: () => void
       setDone(`Added $${r.added} to ${r.account}. Balance: $${r.balance}`);
       setError(null);
       (form.elements.namedItem("amount") as HTMLInputElement).value = "";
-      onAdded();
+      onAdded(r.account);
     } catch (err) {
       setDone(null);
       setError((err as Error).message);

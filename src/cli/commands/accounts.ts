@@ -1,6 +1,6 @@
 /** `gateway accounts list`: every account with its balance, active keys and spend (exact USD strings). */
 import type { Command } from "commander";
-import { nanoToUsd } from "../../core/money.js";
+import { listAccounts } from "../../operations/list-accounts.js";
 import { output, table, withStore } from "./context.js";
 
 export function accountsCommand(program: Command): void {
@@ -10,13 +10,7 @@ export function accountsCommand(program: Command): void {
     .description("every account: balance, active keys, spend (USD)")
     .action((_opts: unknown, cmd: Command) =>
       withStore(cmd, async (store) => {
-        const rows = (await store.accounts()).map((a) => ({
-          id: a.id,
-          balance: nanoToUsd(a.balance),
-          keys: a.keys,
-          spend: nanoToUsd(a.spend),
-          created_at: new Date(a.createdAt).toISOString(),
-        }));
+        const rows = await listAccounts(store);
         output(
           cmd,
           rows,

@@ -4,7 +4,7 @@ import { encrypt, loadSecret } from "../../access/byok.js";
 import { UsageError } from "../../core/errors.js";
 import { byokProviderNames } from "../../operations/byok-provider.js";
 import { listByok, removeByok, setByok } from "../../operations/byok-keys.js";
-import { accountOf, ask, output, table, withStore } from "./context.js";
+import { accountOf, ask, existingAccount, output, table, withStore } from "./context.js";
 
 /** One of the providers whose plugin says it takes an account's own key (contract.md §5); another is bad usage (exit 2). */
 async function providerArg(value: string): Promise<string> {
@@ -35,6 +35,7 @@ export function byokCommand(program: Command): void {
       const key = opts.keyStdin ? await readStdin() : (opts.key ?? (await ask("Provider key", "--key or --key-stdin")));
       if (!key) throw new UsageError("the key is empty");
       await withStore(cmd, async (store, loaded) => {
+        await existingAccount(store, opts);
         const secret = loadSecret(loaded.config.database, process.env);
         const stored = await setByok(store, (a, p, k) => encrypt(secret, a, p, k), account, provider, key, Date.now());
         output(cmd, stored, `Stored the ${provider} key ${stored.masked} for '${account}'.`);
@@ -47,7 +48,7 @@ export function byokCommand(program: Command): void {
     .option("--account <account>", "account", "default")
     .action((opts: { account?: string }, cmd: Command) =>
       withStore(cmd, async (store) => {
-        const account = accountOf(opts);
+        const account = await existingAccount(store, opts);
         const rows = await listByok(store, account);
         output(
           cmd,
@@ -68,6 +69,7 @@ export function byokCommand(program: Command): void {
       await providerArg(provider);
       const account = accountOf(opts);
       return withStore(cmd, async (store) => {
+        await existingAccount(store, opts);
         output(cmd, await removeByok(store, account, provider), `Removed the ${provider} key of '${account}'.`);
       });
     });

@@ -1,4 +1,5 @@
 /** What every command shares: global options, the config, the store, and output. */
+import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import { loadConfig, type LoadedConfig } from "../../config/config.js";
@@ -7,6 +8,7 @@ import type { Store } from "../../store/index.js";
 import { requireFleetSecret } from "../../access/byok.js";
 import { openStore } from "../../store/open.js";
 import { isUrl } from "../../core/database-url.js";
+import { accountMustExist } from "../../operations/account-exists.js";
 
 export interface GlobalOptions {
   config?: string;
@@ -55,6 +57,23 @@ export const accountOf = (opts: { account?: string }): string => {
   if (!/^[A-Za-z0-9._-]{1,64}$/.test(account)) throw new UsageError(`invalid account name '${account}': use letters, digits, '.', '_' or '-'`);
   return account;
 };
+
+/** `--account` of a command that reads or writes it: a name the store knows, unless `--create` (docs/cli.md "Accounts"). */
+export async function existingAccount(store: Store, opts: { account?: string; create?: boolean }, creatable = false): Promise<string> {
+  const account = accountOf(opts);
+  if (!opts.create) await accountMustExist(store, account, creatable);
+  return account;
+}
+
+/** Who a command acts as, kept with credits it adds or adjusts (`credits history`). */
+export function cliActor(): string {
+  try {
+    return `cli:${userInfo().username}`;
+  } catch {
+    // No passwd entry for this uid (some containers): the environment's name, if any.
+    return `cli:${process.env.USER ?? process.env.LOGNAME ?? "unknown"}`;
+  }
+}
 
 /** A plain table for humans: columns padded to their widest cell. */
 export function table(rows: string[][]): string {

@@ -5,8 +5,8 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { nanoToUsd, usdToNanoExact } from "../../core/money.js";
-import { accountMustExist } from "../../operations/add-credits.js";
-import { accountOf, output, withStore } from "./context.js";
+import { accountMustExist } from "../../operations/account-exists.js";
+import { accountOf, cliActor, output, withStore } from "./context.js";
 
 /** `+2.5`, `-0.30`, `7`: exact signed nano-USD; zero is bad usage. */
 export function signedUsd(value: string): bigint {
@@ -35,7 +35,7 @@ export function adjustCommand(credits: Command): void {
       if (!reason) throw new UsageError("--reason: must not be empty");
       return withStore(cmd, async (store) => {
         await accountMustExist(store, account);
-        const balance = nanoToUsd(await store.adjustCredits(account, delta, reason, Date.now()));
+        const balance = nanoToUsd(await store.adjustCredits(account, delta, reason, Date.now(), cliActor()));
         output(
           cmd,
           { account, adjusted: nanoToUsd(delta), balance, reason },

@@ -3,7 +3,8 @@ import type { Command } from "commander";
 import { addCredits } from "../../operations/add-credits.js";
 import { showCredits } from "../../operations/show-credits.js";
 import { adjustCommand } from "./credits-adjust.js";
-import { accountOf, output, withStore } from "./context.js";
+import { accountOf, cliActor, existingAccount, output, withStore } from "./context.js";
+import { historyCommand } from "./credits-history.js";
 import { positiveUsd } from "./parse.js";
 
 export function creditsCommand(program: Command): void {
@@ -19,22 +20,23 @@ export function creditsCommand(program: Command): void {
       const amount = positiveUsd(usd);
       const account = accountOf(opts);
       return withStore(cmd, async (store) => {
-        const r = await addCredits(store, account, amount, { create: Boolean(opts.create) }, Date.now());
+        const r = await addCredits(store, account, amount, { create: Boolean(opts.create), actor: cliActor() }, Date.now());
         output(cmd, r, `Added $${r.added} to '${account}'. Balance: $${r.balance}`);
       });
     });
 
   adjustCommand(credits);
+  historyCommand(credits);
 
   credits
     .command("show")
     .description("show an account's balance")
     .option("--account <account>", "account", "default")
-    .action((opts: { account?: string }, cmd: Command) => {
-      const account = accountOf(opts);
-      return withStore(cmd, async (store) => {
+    .action((opts: { account?: string }, cmd: Command) =>
+      withStore(cmd, async (store) => {
+        const account = await existingAccount(store, opts);
         const r = await showCredits(store, account);
         output(cmd, r, `Balance of '${account}': $${r.balance}`);
-      });
-    });
+      }),
+    );
 }

@@ -6,8 +6,18 @@ import { listKeys } from "../../operations/list-keys.js";
 import { revokeKey } from "../../operations/revoke-key.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keysUpdateCommand } from "./keys-update.js";
-import { accountOf, ask, output, table, withStore } from "./context.js";
+import { ask, existingAccount, output, table, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
+
+interface NewKeyOptions {
+  name?: string;
+  account?: string;
+  create?: boolean;
+  expires?: string;
+  rpm?: number;
+  budget?: bigint;
+  budgetPeriod?: BudgetPeriod;
+}
 
 export function keysCommand(program: Command): void {
   const keys = program.command("keys").description("manage gateway API keys");
@@ -15,14 +25,15 @@ export function keysCommand(program: Command): void {
   withBudgetOptions(keys.command("create").description("create a key and print it once"))
     .option("--name <name>", "a name to identify the key (unique; prompted for on a TTY)")
     .option("--account <account>", "account the key draws on", "default")
+    .option("--create", "create the account if it does not exist (else a typo is refused)")
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
-    .action(async (opts: { name?: string; account?: string; expires?: string; rpm?: number; budget?: bigint; budgetPeriod?: BudgetPeriod }, cmd: Command) => {
+    .action(async (opts: NewKeyOptions, cmd: Command) => {
       checkBudgetFlags(opts, false);
       const name = opts.name ?? (await ask("Key name"));
       await withStore(cmd, async (store) => {
         const now = Date.now();
-        const account = accountOf(opts);
+        const account = await existingAccount(store, opts, true);
         const expiresAt = opts.expires ? parseExpiry(opts.expires, now) : null;
         const created = await createKey(
           store,
@@ -40,7 +51,7 @@ export function keysCommand(program: Command): void {
     .option("--account <account>", "only this account's keys")
     .action((opts: { account?: string }, cmd: Command) =>
       withStore(cmd, async (store) => {
-        const rows = await listKeys(store, opts.account ? accountOf(opts) : undefined, Date.now());
+        const rows = await listKeys(store, opts.account ? await existingAccount(store, opts) : undefined, Date.now());
         output(
           cmd,
           rows,

@@ -5,7 +5,7 @@ import type { Catalog } from "../../catalog/catalog.js";
 import { nanoToUsd } from "../../core/money.js";
 import type { CatalogModel } from "../../store/index.js";
 import type { SyncReport } from "../../operations/sync-models.js";
-import { accountOf, output, table, withStore } from "./context.js";
+import { existingAccount, output, table, withStore } from "./context.js";
 
 /** `models list --json` row (contract.md §2); prices are USD per 1M tokens, null when unknown. */
 export interface ModelRow {
@@ -69,7 +69,7 @@ export function modelsCommand(program: Command): void {
     .option("--all", "every catalog model a loaded provider could serve, usable or not")
     .action((opts: { account?: string; all?: boolean }, cmd: Command) =>
       withStore(cmd, async (store, loaded) => {
-        const account = accountOf(opts);
+        const account = await existingAccount(store, opts);
         const { createGateway } = await import("../../gateway.js");
         const gw = await createGateway({ config: loaded.config, store, baseDir: loaded.file ? dirname(loaded.file) : process.cwd() });
         try {

@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { summarize, usageSummary } from "../../operations/usage-summary.js";
-import { accountOf, output, table, withStore } from "./context.js";
+import { existingAccount, output, table, withStore } from "./context.js";
 import { parseSince } from "./parse.js";
 
 function human(u: ReturnType<typeof summarize>): string {
@@ -38,7 +38,7 @@ export function usageCommand(program: Command): void {
     .action((opts: { account?: string; since?: string }, cmd: Command) =>
       withStore(cmd, async (store) => {
         const since = opts.since ? parseSince(opts.since, Date.now()) : undefined;
-        const result = await usageSummary(store, { account: opts.account ? accountOf(opts) : undefined, since });
+        const result = await usageSummary(store, { account: opts.account ? await existingAccount(store, opts) : undefined, since });
         output(cmd, result, human(result));
       }),
     );

@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { Config } from "../../config/config.js";
 import { UsageError } from "../../core/errors.js";
 import { addUser, listUsers, normalizeEmail, removeUser, resetUser } from "../../operations/dashboard-users.js";
-import { accountOf, output, table, withStore } from "./context.js";
+import { accountOf, existingAccount, output, table, withStore } from "./context.js";
 
 /** Where the links point: `dashboard.url`, else the address `gateway serve` listens on. */
 export function dashboardBase(config: Config): string {
@@ -36,11 +36,13 @@ export function usersCommand(program: Command): void {
     .description("create a dashboard user and print a one-time sign-in link (valid 24 h)")
     .argument("<email>")
     .option("--account <account>", "the account the user manages", "default")
+    .option("--create", "create the account if it does not exist (else a typo is refused)")
     .option("--admin", "sees every account and can add credits")
-    .action((email: string, opts: { account?: string; admin?: boolean }, cmd: Command) => {
+    .action((email: string, opts: { account?: string; create?: boolean; admin?: boolean }, cmd: Command) => {
       const account = accountOf(opts);
       emailArg(email);
       return withStore(cmd, async (store, loaded) => {
+        await existingAccount(store, opts, true);
         const r = await addUser(store, { email, account, admin: Boolean(opts.admin) }, dashboardBase(loaded.config), Date.now());
         output(cmd, r, linkText(r));
       });

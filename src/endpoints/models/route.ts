@@ -1,6 +1,7 @@
 /**
  * GET /v1/models: the models this account can use now, with prices per 1M tokens, and the
- * config's aliases among them (`alias_of`); GET /v1/models/{id}: one of those entries.
+ * config's aliases among them (`alias_of`); GET /v1/models/{id}: one of those entries (a bare id
+ * answers its full one).
  */
 import { modelNotFound } from "../../core/errors.js";
 import type { Gateway } from "../../gateway.js";
@@ -35,8 +36,17 @@ export async function listModels(gw: Gateway, key: KeyRecord) {
   return { object: "list" as const, data: [...models.map(modelEntry), ...aliases] };
 }
 
+/** An entry of the list by its id or alias; a bare id answers its one `vendor/<id>` entry, as a request would route (Catalog.find). */
 export async function getModel(gw: Gateway, key: KeyRecord, id: string) {
-  const entry = (await listModels(gw, key)).data.find((m) => m.id === id);
+  const { data } = await listModels(gw, key);
+  const entry = data.find((m) => m.id === id) ?? (await bareEntry(gw, key, id, data));
   if (!entry) throw modelNotFound(id);
   return entry;
+}
+
+async function bareEntry<E extends { id: string }>(gw: Gateway, key: KeyRecord, id: string, data: E[]): Promise<E | undefined> {
+  if (id.includes("/")) return undefined;
+  const byok = await gw.byok.forAccount(key.account);
+  const found = gw.catalog.find(id, (plugin) => byok.readable(plugin));
+  return found && data.find((m) => m.id === found.model.id);
 }

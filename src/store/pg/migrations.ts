@@ -265,4 +265,7 @@ export const pgMigrations: string[] = [
      expires_at bigint NOT NULL
    );`,
   settleOnce,
+  // Who added or adjusted credits (`gateway credits history`, docs/cli.md): `cli:<os user>` or a
+  // dashboard user's email; rows from before stay null.
+  `ALTER TABLE credit_grants ADD COLUMN actor text;`,
 ];

@@ -59,15 +59,16 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       return rows.map((r) => ({ id: r.id, balance: BigInt(r.balance), createdAt: Number(r.created_at), keys: Number(r.keys), spend: BigInt(r.spend) }));
     },
     async creditHistory(account: string, limit: number): Promise<CreditEntry[]> {
-      const { rows } = await query<{ amount: string; kind: string; reason: string | null; created_at: string }>(
+      const { rows } = await query<{ amount: string; kind: string; reason: string | null; actor: string | null; created_at: string }>(
         pool,
-        "SELECT amount, kind, reason, created_at FROM credit_grants WHERE account = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
+        "SELECT amount, kind, reason, actor, created_at FROM credit_grants WHERE account = $1 ORDER BY created_at DESC, id DESC LIMIT $2",
         [account, limit],
       );
       return rows.map((r) => ({
         amount: BigInt(r.amount),
         kind: r.kind === "adjustment" ? "adjustment" : "grant",
         reason: r.reason,
+        actor: r.actor,
         createdAt: Number(r.created_at),
       }));
     },
@@ -114,29 +115,30 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       const { rows } = await query<{ balance: string }>(pool, "SELECT balance FROM accounts WHERE id = $1", [account]);
       return rows[0] ? BigInt(rows[0].balance) : undefined;
     },
-    addCredits: (account: string, amount: bigint | number, at: number) =>
+    addCredits: (account: string, amount: bigint | number, at: number, actor?: string) =>
       transaction(pool, async (c) => {
         await c.query("INSERT INTO accounts (id, balance, created_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING", [account, at]);
         const nano = BigInt(amount);
         const { rows } = await c.query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1 FOR UPDATE", [account]);
         if (BigInt(rows[0]!.balance) + nano > MAX_NANO) throw new BalanceOverflowError(account);
-        await c.query("INSERT INTO credit_grants (account, amount, created_at) VALUES ($1, $2, $3)", [account, nano, at]);
+        await c.query("INSERT INTO credit_grants (account, amount, created_at, actor) VALUES ($1, $2, $3, $4)", [account, nano, at, actor ?? null]);
         const out = await c.query<{ balance: string }>("UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance", [nano, account]);
         await c.query(`NOTIFY ${CHANGES_CHANNEL}`);
         return BigInt(out.rows[0]!.balance);
       }),
-    adjustCredits: (account: string, delta: bigint, reason: string, at: number) =>
+    adjustCredits: (account: string, delta: bigint, reason: string, at: number, actor?: string) =>
       transaction(pool, async (c) => {
         const { rows } = await c.query<{ balance: string }>("SELECT balance FROM accounts WHERE id = $1 FOR UPDATE", [account]);
         if (!rows[0]) throw new AccountMissingError(account);
         const balance = BigInt(rows[0].balance);
         if (balance + delta < 0n) throw new NegativeBalanceError(account, balance, delta);
         if (balance + delta > MAX_NANO) throw new BalanceOverflowError(account);
-        await c.query("INSERT INTO credit_grants (account, amount, created_at, kind, reason) VALUES ($1, $2, $3, 'adjustment', $4)", [
+        await c.query("INSERT INTO credit_grants (account, amount, created_at, kind, reason, actor) VALUES ($1, $2, $3, 'adjustment', $4, $5)", [
           account,
           delta,
           at,
           reason,
+          actor ?? null,
         ]);
         const out = await c.query<{ balance: string }>("UPDATE accounts SET balance = balance + $1 WHERE id = $2 RETURNING balance", [delta, account]);
         await c.query(`NOTIFY ${CHANGES_CHANNEL}`);

@@ -186,4 +186,7 @@ export const migrations: string[] = [
      email TEXT NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
      expires_at INTEGER NOT NULL
    ) STRICT;`,
+  // Who added or adjusted credits (`gateway credits history`, docs/cli.md): `cli:<os user>` or a
+  // dashboard user's email; rows from before stay null.
+  `ALTER TABLE credit_grants ADD COLUMN actor TEXT;`,
 ];

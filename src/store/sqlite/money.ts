@@ -21,7 +21,7 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
     balance: db.prepare("SELECT balance FROM accounts WHERE id = ?").pluck().safeIntegers(),
     credit: db.prepare("UPDATE accounts SET balance = balance + ? WHERE id = ? RETURNING balance").pluck().safeIntegers(),
     debit: db.prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?"),
-    grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at) VALUES (?, ?, ?)"),
+    grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at, actor) VALUES (?, ?, ?, ?)"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
       completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint, uncollected)
       VALUES (@requestId, @createdAt, @account, @keyId, @model, @provider, @promptTokens, @completionTokens, @cost,
@@ -38,10 +38,10 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
       FROM accounts a ORDER BY a.id`,
       )
       .safeIntegers(),
-    adjustment: db.prepare("INSERT INTO credit_grants (account, amount, created_at, kind, reason) VALUES (?, ?, ?, 'adjustment', ?)"),
+    adjustment: db.prepare("INSERT INTO credit_grants (account, amount, created_at, kind, reason, actor) VALUES (?, ?, ?, 'adjustment', ?, ?)"),
     credits: db
       .prepare(
-        `SELECT amount, kind, reason, created_at FROM credit_grants WHERE account = ?
+        `SELECT amount, kind, reason, actor, created_at FROM credit_grants WHERE account = ?
       ORDER BY created_at DESC, id DESC LIMIT ?`,
       )
       .safeIntegers(),
@@ -120,13 +120,13 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
   return {
     ensureAccount: (id: string, at: number) => void s.ensureAccount.run(id, at),
     balance: (account: string) => s.balance.get(account) as bigint | undefined,
-    addCredits: db.transaction((account: string, amount: bigint | number, at: number): bigint => {
+    addCredits: db.transaction((account: string, amount: bigint | number, at: number, actor?: string): bigint => {
       s.ensureAccount.run(account, at);
       // SQLite would turn an overflowing sum into a REAL and the STRICT column refuse it with a
       // cryptic message: check here, inside the transaction, and say what the limit is.
       const nano = BigInt(amount); // a number would bind as REAL and round the sum
       if (((s.balance.get(account) as bigint | undefined) ?? 0n) + nano > MAX_NANO) throw new BalanceOverflowError(account);
-      s.grant.run(account, nano, at);
+      s.grant.run(account, nano, at, actor ?? null);
       return s.credit.get(nano, account) as bigint;
     }),
     accounts: (): AccountSummary[] =>
@@ -138,19 +138,20 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
         spend: r.spend,
       })),
     /** Adds `delta` (signed nano-USD) with its reason; never below zero, never past MAX_NANO. */
-    adjustCredits: db.transaction((account: string, delta: bigint, reason: string, at: number): bigint => {
+    adjustCredits: db.transaction((account: string, delta: bigint, reason: string, at: number, actor?: string): bigint => {
       const balance = s.balance.get(account) as bigint | undefined;
       if (balance === undefined) throw new AccountMissingError(account);
       if (balance + delta < 0n) throw new NegativeBalanceError(account, balance, delta);
       if (balance + delta > MAX_NANO) throw new BalanceOverflowError(account);
-      s.adjustment.run(account, delta, at, reason);
+      s.adjustment.run(account, delta, at, reason, actor ?? null);
       return s.credit.get(delta, account) as bigint;
     }),
     creditHistory: async (account: string, limit: number): Promise<CreditEntry[]> =>
-      (s.credits.all(account, limit) as Array<{ amount: bigint; kind: string; reason: string | null; created_at: bigint }>).map((r) => ({
+      (s.credits.all(account, limit) as Array<{ amount: bigint; kind: string; reason: string | null; actor: string | null; created_at: bigint }>).map((r) => ({
         amount: r.amount,
         kind: r.kind === "adjustment" ? "adjustment" : "grant",
         reason: r.reason,
+        actor: r.actor,
         createdAt: Number(r.created_at),
       })),
     reserve,
