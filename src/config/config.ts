@@ -6,6 +6,7 @@ import { isUrl } from "../core/database-url.js";
 import { readFileSync } from "node:fs";
 import { basename, dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
+import proxyAddr from "proxy-addr";
 import { z } from "zod";
 import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
 import { UsageError } from "../core/errors.js";
@@ -13,6 +14,21 @@ import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
 const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")]);
+
+/**
+ * `true` (loopback proxies only), `false`, a hop count, or proxy addresses and CIDRs (also
+ * proxy-addr's names `loopback`, `linklocal`, `uniquelocal`), checked here so a typo fails at start.
+ */
+const TrustProxy = z.union([z.boolean(), z.number().int().min(0).max(32), z.array(z.string().min(1)).min(1)]).superRefine((v, ctx) => {
+  if (!Array.isArray(v)) return;
+  v.forEach((address, i) => {
+    try {
+      proxyAddr.compile(address);
+    } catch {
+      ctx.addIssue({ code: "custom", path: [i], message: "Expected an IP address, a CIDR (10.0.0.0/8) or loopback, linklocal, uniquelocal" });
+    }
+  });
+});
 
 const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
 
@@ -113,8 +129,8 @@ export const Config = z.strictObject({
         .positive()
         .default(8 * 1024 * 1024),
       compat: z.enum(["strict", "openai", "passthrough"]).default("strict"),
-      /** Behind a reverse proxy: believe its X-Forwarded-Proto (the dashboard's Secure cookie flag). */
-      trustProxy: z.boolean().default(false),
+      /** Which peers' X-Forwarded-For / X-Forwarded-Proto to believe (docs/http.md "Behind a reverse proxy"). */
+      trustProxy: TrustProxy.default(false),
       timeouts: Timeouts.prefault({}),
       upstream: UpstreamCaps.prefault({}),
     })
