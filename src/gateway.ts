@@ -81,7 +81,12 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const stopping = new AbortController();
   const journal = new InflightJournal(store);
   const log = createLog(config.log, o.log ?? SILENT);
-  const obs = new Observer({ config, health, now, log, providers: () => [...instances.keys()] });
+  // The operator's instances (configured, or enabled by a key variable); not the key-less BYOK
+  // ones present only for accounts' own keys, which would fill /metrics with unconfigured names.
+  const operated = [...instances.values()]
+    .filter((i) => Object.hasOwn(config.providers, i.settings.id) || i.settings.apiKey !== undefined)
+    .map((i) => i.settings.id);
+  const obs = new Observer({ config, health, now, log, providers: () => operated });
   const gateway: Gateway = {
     config,
     store,

@@ -43,6 +43,13 @@ describe("config", () => {
     expect(() => parseConfig({ models: [{ id: "no-vendor", endpoints: [{ provider: "openai", model: "x" }] }] })).toThrow(/models\.0\.id/);
   });
 
+  test("server.trustProxy: a boolean, a hop count, or proxy addresses and CIDRs checked at load", () => {
+    expect(parseConfig({ server: { trustProxy: ["10.0.0.0/8", "loopback", "::1"] } }).server.trustProxy).toEqual(["10.0.0.0/8", "loopback", "::1"]);
+    expect(parseConfig({ server: { trustProxy: 2 } }).server.trustProxy).toBe(2);
+    expect(() => parseConfig({ server: { trustProxy: ["10.0.0.1", "10.0.0.300"] } })).toThrow(/server\.trustProxy\.1: Expected an IP address/);
+    expect(() => parseConfig({ server: { trustProxy: "yes" } })).toThrow(/server\.trustProxy/);
+  });
+
   test("an unknown plugin fails loading with its name", async () => {
     await expect(loadProviders(parseConfig({ providers: { foo: {} } }), {}, process.cwd())).rejects.toThrow(/foo/);
   });

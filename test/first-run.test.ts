@@ -173,6 +173,22 @@ describe("config mistakes, named", () => {
     expect(r.stderr.trim()).toBe("error: gateway.config.yaml:3: providers.openai.baseURL: unknown key (did you mean baseUrl?)");
   });
 
+  test("an option the plugin does not read, and an endpoint naming no provider instance, are refused at load", async () => {
+    const r = await serveIn([
+      "providers:",
+      "  anthropic:",
+      "    apiKey: sk-ant-x",
+      "    maxToken: 100",
+      "models:",
+      "  - id: anthropic/claude-x",
+      "    endpoints:",
+      "      - { provider: antropic, model: claude-x }",
+    ]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain("gateway.config.yaml:4: providers.anthropic.maxToken: unknown key (did you mean maxTokens?)");
+    expect(r.stderr).toContain("gateway.config.yaml:8: models.0.endpoints.0.provider: no provider instance 'antropic' (did you mean anthropic?)");
+  });
+
   test("an unknown plugin lists the built-in ones (no module-resolution error, no dist/ path)", async () => {
     const r = await serveIn(["providers:", "  mine: { plugin: opneai, apiKey: sk-x }"]);
     expect(r.exitCode).toBe(2);

@@ -138,7 +138,10 @@ describe("counters", () => {
       health: { failureThreshold: 1, cooldown: 60_000 },
       retry: { initialInterval: 5, maxInterval: 10, exponent: 1.5, maxElapsedTime: 50 },
     });
-    expect(sampleOf(await scrape(gw.url), "gateway_circuit_open", { provider: "openai" })).toBe(0);
+    const before = await scrape(gw.url);
+    expect(sampleOf(before, "gateway_circuit_open", { provider: "openai" })).toBe(0);
+    // Only configured instances: not the built-in BYOK providers present (key-less) for accounts' own keys.
+    expect(before.filter((s) => s.name === "gateway_circuit_open").map((s) => s.labels.provider)).toEqual(["openai"]);
     fake.fallback = () => error(503, "down");
     const res = await post(gw.url, CHAT, hi, bearer(key));
     await expectError(res, 503, "upstream_error", "upstream_unavailable");

@@ -3,11 +3,11 @@
  * responses per account (GET, DELETE, previous_response_id; another account gets 404,
  * `store: false` keeps nothing), fields a model cannot honour refused before any charge,
  * exact usage and cost on the ledger under endpoint `responses`, the incomplete and failed
- * terminal states, and the lenient replay of earlier output items. Upstreams are OpenAI-format
+ * terminal states, and the replay of earlier output items (their known fields accepted, others refused). Upstreams are OpenAI-format
  * fakes (chat.completion / chat.completion.chunk as the API reference shows them).
  */
 import { describe, expect, test } from "vitest";
-import { useGateway } from "./helpers/gateway.js";
+import { startGateway, useGateway } from "./helpers/gateway.js";
 import { completion, stream } from "./helpers/openai-wire.js";
 
 const MODEL = "test/gpt";
@@ -190,6 +190,34 @@ describe("refusals before any charge", () => {
       { role: "assistant", content: "Hello." },
       { role: "user", content: [{ type: "text", text: "Again" }] },
     ]);
+  });
+
+  test("any other field inside an input item is refused naming its path, under strict and openai; dropped under passthrough", async () => {
+    const item = { role: "user", content: [{ type: "input_text", text: "Hi", bar: 2 }], foo: 1 };
+    const message = await expectErr(await create({ input: [{ role: "user", content: "Hi" }, item] }), 400, null, "input.1.content.0.bar");
+    expect(message.split("; ").sort()).toEqual(["input.1.content.0.bar: Unrecognized key", "input.1.foo: Unrecognized key"]);
+    await expectErr(await create({ input: [{ type: "function_call", call_id: "c1", name: "f", arguments: "{}", extra: true }] }), 400, null, "input.0.extra");
+    expect(h.fake.requests).toHaveLength(0);
+
+    const passthrough = await startGateway({
+      server: { compat: "passthrough" },
+      providers: { openai: { baseUrl: `${h.fake.url}/v1`, apiKey: "sk-upstream-responses-1" } },
+      models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-up" }] }],
+    });
+    try {
+      const key = await passthrough.createKey({ account: "alice" });
+      await passthrough.addCredits("1", "alice");
+      h.fake.queue(completion("ok", wireUsage));
+      const res = await fetch(`${passthrough.url}/v1/responses`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify({ model: MODEL, input: [item] }),
+      });
+      expect(res.status).toBe(200);
+      expect(h.fake.requests[0]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Hi" }] }]);
+    } finally {
+      await passthrough.close();
+    }
   });
 });
 

@@ -56,7 +56,13 @@ const headers = (ctx: Pick<CallContext, "apiKey">): Record<string, string> => (c
 
 const base = openaiCompatible({
   name: "azure",
-  describe: { displayName: "Azure OpenAI", byok: true, openaiModels: true, catalog: { modelsDev: "azure", genaiPrices: "azure", embeddings: true } },
+  describe: {
+    displayName: "Azure OpenAI",
+    byok: true,
+    openaiModels: true,
+    catalog: { modelsDev: "azure", genaiPrices: "azure", embeddings: true },
+    options: ["apiVersion"],
+  },
   baseUrl: "https://YOUR-RESOURCE.openai.azure.com/openai",
   apiKeyEnv: "AZURE_OPENAI_API_KEY",
   headers,

@@ -47,6 +47,7 @@ export default defineProvider({
     byok: true,
     keyTemplate: "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}",
     catalog: { modelsDev: "amazon-bedrock", genaiPrices: "aws" },
+    options: ["region", "controlUrl", "maxTokens"],
   },
   // https image URLs are not here: Converse takes image bytes or s3:// only, and the gateway does not download.
   // parallel_tool_calls is not here: Converse has no flag for it.

@@ -28,6 +28,7 @@ export default defineProvider({
     displayName: "Google Gemini",
     byok: true,
     catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
+    options: ["apiVersion"],
   },
   // What request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
   // gateway does not download; not "parallel_tool_calls": Gemini has no switch for it; not

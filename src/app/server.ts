@@ -6,6 +6,7 @@
  * the measured cost of h3 on the hot path: docs/architecture.md.
  */
 import { STATUS_CODES, type IncomingMessage, type RequestListener, type ServerResponse } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { CHAT_COMPLETIONS } from "../endpoints/chat/route.js";
@@ -16,6 +17,7 @@ import { errorReply } from "../http/error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { authenticate } from "../http/authenticate.js";
+import { eventClientIp, socketClientIp } from "../http/client-ip.js";
 import { limitByIp } from "../http/rate-limit.js";
 import { startRequest, type RequestState } from "../http/request-state.js";
 import type { Endpoint, Parsed } from "../pipeline/endpoint.js";
@@ -42,6 +44,7 @@ function isChatUrl(url: string | undefined): boolean {
 }
 
 function createApp(gw: Gateway): H3 {
+  const clientIp = (event: H3Event) => eventClientIp(event, gw.config.server);
   const app = new H3({
     silent: true,
     onRequest: (event) => {
@@ -79,12 +82,12 @@ function createApp(gw: Gateway): H3 {
   for (const route of SMALL_ROUTES) {
     app.on(route.method, route.path, async (event) => {
       const state = stateOf(event);
-      const ip = clientIp(event);
       if (route.access === "ip") {
+        const ip = clientIp(event);
         await limitByIp(gw, state, ip);
         return withHeaders(event, await route.handle(gw, event, ip));
       }
-      const key = await authenticate(gw, state, event.req.headers.get("authorization"), ip);
+      const key = await authenticate(gw, state, event.req.headers.get("authorization"), () => clientIp(event));
       return withHeaders(event, await route.handle(gw, key, event));
     });
   }
@@ -133,7 +136,7 @@ export function clientErrorHandler(gw: Gateway): (err: NodeJS.ErrnoException, so
   return async (err, socket) => {
     if (!socket.writable || (socket as { _httpMessage?: unknown })._httpMessage) return void socket.destroy();
     const state = startRequest();
-    const ip = (socket as { remoteAddress?: string }).remoteAddress ?? "unknown";
+    const ip = socketClientIp(socket as Socket, gw.config.server);
     const tooLarge = err.code === "HPE_HEADER_OVERFLOW";
     let error: unknown = tooLarge ? requestHeadersTooLarge() : invalidRequest("Malformed HTTP request.", "bad_request");
     error = (await ipLimited(gw, state, ip))?.cause ?? error;
@@ -152,10 +155,6 @@ function stateOf(event: H3Event): RequestState {
 
 function nodeOf(event: H3Event): { req?: IncomingMessage; res?: ServerResponse } | undefined {
   return (event.runtime as { node?: { req?: IncomingMessage; res?: ServerResponse } } | undefined)?.node;
-}
-
-function clientIp(event: H3Event): string {
-  return nodeOf(event)?.req?.socket?.remoteAddress ?? "unknown";
 }
 
 /** Stages the request's headers on a successful answer (errors get them in errorReply). */

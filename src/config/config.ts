@@ -3,16 +3,32 @@
  * An invalid config fails at start with the path of the bad key and why.
  */
 import { isUrl } from "../core/database-url.js";
-import { readFileSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
+import proxyAddr from "proxy-addr";
 import { z } from "zod";
-import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlLines, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
+import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
+import { linesOf, mask, PLACEHOLDER, rememberSource } from "./source.js";
 import { UsageError } from "../core/errors.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
 const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")]);
+
+/**
+ * `true` (loopback proxies only), `false`, a hop count, or proxy addresses and CIDRs (also
+ * proxy-addr's names `loopback`, `linklocal`, `uniquelocal`), checked here so a typo fails at start.
+ */
+const TrustProxy = z.union([z.boolean(), z.number().int().min(0).max(32), z.array(z.string().min(1)).min(1)]).superRefine((v, ctx) => {
+  if (!Array.isArray(v)) return;
+  v.forEach((address, i) => {
+    try {
+      proxyAddr.compile(address);
+    } catch {
+      ctx.addIssue({ code: "custom", path: [i], message: "Expected an IP address, a CIDR (10.0.0.0/8) or loopback, linklocal, uniquelocal" });
+    }
+  });
+});
 
 const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
 
@@ -43,9 +59,9 @@ export type ModelRoute = z.infer<typeof ModelRoute>;
 const PROVIDER_KEYS = ["plugin", "baseUrl", "apiKey"];
 
 /**
- * Loose, because plugins take options of their own (`apiVersion`, `region`, `headers`); but a
- * key that is one of the common three written differently (`baseURL`, `api_key`) is a typo
- * that would otherwise be ignored in silence.
+ * Loose here, because plugins take options of their own (`apiVersion`, `region`): the loaded
+ * plugin checks the rest against what it declares (src/plugin/config-check.ts). A key that is one
+ * of the common three written differently (`baseURL`, `api_key`) is caught already here.
  */
 const Provider = z
   .looseObject({
@@ -113,8 +129,8 @@ export const Config = z.strictObject({
         .positive()
         .default(8 * 1024 * 1024),
       compat: z.enum(["strict", "openai", "passthrough"]).default("strict"),
-      /** Behind a reverse proxy: believe its X-Forwarded-Proto (the dashboard's Secure cookie flag). */
-      trustProxy: z.boolean().default(false),
+      /** Which peers' X-Forwarded-For / X-Forwarded-Proto to believe (docs/http.md "Behind a reverse proxy"). */
+      trustProxy: TrustProxy.default(false),
       timeouts: Timeouts.prefault({}),
       upstream: UpstreamCaps.prefault({}),
     })
@@ -185,8 +201,6 @@ export interface LoadedConfig {
   unset?: string[];
 }
 
-const PLACEHOLDER = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
-
 /**
  * `${VAR}` (and `${VAR:-default}`) in any string value, from the environment. A value that is
  * only a placeholder takes the YAML type of what it expands to (`port: ${PORT}` is a number),
@@ -233,8 +247,6 @@ function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; u
   const invalid = problemsOf(result.error.issues, Config, data).filter((p) => !unset.some((u) => u.path.join(".") === p.path.join(".")));
   return { unset, invalid };
 }
-
-const mask = (content: string, saved: string[] = []) => content.replace(PLACEHOLDER, (m) => `__GATEWAY_ENV_${saved.push(m) - 1}__`);
 
 /**
  * `{ apiKey: ${OPENAI_API_KEY} }` (contract.md's own style) is not valid YAML: `{` and `}`
@@ -291,14 +303,6 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
   // A relative database path is relative to the config file, not to wherever the CLI runs.
   if (found.config?.database && !isUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
+  rememberSource(config, found.filepath);
   return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
-}
-
-/** Line numbers for a config file, read again only when it has problems; none if it cannot be parsed. */
-async function linesOf(file: string): Promise<LineOf | undefined> {
-  try {
-    return await yamlLines(readFileSync(file, "utf8"), basename(file) === "package.json" ? ["gateway"] : [], (t) => mask(t));
-  } catch {
-    return undefined;
-  }
 }

@@ -5,10 +5,11 @@
 import type { H3, H3Event } from "h3";
 import { GatewayError, invalidRequest } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
+import { eventClientIp } from "../http/client-ip.js";
 import { normalizeEmail } from "../operations/dashboard-users.js";
 import { hashToken } from "../operations/sign-in-link.js";
 import type { DashboardUser } from "../store/index.js";
-import { checkOrigin, clientIp, readBody, reply } from "./http.js";
+import { checkOrigin, readBody, reply } from "./http.js";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.js";
 import { SignInBody, SetPasswordBody } from "./schemas.js";
 import { currentUser, endSession, startSession } from "./session.js";
@@ -20,10 +21,10 @@ const wrongPassword = () => new GatewayError(401, "authentication_error", "inval
 
 /** Email and password, checked only while neither the user nor the IP is over its failure budget. */
 async function signIn(gw: Gateway, throttle: SignInThrottle, event: H3Event): Promise<Response> {
-  checkOrigin(event, gw.config.server.trustProxy);
+  checkOrigin(event, gw.config);
   const body = await readBody(event, SignInBody);
   const email = body.email.trim().toLowerCase();
-  const ip = clientIp(event);
+  const ip = eventClientIp(event, gw.config.server);
   throttle.check(email, ip);
   const user = await gw.store.findUser(email);
   const ok = user?.passwordHash ? await verifyPassword(body.password, user.passwordHash) : (await burnPasswordCheck(body.password), false);
@@ -37,12 +38,11 @@ async function signIn(gw: Gateway, throttle: SignInThrottle, event: H3Event): Pr
 
 export function authRoutes(app: H3, gw: Gateway, base: string): void {
   const throttle = new SignInThrottle(gw.now);
-  const trust = gw.config.server.trustProxy;
 
   app.post(`${base}/session`, (event) => signIn(gw, throttle, event));
 
   app.delete(`${base}/session`, async (event: H3Event) => {
-    checkOrigin(event, trust);
+    checkOrigin(event, gw.config);
     return reply(event, 204, null, { "set-cookie": await endSession(gw, event) });
   });
 
@@ -50,7 +50,7 @@ export function authRoutes(app: H3, gw: Gateway, base: string): void {
 
   // The page a sign-in link opens posts here: the link is spent whatever happens next.
   app.post(`${base}/password`, async (event) => {
-    checkOrigin(event, trust);
+    checkOrigin(event, gw.config);
     const body = await readBody(event, SetPasswordBody);
     const email = await gw.store.takeSignInLink(hashToken(body.token), gw.now());
     const user = email ? await gw.store.findUser(normalizeEmail(email)) : undefined;

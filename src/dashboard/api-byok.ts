@@ -15,7 +15,7 @@ export function byokRoutes(app: H3, gw: Gateway, base: string): void {
     return reply(event, 200, { providers: await byokProviderNames(), keys: await listByok(gw.store, account) });
   });
   app.put(`${base}/byok/:provider`, async (event) => {
-    checkOrigin(event, gw.config.server.trustProxy);
+    checkOrigin(event, gw.config);
     const body = await readBody(event, SetByokBody);
     const { account } = await scope(event, body.account ?? event.url.searchParams.get("account"));
     const stored = await setByok(gw.store, seal, account, param(event, "provider"), body.key, gw.now());

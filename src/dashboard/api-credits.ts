@@ -19,7 +19,7 @@ export function creditRoutes(app: H3, gw: Gateway, base: string): void {
     return reply(event, 200, await showCredits(gw.store, account, HISTORY));
   });
   app.post(`${base}/credits`, async (event) => {
-    checkOrigin(event, gw.config.server.trustProxy);
+    checkOrigin(event, gw.config);
     const body = await readBody(event, AddCreditsBody);
     const { user } = await scope(event, null);
     if (!user.admin) throw forbidden("Only an admin can add credits.", "admin_only");

@@ -21,7 +21,7 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     return reply(event, 200, await listKeys(gw.store, account, gw.now()));
   });
   app.post(`${base}/keys`, async (event) => {
-    checkOrigin(event, gw.config.server.trustProxy);
+    checkOrigin(event, gw.config);
     const body = await readBody(event, CreateKeyBody);
     const { account } = await scope(event, body.account);
     const now = gw.now();

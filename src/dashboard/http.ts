@@ -1,42 +1,45 @@
 /**
- * What dashboard routes read from a request and how they answer: the client address, whether
- * the request came over HTTPS, the Origin check for state-changing requests, JSON bodies
+ * What dashboard routes read from a request and how they answer: whether the request came
+ * over HTTPS, the Origin check for state-changing requests, JSON bodies
  * validated by zod, and JSON answers carrying the request's X-Request-Id.
  */
-import type { IncomingMessage } from "node:http";
 import type { H3Event } from "h3";
 import type { z } from "zod";
+import type { Config } from "../config/config.js";
 import { forbidden, invalidRequest } from "../core/errors.js";
+import { fromTrustedProxy, nodeRequest } from "../http/client-ip.js";
 import type { RequestState } from "../http/request-state.js";
 import { validate } from "../core/validate.js";
 
 const MAX_BODY = 64 * 1024;
 
-export function clientIp(event: H3Event): string {
-  const node = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node;
-  return node?.req?.socket?.remoteAddress ?? "unknown";
-}
-
-/** HTTPS to us, or to a proxy we were told to trust (`server.trustProxy`) that says so. */
-export function isSecure(event: H3Event, trustProxy: boolean): boolean {
+/** HTTPS to us, or to a proxy we trust (`server.trustProxy`) that says so in X-Forwarded-Proto. */
+export function isSecure(event: H3Event, server: Config["server"]): boolean {
   if (event.url.protocol === "https:") return true;
-  const node = (event.runtime as { node?: { req?: IncomingMessage } } | undefined)?.node;
-  if ((node?.req?.socket as { encrypted?: boolean } | undefined)?.encrypted) return true;
-  return trustProxy && event.req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
+  const req = nodeRequest(event);
+  if (!req) return false;
+  if ((req.socket as { encrypted?: boolean }).encrypted) return true;
+  return fromTrustedProxy(req, server) && event.req.headers.get("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase() === "https";
 }
 
 /**
  * State-changing requests must come from a page of this dashboard: browsers send Origin on
  * every POST, PUT and DELETE, and a cross-site form or fetch cannot forge it. With SameSite=Strict
- * cookies this is the second of two locks against cross-site request forgery.
+ * cookies this is the second of two locks against cross-site request forgery. The expected
+ * origin is `dashboard.url`'s when set, because a proxy may rewrite Host (nginx does by
+ * default); else the Host header's (docs/dashboard.md).
  */
-export function checkOrigin(event: H3Event, trustProxy: boolean): void {
+export function checkOrigin(event: H3Event, config: Pick<Config, "server" | "dashboard">): void {
   const origin = event.req.headers.get("origin");
-  const host = event.req.headers.get("host");
-  const scheme = isSecure(event, trustProxy) ? "https" : "http";
-  if (!origin || !host || origin !== `${scheme}://${host}`) {
+  if (!origin || origin !== expectedOrigin(event, config)) {
     throw forbidden("This request must come from the dashboard's own page (the Origin header is missing or names another site).", "origin_mismatch");
   }
+}
+
+function expectedOrigin(event: H3Event, config: Pick<Config, "server" | "dashboard">): string | undefined {
+  if (config.dashboard.url) return new URL(config.dashboard.url).origin;
+  const host = event.req.headers.get("host");
+  return host ? `${isSecure(event, config.server) ? "https" : "http"}://${host}` : undefined;
 }
 
 export async function readBody<T extends z.ZodType>(event: H3Event, schema: T): Promise<z.infer<T>> {

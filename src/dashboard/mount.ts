@@ -6,6 +6,7 @@
 import type { H3, H3Event } from "h3";
 import { routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
+import { eventClientIp } from "../http/client-ip.js";
 import { limitByIp } from "../http/rate-limit.js";
 import type { RequestState } from "../http/request-state.js";
 import { authRoutes } from "./api-auth.js";
@@ -13,7 +14,7 @@ import { byokRoutes } from "./api-byok.js";
 import { creditRoutes } from "./api-credits.js";
 import { infoRoutes } from "./api-info.js";
 import { keyRoutes } from "./api-keys.js";
-import { clientIp, reply } from "./http.js";
+import { reply } from "./http.js";
 import { dashboardOpenApi } from "./openapi.js";
 import { loadStatic, SECURITY_HEADERS, type StaticFile } from "./static.js";
 
@@ -23,7 +24,7 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
   const openapi = JSON.stringify(dashboardOpenApi());
   // Every API request counts against the client IP's window, like requests without a key on /v1.
   app.use(`${API}/**`, async (event, next) => {
-    await limitByIp(gw, event.context.gateway as RequestState, clientIp(event));
+    await limitByIp(gw, event.context.gateway as RequestState, eventClientIp(event, gw.config.server));
     return next();
   });
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));

@@ -24,7 +24,7 @@ export type Scope = (event: H3Event, requested?: string | null) => Promise<{ use
  */
 export function scoper(gw: Gateway): Scope {
   return async (event, requested) => {
-    if (event.req.method !== "GET" && event.req.method !== "HEAD") checkOrigin(event, gw.config.server.trustProxy);
+    if (event.req.method !== "GET" && event.req.method !== "HEAD") checkOrigin(event, gw.config);
     const user = await currentUser(gw, event);
     return { user, account: accountFor(user, requested === undefined ? event.url.searchParams.get("account") : requested) };
   };

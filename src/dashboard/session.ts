@@ -23,7 +23,7 @@ export async function startSession(gw: Gateway, event: H3Event, email: string): 
   const token = randomBytes(32).toString("base64url");
   const now = gw.now();
   await gw.store.createSession({ hash: hashToken(token), email, createdAt: now, expiresAt: now + SESSION_TTL_MS });
-  return cookie(token, SESSION_TTL_MS / 1000, isSecure(event, gw.config.server.trustProxy));
+  return cookie(token, SESSION_TTL_MS / 1000, isSecure(event, gw.config.server));
 }
 
 /** The signed-in user, or a 401. */
@@ -38,5 +38,5 @@ export async function currentUser(gw: Gateway, event: H3Event): Promise<Dashboar
 export async function endSession(gw: Gateway, event: H3Event): Promise<string> {
   const token = getCookie(event, COOKIE);
   if (token) await gw.store.deleteSession(hashToken(token));
-  return cookie("", 0, isSecure(event, gw.config.server.trustProxy));
+  return cookie("", 0, isSecure(event, gw.config.server));
 }

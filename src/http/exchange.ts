@@ -5,7 +5,9 @@
  * in between: converting through them cost about a quarter of the CPU per request.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Config } from "../config/config.js";
 import { readBody } from "./body.js";
+import { clientIp } from "./client-ip.js";
 import { errorReply } from "./error-reply.js";
 import { startRequest, type RequestState } from "./request-state.js";
 import type { SseSink } from "./sse.js";
@@ -21,7 +23,9 @@ export class Exchange implements SseSink {
     private readonly req: IncomingMessage,
     private readonly res: ServerResponse,
     /** Errors carry OpenAI's `param` (`server.compat` openai or passthrough). */
-    private readonly withParam = false,
+    private readonly withParam: boolean,
+    /** Whose X-Forwarded-For to believe for `ip`. */
+    private readonly server: Pick<Config["server"], "trustProxy">,
   ) {
     // Closed before the answer was complete: the client went away.
     res.once("close", () => {
@@ -33,8 +37,9 @@ export class Exchange implements SseSink {
     return this.aborter.signal;
   }
 
+  /** Read only for a request without a valid key (http/authenticate.ts): the hot path never pays for it. */
   get ip(): string {
-    return this.req.socket.remoteAddress ?? "unknown";
+    return clientIp(this.req, this.server);
   }
 
   header(name: string): string | undefined {

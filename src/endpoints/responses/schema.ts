@@ -4,10 +4,9 @@
  * FunctionCallOutputItemParam, FunctionTool, TextResponseFormatJsonSchema; field by field as
  * openai-node 6.49's generated `resources/responses/responses.d.ts` types them).
  *
- * Strict at the top level like /v1/chat/completions (an unknown field is a 400 naming it),
- * lenient inside input items: clients replay earlier output items as input with fields the
- * gateway has no use for (`id`, `status`, `annotations`, `logprobs`, `phase`, ...), which
- * are dropped. Only what translates to the internal ChatRequest is accepted; everything
+ * Strict like /v1/chat/completions (an unknown field is a 400 naming it), inside input items
+ * too, except for the fields clients replay from earlier output items (`id`, `status`,
+ * `annotations`, `logprobs`, `phase`, ...): those are accepted and not read. Only what translates to the internal ChatRequest is accepted; everything
  * else is refused, never silently ignored (hosted tools, `conversation`, `background`, ...).
  */
 import { z } from "zod";
@@ -16,41 +15,54 @@ import { functionFields, ImagePart, ToolName } from "../../core/chat-request.js"
 const ImageUrl = ImagePart.shape.image_url.shape.url;
 const Detail = z.enum(["auto", "low", "high"]);
 
-const InputText = z.object({ type: z.literal("input_text"), text: z.string() });
-const InputImage = z.object({ type: z.literal("input_image"), image_url: ImageUrl.optional(), file_id: z.string().optional(), detail: Detail.optional() });
-/** Accepted by the schema so the translation can refuse it by name (no provider reads files here). */
-const InputFile = z.object({ type: z.literal("input_file") });
-/** Assistant turns replayed from earlier output (OutputMessage content). */
-const OutputText = z.object({ type: z.literal("output_text"), text: z.string() });
-const Refusal = z.object({ type: z.literal("refusal"), refusal: z.string() });
+/**
+ * Fields clients replay from earlier output items (OutputMessage, FunctionToolCall,
+ * ReasoningItem; openai-node's stream helpers add `parsed_arguments` and `parsed`) that the
+ * gateway has no use for: accepted and not read. Any other unknown
+ * field in an item is a 400 naming its path (`input.0.foo: Unrecognized key`), dropped under
+ * `server.compat: passthrough` (docs/http.md "Responses").
+ */
+const replayed = <K extends string>(...keys: K[]) => Object.fromEntries(keys.map((k) => [k, z.unknown().optional()])) as Record<K, z.ZodOptional<z.ZodUnknown>>;
 
-export const ContentPart = z.discriminatedUnion("type", [InputText, InputImage, InputFile, OutputText, Refusal]);
-export type ContentPart = z.infer<typeof ContentPart>;
+/** The input item schemas; `strict` refuses unknown fields, else they are dropped. */
+function itemSchemas(strict: boolean) {
+  const object = <S extends z.core.$ZodLooseShape>(shape: S) => (strict ? z.strictObject(shape) : z.object(shape));
+  const InputText = object({ type: z.literal("input_text"), text: z.string() });
+  const InputImage = object({ type: z.literal("input_image"), image_url: ImageUrl.optional(), file_id: z.string().optional(), detail: Detail.optional() });
+  /** Accepted by the schema so the translation can refuse it by name (no provider reads files here). */
+  const InputFile = z.object({ type: z.literal("input_file") });
+  /** Assistant turns replayed from earlier output (OutputMessage content). */
+  const OutputText = object({ type: z.literal("output_text"), text: z.string(), ...replayed("annotations", "logprobs", "parsed") });
+  const Refusal = object({ type: z.literal("refusal"), refusal: z.string() });
+  const ContentPart = z.discriminatedUnion("type", [InputText, InputImage, InputFile, OutputText, Refusal]);
+  const MessageItem = object({
+    type: z.literal("message").optional(),
+    role: z.enum(["user", "assistant", "system", "developer"]),
+    content: z.union([z.string(), z.array(ContentPart)]),
+    ...replayed("id", "status", "phase"),
+  });
+  const FunctionCallItem = object({
+    type: z.literal("function_call"),
+    call_id: z.string().min(1),
+    name: ToolName,
+    arguments: z.string(),
+    ...replayed("id", "status", "parsed_arguments"),
+  });
+  const FunctionCallOutputItem = object({
+    type: z.literal("function_call_output"),
+    call_id: z.string().min(1),
+    output: z.union([z.string(), z.array(z.discriminatedUnion("type", [InputText, InputImage, InputFile]))]),
+    ...replayed("id", "status"),
+  });
+  /** A reasoning item from an earlier turn: the providers behind the gateway cannot read it, so it is dropped. */
+  const ReasoningItem = object({ type: z.literal("reasoning"), ...replayed("id", "summary", "content", "encrypted_content", "status") });
+  return { ContentPart, InputItem: z.discriminatedUnion("type", [MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem]) };
+}
 
-export const MessageItem = z.object({
-  type: z.literal("message").optional(),
-  role: z.enum(["user", "assistant", "system", "developer"]),
-  content: z.union([z.string(), z.array(ContentPart)]),
-});
-
-export const FunctionCallItem = z.object({
-  type: z.literal("function_call"),
-  call_id: z.string().min(1),
-  name: ToolName,
-  arguments: z.string(),
-});
-
-export const FunctionCallOutputItem = z.object({
-  type: z.literal("function_call_output"),
-  call_id: z.string().min(1),
-  output: z.union([z.string(), z.array(z.discriminatedUnion("type", [InputText, InputImage, InputFile]))]),
-});
-
-/** A reasoning item from an earlier turn: the providers behind the gateway cannot read it, so it is dropped. */
-export const ReasoningItem = z.object({ type: z.literal("reasoning") });
-
-export const InputItem = z.union([MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem]);
-export type InputItem = z.infer<typeof InputItem>;
+const StrictItems = itemSchemas(true);
+const LooseItems = itemSchemas(false);
+export type ContentPart = z.infer<typeof StrictItems.ContentPart>;
+export type InputItem = z.infer<typeof StrictItems.InputItem>;
 
 export const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields });
 export type FunctionTool = z.infer<typeof FunctionTool>;
@@ -71,7 +83,6 @@ export const TextFormat = z.discriminatedUnion("type", [
 
 const shape = {
   model: z.string().min(1),
-  input: z.union([z.string(), z.array(InputItem)]).optional(),
   instructions: z.string().optional(),
   previous_response_id: z.string().min(1).optional(),
   store: z.boolean().optional(),
@@ -100,9 +111,9 @@ const shape = {
   service_tier: z.enum(["auto", "default", "flex", "scale", "priority"]).optional(),
 };
 
-export const ResponsesRequest = z.strictObject(shape);
-/** `server.compat: passthrough`: unknown top-level fields are accepted and dropped, as on the chat route. */
-export const LooseResponsesRequest = z.object(shape);
+export const ResponsesRequest = z.strictObject({ ...shape, input: z.union([z.string(), z.array(StrictItems.InputItem)]).optional() });
+/** `server.compat: passthrough`: unknown fields, top level and in items, are accepted and dropped, as on the chat route. */
+export const LooseResponsesRequest = z.object({ ...shape, input: z.union([z.string(), z.array(LooseItems.InputItem)]).optional() });
 export type ResponsesRequest = z.infer<typeof ResponsesRequest>;
 
 // ---- The answer (for /v1/openapi.json): OAPI `Response`, the fields the gateway sends. ----
