@@ -88,12 +88,14 @@ test("a client disconnect aborts the upstream request", async () => {
   await expect.poll(() => h.fake.aborted, { timeout: 3000 }).toBe(aborted + 1);
 });
 
+// A complete 200 stream with nothing in it is unusable: 502, not asked again (docs/limits.md).
 test("an upstream that fails before any output gives a plain HTTP error, not a 200 stream", async () => {
   h.fake.queue({ sse: [], done: true }, { sse: [], done: true });
   h.fake.fallback = () => ({ sse: [], done: true });
   try {
     const res = await h.post(body);
-    expect(res.status).toBe(503);
+    expect(res.status).toBe(502);
+    expect(h.fake.requests).toHaveLength(1);
   } finally {
     h.fake.fallback = () => ({ status: 500, json: {} });
   }

@@ -4,11 +4,14 @@
  * first fragment carries id, type, name and arguments "", then each input_json_delta is an
  * arguments fragment; a block that stops without any input gets "{}" so the client's assembled
  * arguments always parse. With a forced JSON tool (json-output.ts) its input fragments are the
- * content instead. Thinking blocks (thinking_delta, signature_delta) are not sent. Usage is kept
+ * content instead. Thinking blocks (thinking_delta, signature_delta) are not sent, nor are server
+ * tool blocks (`server_tool_use`, `web_fetch_tool_result`, ...): Anthropic ran those tools itself,
+ * so they are no tool call of the client's; their input_json_delta fragments are skipped, and the
+ * text blocks around them stream as usual (docs/limits.md, "A complete answer"). Usage is kept
  * from message_start, updated by every message_delta (its counts are cumulative), and sent with
  * the finish reason: after all content, so it never commits a stream that could still fail over.
  */
-import { readAnswer, type StreamDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
+import { readAnswer, upstreamFailure, type StreamDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
 import { eventSchema, type WireEvent, type WireUsage } from "./answer-schema.js";
 import { finishReason, usageOf } from "./response.js";
 import { fromAnthropicId } from "./tool-ids.js";
@@ -22,8 +25,9 @@ export async function* fromEvents(events: AsyncIterable<UpstreamEvent>, jsonTool
   for await (const event of events) {
     const data = readAnswer(eventSchema, event.data, "anthropic stream event");
     if (data.type === "message_stop") return;
-    // Thrown, so the core fails over (before the first delta) or ends the client stream with an error event.
-    if (data.type === "error") throw new Error(`anthropic stream error: ${data.error.type}`);
+    // The provider's own failure (overloaded_error): the core fails over (before the first delta)
+    // or ends the client stream with an error event.
+    if (data.type === "error") throw upstreamFailure("failure", { retryable: true, detail: `anthropic stream error: ${data.error.type}` });
     const delta = state.step(data);
     if (delta) yield delta;
   }
@@ -78,7 +82,7 @@ class StreamState {
     if (d.type === "text_delta" && d.text) return this.jsonTool ? undefined : { content: d.text };
     if (d.type !== "input_json_delta" || !d.partial_json) return undefined;
     const tool = this.tools.get(e.index);
-    if (!tool) throw new Error("anthropic stream: input_json_delta outside a tool_use block");
+    if (!tool) return undefined; // a server tool's input: Anthropic's to run, not the client's
     tool.sent = true;
     return this.input(tool, d.partial_json);
   }

@@ -9,7 +9,7 @@
  * content is a string (no image parts), roles are system, user, assistant and tool, and the
  * limit is `max_tokens`. No parallel_tool_calls, logit_bias, user or metadata.
  */
-import { unsupported } from "../../src/plugin/contract.js";
+import { unsupported, upstreamFailure } from "../../src/plugin/contract.js";
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 export default openaiCompatible({
@@ -29,7 +29,7 @@ export default openaiCompatible({
     // Not yet checked: a body that is not the format is left to the schema (a 502), never a TypeError here.
     const choices: unknown = (json as { choices?: unknown } | null)?.choices;
     if (Array.isArray(choices) && choices.some((c: { finish_reason?: unknown } | null) => c?.finish_reason === "insufficient_system_resource")) {
-      throw new Error("deepseek: insufficient_system_resource");
+      throw upstreamFailure("failure", { retryable: true, detail: "deepseek: insufficient_system_resource" });
     }
     return withCacheHits(json);
   },

@@ -4,7 +4,7 @@
  * finishReason comes on a candidate's last chunk, and usageMetadata on chunks carries the
  * running totals (the last one is the request's total). There is no `[DONE]`.
  */
-import { readAnswer, type StreamDelta, type ToolCallDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
+import { readAnswer, upstreamFailure, type StreamDelta, type ToolCallDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
 import { responseSchema, type WireCandidate } from "./answer-schema.js";
 import { finishReason, promptBlocked, textOf, toolCallOf, usageOf } from "./response.js";
 
@@ -14,7 +14,8 @@ type CallCounts = Map<number, number>;
 export async function* fromStream(events: AsyncIterable<UpstreamEvent>): AsyncIterable<StreamDelta> {
   const calls: CallCounts = new Map();
   for await (const event of events) {
-    if (typeof event.data === "object" && event.data !== null && "error" in event.data) throw new Error("gemini: error event in stream");
+    if (typeof event.data === "object" && event.data !== null && "error" in event.data)
+      throw upstreamFailure("failure", { retryable: true, detail: "gemini: error event in stream" });
     const chunk = readAnswer(responseSchema, event.data, "google stream chunk");
     const candidates = chunk.candidates ?? [];
     for (const [i, c] of candidates.entries()) {

@@ -11,7 +11,7 @@
  * `prediction.content` is a string; `response_format` json_object / json_schema and
  * `parallel_tool_calls` are OpenAI's.
  */
-import { type ContentPart, readAnswer, unsupported } from "../../src/plugin/contract.js";
+import { type ContentPart, readAnswer, unsupported, upstreamFailure } from "../../src/plugin/contract.js";
 import { mistralModelList } from "./answer-schema.js";
 import { mistralToolCallId } from "./tool-ids.js";
 
@@ -53,7 +53,8 @@ export function fromMistral(json: unknown): unknown {
   const body = json as { choices?: Array<{ finish_reason?: string | null } | null> } | null;
   // Not yet checked: a body that is not the format is left to the schema (a 502), never a TypeError here.
   const choices = Array.isArray(body?.choices) ? body.choices : [];
-  if (choices.some((c) => c?.finish_reason === "error")) throw new Error("mistral: generation ended with finish_reason 'error'");
+  if (choices.some((c) => c?.finish_reason === "error"))
+    throw upstreamFailure("failure", { retryable: true, detail: "mistral: generation ended with finish_reason 'error'" });
   if (!choices.some((c) => c?.finish_reason === "model_length")) return json;
   return { ...body, choices: choices.map((c) => (c?.finish_reason === "model_length" ? { ...c, finish_reason: "length" } : c)) };
 }

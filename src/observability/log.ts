@@ -38,6 +38,8 @@ export interface GatewayLog {
   /** Whether request lines are wanted (level info or lower). */
   readonly requests: boolean;
   readonly bodies: boolean;
+  /** Records go out as JSON lines: nothing else may be written to their stream (`| jq`). */
+  readonly json: boolean;
   /** Queues the line of one finished request (observability/request-line.ts). */
   request(rec: RequestRecord, time: number): void;
   /** An operator line: said as text (stderr) and, in JSON mode, also a log record. */
@@ -67,6 +69,7 @@ export function createLog(config: Config["log"], target: LogTarget): GatewayLog 
     events,
     requests: events.isLevelEnabled("info"),
     bodies: config.bodies,
+    json: format === "json",
     request:
       format === "pretty"
         ? (rec, time) => void dest.write(requestLine(rec, time))
@@ -96,5 +99,5 @@ function openLogFile(path: string): number {
 
 function quiet(say: ((line: string) => void) | null): GatewayLog {
   const off = pino({ level: "silent" });
-  return { events: off, requests: false, bodies: false, request: () => {}, notice: (_l, line) => say?.(line), close: async () => {} };
+  return { events: off, requests: false, bodies: false, json: false, request: () => {}, notice: (_l, line) => say?.(line), close: async () => {} };
 }

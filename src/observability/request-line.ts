@@ -13,6 +13,7 @@
  */
 import { encoded, LineBytes } from "./line-bytes.js";
 import type { RequestRecord } from "./request-record.js";
+import type { Attempt } from "../store/index.js";
 
 /** Failed attempts that were followed by another one. */
 export function failoversOf(rec: RequestRecord): number {
@@ -31,16 +32,50 @@ const COMPLETION = encoded(',"completion_tokens":');
 const COST = encoded(',"cost_usd":"');
 const ATTEMPTS = encoded(',"attempts":');
 const FAILOVERS = encoded(',"failovers":');
+const COMMA = encoded(",");
 const NO_USAGE = encoded(',"prompt_tokens":null,"completion_tokens":null,"cost_usd":null,"usage_source":null,"outcome":null,"attempts":0');
 
+const FAILED = encoded(',"failed_attempts":[');
+const FAILED_PROVIDER = encoded('{"provider":');
+const FAILED_REASON = encoded(',"reason":');
+
 const length = (s: string | null): number => (s === null ? 4 : s.length);
+
+/** The attempts, when any failed (the common request has one that succeeded: nothing to look at). */
+function failedAttempts(rec: RequestRecord): Attempt[] | null {
+  const a = rec.settled?.attempts;
+  return a && (a.length > 1 || (a.length === 1 && a[0]!.outcome !== "success")) ? a : null;
+}
+
+/** Room for `failed_attempts`: field names, and 6 bytes per character of the provider and the reason. */
+function failedBound(attempts: Attempt[] | null): number {
+  let n = 0;
+  if (attempts) for (const a of attempts) if (a.reason !== undefined) n += 40 + 6 * (a.provider.length + a.reason.length);
+  return n;
+}
+
+/** `,"failed_attempts":[{"provider":..,"reason":..}, ...]`: why each failed attempt failed (docs/observability.md). */
+function writeFailed(out: LineBytes, attempts: Attempt[]): void {
+  let first = true;
+  for (const a of attempts) {
+    if (a.reason === undefined) continue;
+    out.bytes(first ? FAILED : COMMA);
+    first = false;
+    out.bytes(FAILED_PROVIDER);
+    out.json(a.provider);
+    out.bytes(FAILED_REASON);
+    out.json(a.reason);
+    out.ascii("}");
+  }
+  if (!first) out.ascii("]");
+}
 
 /** Bytes the line can take at most: field names and numbers, and 6 per character of every string (an escape each). */
 export function lineBound(rec: RequestRecord): number {
   let chars = rec.id.length + rec.route.length + length(rec.keyId) + length(rec.account) + length(rec.model) + length(rec.provider);
   if (rec.settled) chars += rec.settled.usageSource.length + rec.settled.outcome.length;
   if (rec.bodies) chars += length(rec.requestBody) + length(rec.responseBody);
-  return 800 + 6 * chars;
+  return 800 + 6 * chars + failedBound(failedAttempts(rec));
 }
 
 /** `","route":... ,"latency_ms":` for one (route, status, key, account, model, provider). */
@@ -82,6 +117,8 @@ export class RequestLines {
     this.usage(out, rec);
     out.bytes(FAILOVERS);
     out.int(failoversOf(rec));
+    const failed = failedAttempts(rec);
+    if (failed) writeFailed(out, failed);
     if (rec.bodies) {
       out.ascii(',"request_body":');
       out.json(rec.requestBody);

@@ -7,7 +7,8 @@ import { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import type { Exchange } from "../http/exchange.js";
 import { timed } from "../observability/timing.js";
-import { UpstreamFailure } from "../plugin/failure.js";
+import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
+import { isErrorCode } from "../upstream/failure-reason.js";
 import type { Job } from "./endpoint.js";
 
 export function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
@@ -17,10 +18,16 @@ export function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e
 }
 
 /**
- * An upstream answer the adapter cannot read, or a stream that reports an error (Anthropic's
- * overloaded_error event), is that endpoint's failure: fail over, and retry in later rounds.
- * Answers the core refuses (over a cap, bad usage) are InvalidAnswer already.
+ * Why reading a 200 answer failed, as the router acts on it (docs/limits.md, "A complete
+ * answer"). The connection failing while the answer arrives (a reset, the idle timeout; a
+ * Node or undici error code) is a retryable failure. The provider saying in its answer that
+ * it failed (Anthropic's overloaded_error event) comes as an UpstreamFailure from the adapter.
+ * Anything else is an answer the gateway cannot use: an InvalidAnswer, that request's 502,
+ * never asked again (it may have been billed upstream).
  */
 export function malformed(cause: unknown): GatewayError {
-  return cause instanceof GatewayError ? cause : new UpstreamFailure("failure", true, null, null, cause);
+  if (cause instanceof GatewayError) return cause;
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (isErrorCode(code)) return new UpstreamFailure("failure", true, null, null, code);
+  return new InvalidAnswer(cause);
 }

@@ -43,6 +43,8 @@ export interface Attempt {
   outcome: string;
   httpStatus: number | null;
   latencyMs: number;
+  /** Why a failed attempt failed (upstream/failure-reason.ts), for the request line; not stored. */
+  reason?: string;
 }
 
 export interface UsageRow {

@@ -5,7 +5,7 @@
  * provider tier was full, a 400 when no endpoint could honour a parameter).
  */
 import type { Config } from "../config/config.js";
-import { GatewayError, rateLimited, upstreamAuthFailed, upstreamInvalid } from "../core/errors.js";
+import { GatewayError, rateLimited, upstreamAuthFailed } from "../core/errors.js";
 import type { LimitResult } from "../access/limits.js";
 
 /** A round in which every endpoint failed (or none could be tried). */
@@ -26,8 +26,6 @@ export function backoffMs(retry: Config["retry"], round: number): number {
 
 export class RoundTally {
   tried = 0;
-  /** Tried endpoints whose 2xx answer was unusable (InvalidAnswer). */
-  invalid = 0;
   byokRejected = false;
   /** Providers whose platform key was refused (now or recently): skipped, never retried. */
   private authFailed = new Set<string>();
@@ -63,8 +61,6 @@ export class RoundTally {
     // Every endpoint tried refused a parameter: that is the client's 400, not an outage.
     if (this.unsupported && this.tried === this.refusedParameter) return this.unsupported;
     if (this.tried === 0 && this.limited) return providerLimited(this.limited);
-    // Every endpoint answered, unusably: asking again would get the same answer (docs/limits.md).
-    if (this.tried > 0 && this.invalid === this.tried) return upstreamInvalid();
     // Nothing left that a later round could try: every endpoint was a refused platform key.
     if (this.waitMs === null && this.authFailed.size > 0) return upstreamAuthFailed([...this.authFailed]);
     return new RoundFailed(this.waitMs, this.byokRejected);

@@ -26,6 +26,8 @@ interface ProviderState {
   ewma: number | null;
   keyRejectedAt: number | null;
   checkedAt: number | null;
+  /** The latest failed attempt's reason (upstream/failure-reason.ts), for the health endpoint. */
+  lastError: { reason: string; at: number } | null;
 }
 
 const BUCKET_MS = 10_000;
@@ -81,7 +83,7 @@ export class Health {
 
   private provider(id: string): ProviderState {
     let p = this.providers.get(id);
-    if (!p) this.providers.set(id, (p = { buckets: new Map(), ewma: null, keyRejectedAt: null, checkedAt: null }));
+    if (!p) this.providers.set(id, (p = { buckets: new Map(), ewma: null, keyRejectedAt: null, checkedAt: null, lastError: null }));
     return p;
   }
 
@@ -182,6 +184,11 @@ export class Health {
     if (e.openedAt !== null || (e.failures >= this.options.failureThreshold && widespread) || outcome === "key_rejected") e.openedAt = now;
   }
 
+  /** Why the provider's latest failed attempt failed: a word, never upstream text (docs/observability.md). */
+  failedBecause(provider: string, reason: string, now: number): void {
+    this.provider(provider).lastError = { reason, at: now };
+  }
+
   snapshot(now: number, providerIds: string[]) {
     const providers = providerIds.map((id) => this.providerSnapshot(id, now));
     const down = providers.filter((p) => p.status === "down" || p.status === "misconfigured").length;
@@ -220,6 +227,7 @@ export class Health {
       success_rate_1m: rate1m,
       checked_at: p.checkedAt === null ? null : new Date(p.checkedAt).toISOString(),
       circuit,
+      last_error: p.lastError && { reason: p.lastError.reason, at: new Date(p.lastError.at).toISOString() },
     };
   }
 }

@@ -1,6 +1,6 @@
 /**
  * A provider's 2xx answer the gateway could not use (not its format, over a cap): the client
- * sees only the generic 502 (docs/http.md), so the operator learns here which provider sent
+ * sees only the generic 502 (docs/http.md), after that one attempt, so the operator learns here which provider sent
  * what and where it broke (the adapter's schema path, docs/limits.md). At most once a minute
  * per provider, as a provider that changed its format fails every request. Never the answer.
  */
@@ -17,7 +17,7 @@ export class InvalidAnswerLog {
     this.last.set(provider, now);
     const detail = cause instanceof Error ? cause.message : String(cause);
     this.write(
-      `[gateway] error: provider ${provider} sent an answer the gateway cannot use (${detail}); its requests fail over to other providers, else get 502 upstream_invalid_response`,
+      `[gateway] error: provider ${provider} sent an answer the gateway cannot use (${detail}); each such request gets 502 upstream_invalid_response, not asked again (docs/limits.md)`,
     );
   }
 }

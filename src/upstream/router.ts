@@ -9,12 +9,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
 import type { Config } from "../config/config.js";
-import { GatewayError, invalidRequest, upstreamUnavailable } from "../core/errors.js";
+import { GatewayError, invalidRequest, upstreamInvalid, upstreamUnavailable } from "../core/errors.js";
 import { backoffMs, clientClosed, RoundFailed, RoundTally } from "./failover-policy.js";
 import type { Outcome } from "../plugin/failure.js";
 import type { Health } from "./health.js";
 import { KeyRejectionLog } from "./key-rejection.js";
 import { InvalidAnswerLog } from "./invalid-answer-log.js";
+import { UpstreamFailureLog } from "./failure-log.js";
+import { failureReason } from "./failure-reason.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
 import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
@@ -50,10 +52,12 @@ const isUnsupported = (err: unknown): err is GatewayError => err instanceof Gate
 export class Router {
   private keyLog: KeyRejectionLog;
   private invalidLog: InvalidAnswerLog;
+  private failureLog: UpstreamFailureLog;
 
   constructor(private deps: RouterDeps) {
     this.keyLog = new KeyRejectionLog(deps.log);
     this.invalidLog = new InvalidAnswerLog(deps.log);
+    this.failureLog = new UpstreamFailureLog(deps.log);
   }
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
@@ -143,14 +147,11 @@ export class Router {
       if (isUnsupported(err)) return tally.refusedParam(err);
       throw err instanceof Error ? err : new Error(String(err));
     }
-    if (err instanceof InvalidAnswer) {
-      tally.invalid++;
-      this.invalidLog.invalid(e.provider, err.cause, this.deps.now());
-    }
     const outcome = err.retryable || err.outcome === "key_rejected" ? err.outcome : "rejected";
     // A 500 or an unusable answer may be this request's doing; the rest is the provider's.
     const suspect = err instanceof InvalidAnswer || err.upstreamStatus === 500;
-    this.log(opts, e, outcome, err.upstreamStatus, started, err.retryAfterMs, suspect);
+    this.log(opts, e, outcome, err.upstreamStatus, started, err.retryAfterMs, suspect, failureReason(err));
+    if (err instanceof InvalidAnswer) return this.unusable(e, err);
     if (err.outcome === "key_rejected" && !e.byok) {
       opts.refused.add(e);
       this.keyLog.rejected(e.provider, err.upstreamStatus, this.deps.now());
@@ -158,8 +159,19 @@ export class Router {
     }
     if (!err.retryable) throw invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected");
     if (err.outcome === "key_rejected" && e.byok) tally.byokRejected = true;
+    else this.failureLog.failed(e.provider, failureReason(err), this.deps.now());
     if (err.retryAfterMs !== null) opts.notBefore.set(e, this.deps.now() + err.retryAfterMs);
     tally.later(err.retryAfterMs ?? 0);
+  }
+
+  /**
+   * A 200 answer the gateway cannot use ends the request with 502 at once, on this endpoint and
+   * every other: the provider answered (and may have billed it), and asking again would get the
+   * same answer (docs/limits.md, "A complete answer"). Health counts it as a suspect failure.
+   */
+  private unusable(e: RoutedEndpoint, err: InvalidAnswer): never {
+    this.invalidLog.invalid(e.provider, err.cause, this.deps.now());
+    throw upstreamInvalid();
   }
 
   /** A provider whose rate-limit tier is full is skipped; returns that tier, or null when it has room. */
@@ -178,6 +190,7 @@ export class Router {
     started: number,
     retryAfterMs: number | null = null,
     suspect = false,
+    reason?: string,
   ): void {
     const t = this.deps.now();
     opts.attempts.push({
@@ -188,8 +201,10 @@ export class Router {
       outcome,
       httpStatus: status,
       latencyMs: t - started,
+      ...(reason === undefined ? {} : { reason }),
     });
     if (outcome === "cancelled") return;
+    if (reason !== undefined) this.deps.health.failedBecause(e.provider, reason, t);
     // An account's own key refused says nothing about the provider: health is shared by all.
     const seen = outcome === "key_rejected" && e.byok ? "rejected" : outcome;
     this.deps.health.record(e.provider, e.model, seen, t - started, t, retryAfterMs, { key: opts.keyId, suspect });

@@ -82,9 +82,10 @@ export function classifyStatus(status: number): ErrorClass {
   return { retryable: false };
 }
 
+/** The error's code only (failure-reason.ts reads it): undici's messages may hold the URL. */
 function networkCause(undici: Undici, err: unknown): string {
   if (err instanceof undici.errors.UndiciError) return err.code;
-  return (err as { code?: string }).code ?? "network_error";
+  return (err as { code?: string }).code ?? "ERR_NETWORK";
 }
 
 async function readErrorBody(res: UpstreamResponse): Promise<unknown> {

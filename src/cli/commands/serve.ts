@@ -68,11 +68,12 @@ export function serveCommand(program: Command): void {
       // After the ready line: the upstream client loads while the first requests are awaited.
       setImmediate(() => server.gateway.upstream.warm());
       // The ready line first: scripts read the first stdout line of `serve --json`; log records follow it.
-      process.stdout.write(
-        globals(cmd).json
-          ? `${JSON.stringify(ready)}\n`
-          : `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.usable_models} of ${ready.models} catalog models usable on them)\n`,
-      );
+      // As text in a JSON log it goes to stderr: every stdout line parses (`| jq`, docs/observability.md).
+      if (globals(cmd).json) process.stdout.write(`${JSON.stringify(ready)}\n`);
+      else
+        (gwLog.json ? process.stderr : process.stdout).write(
+          `gateway listening on ${server.url} (providers with a platform key: ${providers.join(", ") || "none"}; ${ready.usable_models} of ${ready.models} catalog models usable on them)\n`,
+        );
       gwLog.events.info({ event: "start", ...ready, interrupted_streams_billed: server.leftovers, pid: process.pid }, "gateway started");
       // Operator lines: one line each on stderr as before, and log records (observability/log.ts notice).
       const say = (line: string) => gwLog.notice(line.includes("error") ? "error" : "warn", line);
