@@ -46,7 +46,7 @@ export async function measureFleet(
   await admin(`CREATE DATABASE ${name}`);
   const url = new URL(ADMIN);
   url.pathname = `/${name}`;
-  process.env.GATEWAY_SECRET ??= randomBytes(32).toString("hex"); // required on PostgreSQL (contract.md §7)
+  process.env.GATEWAY_SECRET ??= randomBytes(32).toString("hex"); // required on PostgreSQL (docs/fleet.md)
   const setup = prepare(fakePort, url.toString());
   const redis = REDIS === "off" ? undefined : { url: REDIS, prefix: `gwbench:${name}:` };
   writeFileSync(setup.config, JSON.stringify({ ...benchConfig(fakePort), ...(redis && { redis }) }, null, 2));

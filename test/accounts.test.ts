@@ -1,5 +1,5 @@
 /**
- * contract.md §13 accounts: `accounts list [--json]` (balance, keys, spend), `credits add` to
+ * docs/cli.md accounts: `accounts list [--json]` (balance, keys, spend), `credits add` to
  * an unknown account refused unless `--create` (`default` implicit), `credits adjust <account>
  * <±amount> --reason` exact, never below zero, recorded as a grant row of its own kind.
  */

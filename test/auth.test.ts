@@ -1,4 +1,4 @@
-/** api.md Authentication: the 401 rules, the key lifecycle, and per-IP throttling of keyless requests. */
+/** docs/http.md "Authentication": the 401 rules, the key lifecycle, and per-IP throttling of keyless requests. */
 import { describe, expect, test } from "vitest";
 import { openaiConfig, startGateway, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError } from "./helpers/http.js";

@@ -1,4 +1,4 @@
-/** Money: exact debits, reservations under concurrency, disconnect billing, BYOK (contract.md §5). */
+/** Money: exact debits, reservations under concurrency, disconnect billing, BYOK (docs/billing.md). */
 import { execFileSync } from "node:child_process";
 import { onPostgres } from "./helpers/services.js";
 import { rows } from "./helpers/rows.js";

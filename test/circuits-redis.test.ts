@@ -1,5 +1,5 @@
 /**
- * Circuits shared through Redis (contract.md §7: a circuit opened by one process is seen by
+ * Circuits shared through Redis (docs/fleet.md: a circuit opened by one process is seen by
  * all within 5 s). Gateways on one Redis prefix, each with its own SQLite file; a provider
  * that fails behind gateway A is skipped by gateway B, a successful probe through A closes
  * it in B, and a gateway started later finds the circuits still open.

@@ -1,4 +1,4 @@
-/** The CLI of contract.md §2, run as a child process with its --json output parsed. */
+/** The CLI of docs/cli.md, run as a child process with its --json output parsed. */
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import OpenAI from "openai";
@@ -55,7 +55,7 @@ describe("keys", () => {
 
 describe("credits, byok, usage", () => {
   test("credits add/show are exact decimal strings; bad amounts are bad usage", async () => {
-    // A new account needs --create (contract.md §13: a typo must not create one silently).
+    // A new account needs --create (docs/cli.md: a typo must not create one silently).
     expect((await run("credits", "add", "10.25", "--account", "acme", "--create", "--json")).json).toMatchObject({ account: "acme", balance: "10.25" });
     expect((await run("credits", "add", "0.000000001", "--account", "acme", "--json")).json.balance).toBe("10.250000001");
     expect((await run("credits", "show", "--account", "acme", "--json")).json).toEqual({ account: "acme", balance: "10.250000001" });

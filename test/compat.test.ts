@@ -1,5 +1,5 @@
 /**
- * `server.compat: openai` in the core (contract.md §11): the superset validated strictly
+ * `server.compat: openai` in the core (docs/openai-compat.md): the superset validated strictly
  * inside, explicit nulls as absent, `param` on errors, capabilities decided before any hold
  * or upstream call, failover only among endpoints that serve every field, GET /v1/models/{id}
  * and aliases. Provider translation has its own tests under test/providers/*-tools.test.ts.

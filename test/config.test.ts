@@ -63,7 +63,7 @@ describe("config", () => {
   });
 });
 
-test("${VAR} works inside YAML flow maps, as contract.md writes it", async () => {
+test("${VAR} works inside YAML flow maps, as docs/cli.md writes it", async () => {
   const dir = tempDir();
   writeFileSync(join(dir, "gateway.config.yaml"), "providers:\n  openai:   { apiKey: ${OPENAI_API_KEY}, baseUrl: ${BASE:-http://127.0.0.1:9}/v1 }\n");
   const { config } = await loadConfig(undefined, { OPENAI_API_KEY: "sk-flow" }, dir);

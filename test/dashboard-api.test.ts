@@ -1,5 +1,5 @@
 /**
- * The dashboard API over HTTP on loopback (contract.md §8): an account holder reaches only
+ * The dashboard API over HTTP on loopback (docs/dashboard.md): an account holder reaches only
  * their account, an admin every account; revocations take effect at once; and no page or
  * answer ever carries a full key after its creation, a password hash, a session token or a
  * BYOK key. Plus the static pages' CSP and cache headers and the OpenAPI document.
@@ -165,7 +165,7 @@ describe("pages and documents", () => {
     expect((await call(gw, "GET", "/dashboard/assets/nope.js")).status).toBe(404);
   });
 
-  it("documents the API at /dashboard/api/openapi.json and answers errors in api.md's shape", async () => {
+  it("documents the API at /dashboard/api/openapi.json and answers errors in docs/http.md's shape", async () => {
     const doc = await call(gw, "GET", "/dashboard/api/openapi.json");
     expect(doc.json.openapi).toBe("3.1.0");
     expect(Object.keys(doc.json.paths)).toEqual(

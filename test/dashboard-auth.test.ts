@@ -1,7 +1,7 @@
 /**
- * Dashboard sign-in security over HTTP on loopback (contract.md §8): cookie flags, the Origin
+ * Dashboard sign-in security over HTTP on loopback (docs/dashboard.md): cookie flags, the Origin
  * check, single-use and expiring sign-in links, server-side sign-out, and throttling (10
- * failures per user, 30 per IP in 15 minutes, answered 429 in api.md's error shape).
+ * failures per user, 30 per IP in 15 minutes, answered 429 in docs/http.md's error shape).
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { hashToken } from "../src/operations/sign-in-link.js";

@@ -1,5 +1,5 @@
 /**
- * The dashboard end to end in a real browser (contract.md §8, issue 13): a user made with
+ * The dashboard end to end in a real browser (docs/dashboard.md, issue 13): a user made with
  * `gateway users add` opens the sign-in link, sets a password, creates a key, uses it with the
  * official openai client, sees the request on the usage page, revokes the key and sees it
  * refused, signs out. Another account's key never appears. Runs against a real

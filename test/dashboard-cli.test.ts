@@ -1,4 +1,4 @@
-/** `gateway users add|reset|list|remove` as a script drives them (contract.md §2, §8): --json, exit codes 0/1/2. */
+/** `gateway users add|reset|list|remove` as a script drives them (docs/cli.md, docs/dashboard.md): --json, exit codes 0/1/2. */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * `gateway db copy` (contract.md §7): a single-file install with keys, credits, ledger rows,
+ * `gateway db copy` (docs/fleet.md): a single-file install with keys, credits, ledger rows,
  * rollups and BYOK keys moves to PostgreSQL whole; every CLI listing reads the same on both
  * sides, the BYOK key still opens with the same secret, and counts and totals are checked.
  */

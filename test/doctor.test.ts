@@ -1,5 +1,5 @@
 /**
- * contract.md §13 `gateway doctor [--json] [--offline]`: config valid, every provider's key
+ * docs/cli.md `gateway doctor [--json] [--offline]`: config valid, every provider's key
  * present and accepted (live against a fake speaking OpenAI's GET /v1/models,
  * https://platform.openai.com/docs/api-reference/models/list), database reachable with safe
  * modes and a passing integrity check, port free; one line per finding; exit 1 when anything is wrong.

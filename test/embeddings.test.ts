@@ -1,5 +1,5 @@
 /**
- * POST /v1/embeddings against an OpenAI-format fake (contract.md §12): the official `openai`
+ * POST /v1/embeddings against an OpenAI-format fake (docs/embeddings.md): the official `openai`
  * client (base64 by default), order, exact cost, dimensions, the model kind on both routes,
  * 402, 429, failover, unusable answers, the ledger by endpoint, /v1/models and openapi.
  */

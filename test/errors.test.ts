@@ -1,4 +1,4 @@
-/** Every row of api.md's error table, with the exact body shape and headers. */
+/** Every row of docs/http.md's error table, with the exact body shape and headers. */
 import { describe, expect, test } from "vitest";
 import { openaiConfig, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError, expectLimitHeaders, post } from "./helpers/http.js";
@@ -24,7 +24,7 @@ const h = useGateway(
   { credits: "5" },
 );
 
-describe("api.md error table", () => {
+describe("docs/http.md "Status codes"", () => {
   test("400 invalid_request_error, code null, message names the field", async () => {
     const e = await expectError(await h.post({ model: MODEL }), 400, "invalid_request_error", null);
     expect(e.message).toBe("messages: Required");

@@ -1,5 +1,5 @@
 /**
- * Failover (contract.md §6, api.md Limits): every way a provider fails, circuits, ordering,
+ * Failover (docs/limits.md, docs/limits.md): every way a provider fails, circuits, ordering,
  * backoff and its deadline, client disconnects, and what is never retried. Two fake
  * upstreams play two provider instances of plugin `openai` serving one model.
  */
@@ -431,7 +431,7 @@ test("after the first byte a failure is an error event without [DONE], and no fa
 });
 
 describe.each([401, 403])("upstream %i on the platform key", (status) => {
-  test("marks the provider misconfigured and fails over (contract.md §13)", async () => {
+  test("marks the provider misconfigured and fails over (docs/cli.md)", async () => {
     const s = await setup({ health: { failureThreshold: 1000 } }, { order: "fixed" });
     s.primary.fallback = () => error(status, "Incorrect API key provided: sk-prim****1111");
     expect(await content(await ask(s))).toBe("from secondary");

@@ -1,5 +1,5 @@
 /**
- * contract.md §13, what an operator and a client are told on the first run and the bad days:
+ * docs/cli.md, what an operator and a client are told on the first run and the bad days:
  * a refused platform key (502 upstream_auth_failed within 1 s, an error line, `misconfigured`
  * in health), startup warnings, config mistakes named, one serve per SQLite file, the port
  * hint, and request-side messages (no key sent, a bare model id, a missing provider key).

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL out of reach (contract.md §7): requests that need money or keys get a 503 in the
+ * PostgreSQL out of reach (docs/fleet.md): requests that need money or keys get a 503 in the
  * error shape (`store_unavailable`), never a 500 or a crash; the public routes still answer;
  * when the database returns, so does service. The database is reached through a TCP relay the
  * test cuts, so the shared PostgreSQL server itself is never stopped.

@@ -1,5 +1,5 @@
 /**
- * Several `gateway serve` processes on one PostgreSQL database and one Redis (contract.md §7):
+ * Several `gateway serve` processes on one PostgreSQL database and one Redis (docs/fleet.md):
  * started at once on an empty database, they migrate it without error; a key's limit and money
  * spread over the three are exact; a key revoked from the CLI is refused by all three within 1 s; a process killed
  * while holding requests strands nothing once its leases expire. Real child processes, real

@@ -1,5 +1,5 @@
 /**
- * GET /v1/health/providers (contract.md §4): its shape, success rates that leave 429s out,
+ * GET /v1/health/providers (docs/http.md): its shape, success rates that leave 429s out,
  * the overall status, and no key, URL credential or upstream error text in it.
  */
 import { afterEach, expect, test } from "vitest";
@@ -137,7 +137,7 @@ test("overall status: degraded while one provider's key is refused (misconfigure
   expect(body.status).toBe("degraded");
 
   secondary.fallback = () => error(403, PLANTED.upstreamText);
-  expect((await chat(gw, key)).status).toBe(502); // upstream_auth_failed (contract.md §13)
+  expect((await chat(gw, key)).status).toBe(502); // upstream_auth_failed (docs/cli.md)
   body = (await health(gw)).body;
   expect(byId(body, "secondary")).toMatchObject({ status: "misconfigured", circuit: "open" });
   expect(body.status).toBe("degraded"); // the unused `vault` is still healthy
@@ -154,7 +154,7 @@ test("down when every provider is down", async () => {
   cleanups.push(() => gw.close());
   const key = await gw.createKey();
   await gw.addCredits("10");
-  expect((await chat(gw, key)).status).toBe(502); // upstream_auth_failed (contract.md §13)
+  expect((await chat(gw, key)).status).toBe(502); // upstream_auth_failed (docs/cli.md)
   const body = (await health(gw)).body;
   expect(body.providers).toEqual([expect.objectContaining({ id: "primary", status: "misconfigured", circuit: "open" })]);
   expect(body.status).toBe("down");

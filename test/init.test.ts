@@ -1,5 +1,5 @@
 /**
- * contract.md §13 `gateway init`: for each provider its key (masked) or the variable holding
+ * docs/cli.md `gateway init`: for each provider its key (masked) or the variable holding
  * it, an optional base URL, one live check of the key against the provider (here a fake
  * speaking OpenAI's GET /v1/models, https://platform.openai.com/docs/api-reference/models/list),
  * a config written 0600 when it holds a key, and `--yes` for scripts. Driven as a person

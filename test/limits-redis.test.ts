@@ -1,5 +1,5 @@
 /**
- * Rate limits shared through Redis (contract.md §6 and §7): a window of N admits exactly N in
+ * Rate limits shared through Redis (docs/limits.md and docs/fleet.md): a window of N admits exactly N in
  * total across every process, with the headers of the memory limiter; Redis down means
  * per-process limits, said once in the log and shown by the health endpoint; Redis back means
  * shared again. Real Redis (127.0.0.1:6379, or a private redis-server this file starts and
@@ -140,7 +140,7 @@ describe("Redis down and back", () => {
 
       await server.start();
       await waitFor("limits shared again", async () => (await healthOf(gw!)).limits === "shared");
-      // Redis restarted empty (contract.md §7: windows may be lost): a new shared window.
+      // Redis restarted empty (docs/fleet.md: windows may be lost): a new shared window.
       expect(limitOf(await chat(gw!, key))).toMatchObject({ limit: 3, remaining: 2 });
       const lines = log.mock.calls.map((c) => String(c[0]));
       expect(lines.filter((l) => l.includes("answers again: rate limits are shared"))).toHaveLength(1);

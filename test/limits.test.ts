@@ -1,5 +1,5 @@
 /**
- * Rate limits (api.md Limits, contract.md §6): rolling windows per key, per client IP
+ * Rate limits (docs/limits.md, docs/limits.md): rolling windows per key, per client IP
  * without a valid key, per model and per provider; the X-RateLimit-* headers on every
  * answer, the tier that refused on a 429, Retry-After equal to X-RateLimit-Reset.
  */
@@ -57,7 +57,7 @@ const limitOf = (res: Response) => ({
   reset: Number(res.headers.get("x-ratelimit-reset")),
 });
 
-/** A 429 as api.md fixes it; returns its headers. */
+/** A 429 as docs/http.md fixes it; returns its headers. */
 async function expect429(res: Response): Promise<ReturnType<typeof limitOf>> {
   await expectError(res, 429, "rate_limit_error", "rate_limited");
   expect(res.headers.get("retry-after")).toBe(res.headers.get("x-ratelimit-reset"));

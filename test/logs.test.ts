@@ -1,5 +1,5 @@
 /**
- * The request log (contract.md §9, issue 14): one JSON line per request carrying the
+ * The request log (docs/observability.md, issue 14): one JSON line per request carrying the
  * X-Request-Id and the fields the contract lists, no contents unless `log.bodies`, never a
  * key; `gateway serve` logs to stdout (JSON when not a terminal), `--log-format` and
  * `--log-level`; secrets in other records are redacted from one list (src/observability/redact.ts). The

@@ -1,5 +1,5 @@
 /**
- * GET /metrics (contract.md §9, issue 14), scraped over loopback as Prometheus would: the
+ * GET /metrics (docs/observability.md, issue 14), scraped over loopback as Prometheus would: the
  * counters move by exactly what each request did, failovers, 429s and open circuits show,
  * labels stay bounded, and the endpoint is closed to clients that are neither loopback nor
  * holders of the metrics token.

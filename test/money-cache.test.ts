@@ -1,5 +1,5 @@
 /**
- * Cache and reasoning tokens at their own prices (contract.md §10), one fixture per provider in
+ * Cache and reasoning tokens at their own prices (docs/billing.md), one fixture per provider in
  * its own wire format, each with the exact nano-USD it must cost. Prices are the providers'
  * published ones, set in the config (USD per 1M tokens); a $X price is X × 1,000 nano-USD per token.
  * Wire formats: OpenAI chat object `usage.prompt_tokens_details.cached_tokens` /

@@ -1,5 +1,5 @@
 /**
- * Money, the hard cases (contract.md §10): charges are never capped by the hold, what cannot
+ * Money, the hard cases (docs/billing.md): charges are never capped by the hold, what cannot
  * be collected is recorded, key budgets hold under concurrency, GET /v1/key.
  */
 import { rows } from "./helpers/rows.js";

@@ -1,5 +1,5 @@
 /**
- * The `redis` setting and GATEWAY_REDIS (contract.md §7): a URL or `{url, prefix}`, prefix
+ * The `redis` setting and GATEWAY_REDIS (docs/fleet.md): a URL or `{url, prefix}`, prefix
  * `gw:` by default, the variable over the config; and the line `serve` says when several
  * processes share PostgreSQL without a Redis.
  */

@@ -1,4 +1,4 @@
-/** SSE as contract.md §4 fixes it: framing, [DONE], usage on the finish chunk, errors after the first byte. */
+/** SSE as docs/http.md fixes it: framing, [DONE], usage on the finish chunk, errors after the first byte. */
 import { expect, test } from "vitest";
 import { openaiConfig, useGateway } from "./helpers/gateway.js";
 import { stream } from "./helpers/openai-wire.js";

@@ -1,4 +1,4 @@
-/** Strict request validation: each rule of api.md's ChatCompletionRequest, `<field>: <problem>`. */
+/** Strict request validation: each rule of docs/http.md's ChatCompletionRequest, `<field>: <problem>`. */
 import { expect, test } from "vitest";
 import { openaiConfig, startGateway, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";

@@ -1,5 +1,5 @@
 /**
- * The dashboard shell: who is signed in, the tabs of contract.md §8 (Keys, Usage, Credits,
+ * The dashboard shell: who is signed in, the tabs of docs/dashboard.md (Keys, Usage, Credits,
  * BYOK, Models, Health) as links, Sign out, and for admins the account being looked at.
  * Routes live in the URL's fragment, so a sign-in link's token never reaches a server log.
  */

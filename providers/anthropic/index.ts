@@ -16,7 +16,7 @@ import { fromEvents } from "./stream.js";
 export const ANTHROPIC_VERSION = "2023-06-01";
 
 /**
- * What of the OpenAI superset this adapter translates (contract.md §11). Not here, so a 400
+ * What of the OpenAI superset this adapter translates (docs/openai-compat.md). Not here, so a 400
  * from the core: logprobs, logit_bias, service_tier, store: true, prediction, web_search_options
  * and verbosity, which the Messages API has no equivalent for.
  */

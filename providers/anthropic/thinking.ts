@@ -42,7 +42,7 @@ export function thinkingOf(req: ChatRequest, maxTokens: number): Thinking | unde
 /** temperature and top_p as Anthropic takes them, with or without thinking. */
 export function samplingOf(req: ChatRequest, thinking: Thinking | undefined): Record<string, number> {
   const out: Record<string, number> = {};
-  // Anthropic accepts 0..1 where OpenAI allows 0..2: clamped, not rejected (contract.md §6).
+  // Anthropic accepts 0..1 where OpenAI allows 0..2: clamped, not rejected (docs/limits.md).
   const temperature = req.temperature === undefined ? undefined : Math.min(Math.max(req.temperature, 0), 1);
   if (!thinking) {
     if (temperature !== undefined) out.temperature = temperature;

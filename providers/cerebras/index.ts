@@ -5,7 +5,7 @@
  * level, so a developer turn goes out as a system message. Of the superset only tools and
  * response_format (json_object, json_schema) are declared: the models are text-only, and
  * `parallel_tool_calls`, `logit_bias` and `service_tier` are refused with a 400 by its
- * compatibility layer. Not a BYOK provider (contract.md §5 names eleven); prices come from
+ * compatibility layer. Not a BYOK provider (docs/billing.md names eleven); prices come from
  * `@pydantic/genai-prices` (models.dev's tokenlens package has no Cerebras module).
  */
 import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";

@@ -14,7 +14,7 @@ const TAG_BYTES = 16;
 
 /**
  * With PostgreSQL every process must open every BYOK key, so the secret cannot be a file beside
- * the database: GATEWAY_SECRET, the same everywhere (contract.md §7). Refused in one line.
+ * the database: GATEWAY_SECRET, the same everywhere (docs/fleet.md). Refused in one line.
  */
 export function requireFleetSecret(database: string, env: NodeJS.ProcessEnv): void {
   if (isPostgresUrl(database) && !env.GATEWAY_SECRET) {
@@ -137,7 +137,7 @@ export class ByokKeys {
   }
 }
 
-/** The start-up line for keys the secret cannot open (contract.md §13); undefined when there are none. */
+/** The start-up line for keys the secret cannot open (docs/cli.md); undefined when there are none. */
 export function unreadableLine(keys: Array<{ account: string; provider: string }>, shown = 10): string | undefined {
   if (keys.length === 0) return undefined;
   const names = keys

@@ -16,7 +16,7 @@ export interface LimitResult {
 export interface Limiter {
   /** Counts one request when the window has room. */
   take(bucket: string, limit: number, windowMs: number, now: number): Promise<LimitResult>;
-  /** Whether counts are shared by every process (Redis) or kept in this one (contract.md §7). */
+  /** Whether counts are shared by every process (Redis) or kept in this one (docs/fleet.md). */
   readonly shared: boolean;
 }
 

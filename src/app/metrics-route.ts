@@ -1,5 +1,5 @@
 /**
- * GET /metrics (contract.md §9): Prometheus text for a loopback client (unless
+ * GET /metrics (docs/observability.md): Prometheus text for a loopback client (unless
  * `metrics.loopback: false`), or for anyone presenting `Authorization: Bearer <metrics.token>`;
  * everyone else gets the 404 of an unknown route, so the endpoint is not advertised.
  */

@@ -38,7 +38,7 @@ export interface ServeOptions {
 export async function startServer(loaded: LoadedConfig, opts: ServeOptions = {}): Promise<RunningServer> {
   const { config } = loaded;
   requireFleetSecret(config.database, opts.env ?? process.env);
-  // One process per SQLite file; PostgreSQL is shared by design (contract.md §7).
+  // One process per SQLite file; PostgreSQL is shared by design (docs/fleet.md).
   const lock: DatabaseLock = isPostgresUrl(config.database) ? { release: () => undefined } : lockDatabase(config.database);
   let store: Store;
   let gateway: Gateway;

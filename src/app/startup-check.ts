@@ -1,5 +1,5 @@
 /**
- * What `gateway serve` says on stderr at start about what will not work (contract.md §13),
+ * What `gateway serve` says on stderr at start about what will not work (docs/cli.md),
  * one line each: a configured provider without a key, and no provider usable at all (instead
  * of starting silently with a catalog nobody can reach), and PostgreSQL without Redis (limits
  * per process). BYOK secrets that cannot decrypt are
@@ -16,7 +16,7 @@ const keyHint = (i: ProviderInstance) => `providers.${i.settings.id}.apiKey${i.p
 
 export function startupWarnings(gw: Gateway, env: NodeJS.ProcessEnv = process.env): string[] {
   const lines: string[] = [];
-  // Several processes on one PostgreSQL, no Redis: each counts its own windows (contract.md §7).
+  // Several processes on one PostgreSQL, no Redis: each counts its own windows (docs/fleet.md).
   if (gw.store.kind === "postgres" && !redisOf(gw.config, env)) {
     lines.push("[gateway] no Redis configured (redis, or GATEWAY_REDIS): rate limits are per process, each process admits a full window of its own");
   }

@@ -54,7 +54,7 @@ export function pricesOf(route: Route): Prices {
   return { prompt: m.promptPrice ?? 0, completion: m.completionPrice ?? 0, cacheRead: m.cacheReadPrice, cacheWrite: m.cacheWritePrice };
 }
 
-/** The list cost of reported usage: each cached part at its own price (contract.md §10). */
+/** The list cost of reported usage: each cached part at its own price (docs/billing.md). */
 export function usageCost(prices: Prices, u: Usage): number {
   return costOf(prices, u.prompt_tokens, u.completion_tokens, { read: u.prompt_tokens_details?.cached_tokens, write: u.cache_write_tokens });
 }

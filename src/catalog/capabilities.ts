@@ -1,5 +1,5 @@
 /**
- * What a request asks of a model and of the provider that serves it (contract.md §11). A
+ * What a request asks of a model and of the provider that serves it (docs/openai-compat.md). A
  * field the model cannot honour (per the catalog) or no endpoint's adapter can translate is
  * a 400 `unsupported_parameter` naming it, decided here before any hold or upstream call;
  * failover only ever sees endpoints that can serve every field. See docs/openai-compat.md.

@@ -1,5 +1,5 @@
 /**
- * The 404 for a model a request cannot use, saying why (contract.md §13): a catalog model
+ * The 404 for a model a request cannot use, saying why (docs/cli.md): a catalog model
  * that no configured key can serve names the provider whose key is missing; a bare id with
  * a catalog match (`gpt-4o-mini`, what existing apps send) suggests the full id. Only on the
  * 404 path: a routed request never comes here.

@@ -1,5 +1,5 @@
 /**
- * A catalog model is a chat model or an embedding model (contract.md §12): each API serves
+ * A catalog model is a chat model or an embedding model (docs/embeddings.md): each API serves
  * only its own kind, and the other kind is a 400 `unsupported_model` before any hold or
  * upstream call. A model whose kind the catalog does not say is a chat model.
  */
@@ -9,7 +9,7 @@ import type { CatalogModel } from "../store/index.js";
 export const servesChat = (m: CatalogModel): boolean => m.capabilities?.chat !== false;
 export const servesEmbeddings = (m: CatalogModel): boolean => m.capabilities?.embeddings === true;
 
-/** `/v1/models` capabilities: what api.md's model entry lists. */
+/** `/v1/models` capabilities: what docs/http.md's model entry lists. */
 export function capabilitiesEntry(m: CatalogModel) {
   return { chat: servesChat(m), completions: false, embeddings: servesEmbeddings(m) };
 }

@@ -1,5 +1,5 @@
 /**
- * The checks of `gateway doctor` (contract.md §13), each returning findings: one line each,
+ * The checks of `gateway doctor` (docs/cli.md), each returning findings: one line each,
  * `ok`, `warn` (worth knowing, nothing broken) or `fail` (exit 1). Nothing here writes: the
  * database is opened read-only, the port is bound and released at once.
  */

@@ -1,6 +1,6 @@
 /**
- * What `gateway init` writes for each provider, and the live check of its key (contract.md
- * §13). A provider entry holds either a `${VAR}` reference or the key itself (then the file
+ * What `gateway init` writes for each provider, and the live check of its key (docs/cli.md).
+ * A provider entry holds either a `${VAR}` reference or the key itself (then the file
  * is written 0600); the check runs on exactly what `serve` would load from that entry.
  */
 import { parseConfig } from "../config/config.js";

@@ -32,7 +32,7 @@ const TrustProxy = z.union([z.boolean(), z.number().int().min(0).max(32), z.arra
 
 const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
 
-/** What a model can do (contract.md §11); an absent flag is not known, and so not refused by the gateway. */
+/** What a model can do (docs/openai-compat.md); an absent flag is not known, and so not refused by the gateway. */
 export const Capabilities = z.strictObject({
   tools: z.boolean().optional(),
   structured_output: z.boolean().optional(),
@@ -46,7 +46,7 @@ const ModelId = z.string().regex(/^[^/\s]+\/\S+$/, "Expected a vendor/model id")
 export const ModelRoute = z.strictObject({
   id: ModelId,
   capabilities: Capabilities.optional(),
-  /** `embeddings`: served on /v1/embeddings only, billed per input token at `pricing.prompt` (contract.md §12). */
+  /** `embeddings`: served on /v1/embeddings only, billed per input token at `pricing.prompt` (docs/embeddings.md). */
   kind: z.enum(["chat", "embeddings"]).optional(),
   pricing: z.strictObject({ prompt: Money, completion: Money, cache_read: Money.optional(), cache_write: Money.optional() }).optional(),
   context_length: z.number().int().positive().optional(),
@@ -107,7 +107,7 @@ const UpstreamCaps = z.strictObject({
 
 const REDIS_URL = /^rediss?:\/\/\S+$/;
 const REDIS_URL_EXPECTED = "expected a redis:// or rediss:// URL";
-/** Shared rate limits and circuits for several processes (contract.md §7); `prefix` namespaces every key. */
+/** Shared rate limits and circuits for several processes (docs/fleet.md); `prefix` namespaces every key. */
 const RedisSettings = z
   .union([z.string(), z.strictObject({ url: z.string(), prefix: z.string().min(1).default("gw:") })])
   .superRefine((v, ctx) => {
@@ -135,7 +135,7 @@ export const Config = z.strictObject({
       upstream: UpstreamCaps.prefault({}),
     })
     .prefault({}),
-  /** A SQLite file, or a postgres:// URL shared by several processes (contract.md §7, docs/fleet.md). */
+  /** A SQLite file, or a postgres:// URL shared by several processes (docs/fleet.md, docs/fleet.md). */
   database: z.string().default("./gateway.db"),
   /** PostgreSQL only: how long a hold lives without its process renewing it, and this process's pool size. */
   fleet: z
@@ -162,7 +162,7 @@ export const Config = z.strictObject({
       initialInterval: z.number().int().nonnegative().default(500),
       maxInterval: z.number().int().positive().default(30_000),
       exponent: z.number().min(1).default(1.5),
-      // Total time one request may spend on retries (contract.md §6): 10 s, at most api.md's 120 s.
+      // Total time one request may spend on retries (docs/limits.md): 10 s, at most docs/http.md's 120 s.
       maxElapsedTime: z.number().int().positive().max(120_000).default(10_000),
     })
     .prefault({}),
@@ -172,7 +172,7 @@ export const Config = z.strictObject({
       cooldown: z.number().int().positive().default(30_000),
     })
     .prefault({}),
-  /** The web dashboard at /dashboard/ (contract.md §8); `url`: its public address, for the sign-in links `gateway users` prints. */
+  /** The web dashboard at /dashboard/ (docs/dashboard.md); `url`: its public address, for the sign-in links `gateway users` prints. */
   dashboard: z.strictObject({ enabled: z.boolean().default(true), url: z.url().optional() }).prefault({}),
   metrics: MetricsConfig.prefault({}),
   log: LogConfig.prefault({}),
@@ -249,7 +249,7 @@ function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; u
 }
 
 /**
- * `{ apiKey: ${OPENAI_API_KEY} }` (contract.md's own style) is not valid YAML: `{` and `}`
+ * `{ apiKey: ${OPENAI_API_KEY} }` (docs/cli.md's own style) is not valid YAML: `{` and `}`
  * cannot stand in a plain scalar inside a flow map. Placeholders are swapped for inert tokens
  * before parsing and put back after, so `${VAR}` works in every YAML style.
  */

@@ -1,5 +1,5 @@
 /**
- * Key budgets (contract.md §10): a limit per key over a calendar period in UTC. A key's spend
+ * Key budgets (docs/billing.md): a limit per key over a calendar period in UTC. A key's spend
  * in its period plus its open holds never exceed the limit; the store enforces it with the
  * same in-memory holds as balances. Pure arithmetic here, shared by every store
  * (billing/budget.ts applies it to a key).

@@ -1,7 +1,7 @@
 /**
  * The wire format as zod schemas. The same schemas validate requests and generate
- * GET /v1/openapi.json, so the two cannot drift. Two request forms (contract.md §11):
- * `strict` is api.md exactly (plus `stream_options`); `openai` is the OpenAI request
+ * GET /v1/openapi.json, so the two cannot drift. Two request forms (docs/openai-compat.md):
+ * `strict` is docs/http.md exactly (plus `stream_options`); `openai` is the OpenAI request
  * superset (tools, response_format, content parts, ...). The gateway's internal language is
  * the superset: a strict body is a superset body that happens to use fewer fields, and
  * adapters translate from it. See docs/openai-compat.md.
@@ -18,7 +18,7 @@ export const ToolCall = z.strictObject({
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
-/** api.md's message: content is a string. */
+/** docs/http.md's message: content is a string. */
 export const StrictMessage = z.strictObject({
   role: z.enum(["system", "user", "assistant", "tool"]),
   content: z.string().nullable().optional(),
@@ -101,7 +101,7 @@ const strictShape = {
   presence_penalty: z.number().min(-2).max(2).optional(),
   n: z.number().int().min(1).max(MAX_N).optional(),
   seed: z.number().int().optional(),
-  // Not in api.md; contract.md §4 admits it because LangChain JS sends it on every stream.
+  // Not in docs/http.md; docs/http.md admits it because LangChain JS sends it on every stream.
   stream_options: z.strictObject({ include_usage: z.boolean().optional() }).optional(),
 };
 
@@ -156,7 +156,7 @@ function crossField(body: Refinable, ctx: z.core.$RefinementCtx): void {
   }
 }
 
-/** `server.compat: strict` (the default): api.md exactly. */
+/** `server.compat: strict` (the default): docs/http.md exactly. */
 export const StrictChatRequest = z.strictObject(strictShape).superRefine(crossField);
 /** `server.compat: openai`: the superset, strict inside (unknown fields are still a 400). */
 export const OpenAIChatRequest = z.strictObject(openaiShape).superRefine(crossField);
@@ -170,7 +170,7 @@ export const Usage = z.object({
   prompt_tokens: z.number().int(),
   completion_tokens: z.number().int(),
   total_tokens: z.number().int(),
-  /** Added when the provider reported cached prompt tokens (the OpenAI convention, contract.md §10); inside prompt_tokens. */
+  /** Added when the provider reported cached prompt tokens (the OpenAI convention, docs/billing.md); inside prompt_tokens. */
   prompt_tokens_details: z.object({ cached_tokens: z.number().int() }).optional(),
   /** Added when the provider reported reasoning tokens; inside completion_tokens. */
   completion_tokens_details: z.object({ reasoning_tokens: z.number().int() }).optional(),
@@ -182,6 +182,6 @@ export const Usage = z.object({
  */
 export type Usage = z.infer<typeof Usage> & { cache_write_tokens?: number };
 
-/** api.md's closed set; `content_filter` exists inside and is shown only under `openai`. */
+/** docs/http.md's closed set; `content_filter` exists inside and is shown only under `openai`. */
 export const FinishReason = z.enum(["stop", "length", "tool_calls"]).nullable();
 export type FinishReason = z.infer<typeof FinishReason> | "content_filter";

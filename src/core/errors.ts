@@ -1,7 +1,7 @@
 /**
  * The one error type of the gateway. Thrown where a problem is found, caught only at the
- * edges (the HTTP error handler renders it as api.md's error object, the CLI runner prints
- * its message). `type` is api.md's closed set; `code` is the stable machine-readable code.
+ * edges (the HTTP error handler renders it as docs/http.md's error object, the CLI runner prints
+ * its message). `type` is docs/http.md's closed set; `code` is the stable machine-readable code.
  */
 export type ErrorType = "invalid_request_error" | "authentication_error" | "insufficient_credits" | "not_found" | "rate_limit_error" | "upstream_error";
 
@@ -36,7 +36,7 @@ export const invalidRequest = (message: string, code: string | null = null, para
 export const invalidApiKey = () =>
   new GatewayError(401, "authentication_error", "invalid_api_key", "Invalid API key. Pass a valid key as 'Authorization: Bearer sk-...'.");
 
-/** No Authorization header at all: same code as a wrong key (api.md rule 5), a message that says what is missing (contract.md §13). */
+/** No Authorization header at all: same code as a wrong key (docs/http.md "Authentication"), a message that says what is missing (docs/cli.md). */
 export const missingApiKey = () =>
   new GatewayError(401, "authentication_error", "invalid_api_key", "No API key was sent. Pass your gateway key in the header 'Authorization: Bearer sk-...'.");
 
@@ -81,12 +81,12 @@ export const rateLimited = (scope: string, retryAfter: number) =>
     headers: { "retry-after": String(retryAfter) },
   });
 
-/** Every endpoint of a model failed; the message never carries upstream detail (api.md rule 1). */
+/** Every endpoint of a model failed; the message never carries upstream detail (docs/http.md "Errors" rule 1). */
 export const upstreamUnavailable = () => new GatewayError(503, "upstream_error", "upstream_unavailable", "The model is temporarily unavailable. Retry later.");
 
 /**
  * The provider refused the gateway's own (platform) key with 401/403: a misconfiguration, not
- * a blip (contract.md §13). Names the provider instances, never the key.
+ * a blip (docs/cli.md). Names the provider instances, never the key.
  */
 export const upstreamAuthFailed = (providers: string[]) =>
   new GatewayError(
@@ -101,7 +101,7 @@ export const upstreamAuthFailed = (providers: string[]) =>
 /** Every endpoint answered, and no answer was usable (over a cap, not the provider's format, bad usage). */
 /**
  * The shared store (PostgreSQL) cannot be reached: requests that need money or keys stop here
- * with a 503 the client may retry, never a 500 (contract.md §7). The cause stays in the log.
+ * with a 503 the client may retry, never a 500 (docs/fleet.md). The cause stays in the log.
  */
 export const storeUnavailable = (cause?: unknown) =>
   new GatewayError(503, "upstream_error", "store_unavailable", "The gateway's database is temporarily unavailable. Retry later.", {
@@ -125,7 +125,7 @@ export class UsageError extends Error {
 /** Something the caller named does not exist, or is not theirs to see (the dashboard never says which). */
 export const notFound = (message: string, code = "not_found") => new GatewayError(404, "not_found", code, message);
 
-/** No valid dashboard session (contract.md §8). */
+/** No valid dashboard session (docs/dashboard.md). */
 export const signInRequired = (message = "Sign in to the dashboard first.") => new GatewayError(401, "authentication_error", "session_required", message);
 
 /** A state-changing dashboard request from another origin, or an account holder reaching past their account. */

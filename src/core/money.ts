@@ -71,7 +71,7 @@ export interface Prices {
   /** nano-USD per 1M tokens */
   prompt: number;
   completion: number;
-  /** Prompt tokens read from the provider's cache; absent: billed at the prompt price (contract.md §10). */
+  /** Prompt tokens read from the provider's cache; absent: billed at the prompt price (docs/billing.md). */
   cacheRead?: number | null;
   /** Prompt tokens written to the provider's cache; absent: billed at the prompt price. */
   cacheWrite?: number | null;

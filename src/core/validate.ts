@@ -1,5 +1,5 @@
 /**
- * Request validation with api.md's `<field>: <problem>` messages. zod 4's own messages
+ * Request validation with docs/http.md's `<field>: <problem>` messages. zod 4's own messages
  * ("Invalid input: expected string, received undefined") are reworded into the stable
  * forms the spec shows (`messages: Required`, `foo: Unrecognized key`).
  */

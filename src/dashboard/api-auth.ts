@@ -1,5 +1,5 @@
 /**
- * Signing in and out (contract.md §8): email and password (throttled per user and per IP),
+ * Signing in and out (docs/dashboard.md): email and password (throttled per user and per IP),
  * a one-time link that sets the password and signs in, and sign-out that deletes the session.
  */
 import type { H3, H3Event } from "h3";

@@ -1,5 +1,5 @@
 /**
- * The dashboard on the gateway's h3 app (contract.md §8): its JSON API under /dashboard/api/
+ * The dashboard on the gateway's h3 app (docs/dashboard.md): its JSON API under /dashboard/api/
  * and its built pages under /dashboard/. app/server.ts calls this once, before its catch-all
  * 404, when `dashboard.enabled` is on.
  */

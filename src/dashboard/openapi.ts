@@ -9,7 +9,7 @@ const ok = (name: string | null, description = "OK") =>
 const errors = {
   "4XX": {
     description:
-      "api.md's error object: 400 validation, 401 not signed in or wrong password, 403 Origin or admin only, 404 not found or not yours, 429 throttled.",
+      "docs/http.md's error object: 400 validation, 401 not signed in or wrong password, 403 Origin or admin only, 404 not found or not yours, 429 throttled.",
     content: { "application/json": { schema: ref("Error") } },
   },
 };

@@ -1,6 +1,6 @@
 /**
  * The dashboard API's bodies and answers as zod schemas: requests are validated with them
- * (src/core/validate.ts gives api.md's `<field>: <problem>` messages) and /dashboard/api/openapi.json
+ * (src/core/validate.ts gives docs/http.md's `<field>: <problem>` messages) and /dashboard/api/openapi.json
  * is generated from them, so the description cannot drift from the code.
  */
 import { z } from "zod";

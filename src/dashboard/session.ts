@@ -1,5 +1,5 @@
 /**
- * Dashboard sessions (contract.md §8): a random token in an HttpOnly, SameSite=Strict cookie
+ * Dashboard sessions (docs/dashboard.md): a random token in an HttpOnly, SameSite=Strict cookie
  * (Secure over HTTPS), its SHA-256 in the store. Signing out deletes the row, so a copied
  * cookie is dead too.
  */

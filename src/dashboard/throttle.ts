@@ -1,5 +1,5 @@
 /**
- * Sign-in throttling (contract.md §8): at most 10 failures per user and 30 per client IP in
+ * Sign-in throttling (docs/dashboard.md): at most 10 failures per user and 30 per client IP in
  * 15 minutes; past either, sign-in answers 429 before any password is checked. Counters live
  * in this process's memory, like the request rate limits (src/access/limits.ts): a restart forgets
  * them, and each process counts its own.

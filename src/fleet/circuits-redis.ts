@@ -1,5 +1,5 @@
 /**
- * Circuits shared by every gateway process (contract.md §7: a circuit opened by one process
+ * Circuits shared by every gateway process (docs/fleet.md: a circuit opened by one process
  * is seen by all within 5 s). A process that opens or closes a circuit publishes it on one
  * channel under the prefix; the others apply it to their Health at once (pub/sub, no polling).
  * An open circuit is also kept as a key that expires when it half-opens, so a process that

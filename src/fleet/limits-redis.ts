@@ -1,5 +1,5 @@
 /**
- * Rate limits shared by every gateway process (contract.md §6 and §7): the sliding log of
+ * Rate limits shared by every gateway process (docs/limits.md and docs/fleet.md): the sliding log of
  * src/access/limits.ts as one Redis sorted set per bucket, read and written by one Lua script per
  * take, so a window of N admits exactly N in total however many processes take from it.
  * When Redis does not answer, takes fall back to this process's memory limiter and come

@@ -1,5 +1,5 @@
 /**
- * What several gateway processes share through Redis (contract.md §7, README "Running several
+ * What several gateway processes share through Redis (docs/fleet.md, README "Running several
  * processes"): rate-limit windows (src/fleet/limits-redis.ts) and circuit states
  * (src/fleet/circuits-redis.ts). Redis keeps nothing that cannot be lost: a restart empties the
  * current windows and circuits, never money. Loaded only when a Redis is configured, so the

@@ -1,5 +1,5 @@
 /**
- * The one place an error becomes api.md's error object, for both servers (h3's onError and
+ * The one place an error becomes docs/http.md's error object, for both servers (h3's onError and
  * the node:http chat route): exactly four fields, the request's X-Request-Id and
  * X-RateLimit-*, the error's own headers (Retry-After, x-should-retry, Allow). A gateway bug
  * is logged once with the request id and never shown to the client.
@@ -15,7 +15,7 @@ export interface ErrorReply {
 
 /**
  * `aborted`: the client already left, so a failure is its hang-up, not a bug worth logging.
- * `withParam`: `server.compat` is not strict, so the object adds OpenAI's `param` (contract.md §11).
+ * `withParam`: `server.compat` is not strict, so the object adds OpenAI's `param` (docs/openai-compat.md).
  */
 export function errorReply(error: unknown, state: RequestState, aborted: boolean, withParam = false): ErrorReply {
   const cause = (error as { cause?: unknown } | null)?.cause;

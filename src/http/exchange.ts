@@ -65,7 +65,7 @@ export class Exchange implements SseSink {
     this.res.writeHead(status, headers).end(body);
   }
 
-  /** The stream's head: Server-Timing measured to this first byte (contract.md §9). */
+  /** The stream's head: Server-Timing measured to this first byte (docs/observability.md). */
   startSse(): void {
     this.state.rec.head(200);
     this.state.headers["server-timing"] = serverTiming(this.state.rec);
@@ -88,7 +88,7 @@ export class Exchange implements SseSink {
     this.res.end(frame);
   }
 
-  /** api.md's error object, rendered as h3's onError renders it (http/error-reply.ts). */
+  /** docs/http.md's error object, rendered as h3's onError renders it (http/error-reply.ts). */
   fail(error: unknown): void {
     const reply = errorReply(error, this.state, this.signal.aborted, this.withParam);
     const res = this.res;

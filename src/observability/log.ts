@@ -1,5 +1,5 @@
 /**
- * The gateway's log (contract.md §9): one JSON object per line when stdout is not a TTY,
+ * The gateway's log (docs/observability.md): one JSON object per line when stdout is not a TTY,
  * short readable lines on a TTY (observability/log-pretty.ts), either forced with `--log-format` or
  * `log.format`. Start, stop and operator notices are pino records (secrets redacted from
  * the one list in observability/redact.ts); the per-request line has fixed fields and is written by

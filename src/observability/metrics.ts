@@ -1,5 +1,5 @@
 /**
- * The gateway's Prometheus metrics (contract.md §9), one Registry per gateway: tests build
+ * The gateway's Prometheus metrics (docs/observability.md), one Registry per gateway: tests build
  * many gateways in one process and each counts only its own requests. Node's process metrics
  * describe the process, not a gateway, so they live in one registry per process (below).
  * Label values are bounded: routes are the gateway's own paths, models catalog ids, providers

@@ -1,5 +1,5 @@
 /**
- * What is never written to a log (contract.md §9), in one place. The request line is built
+ * What is never written to a log (docs/observability.md), in one place. The request line is built
  * from a fixed list of fields that hold no secret (observability/request-line.ts), so nothing there needs
  * hiding; this list is the second wall, for everything else a log record may carry (an
  * error's fields, a config fragment): any of these names, at any of the first three levels,

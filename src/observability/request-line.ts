@@ -1,5 +1,5 @@
 /**
- * The one log line per request (contract.md §9), in pino's record shape (`level`, `time`,
+ * The one log line per request (docs/observability.md), in pino's record shape (`level`, `time`,
  * `msg`) so one reader handles every line of the log. Written here rather than through
  * pino's generic serializer: the fields are fixed, and they are written as bytes straight
  * into the log writer's buffer (observability/line-bytes.ts). The run of fields that is the same for every

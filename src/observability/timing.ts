@@ -1,6 +1,6 @@
 /**
  * The upstream wait of each attempt, and the `Server-Timing` header made from it
- * (contract.md §9): `gateway` is the time spent in the gateway up to the answer's head
+ * (docs/observability.md): `gateway` is the time spent in the gateway up to the answer's head
  * (for a stream, its first byte), upstream waits excluded; `upstream` the wait of the
  * attempt that answered. docs/observability.md says what each includes.
  */

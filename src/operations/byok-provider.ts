@@ -1,4 +1,4 @@
-/** The providers whose plugin takes an account's own key (contract.md §5): what BYOK set/remove accept. */
+/** The providers whose plugin takes an account's own key (docs/billing.md): what BYOK set/remove accept. */
 import { invalidRequest } from "../core/errors.js";
 import { byokPlugins } from "../plugin/load.js";
 

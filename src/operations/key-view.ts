@@ -1,4 +1,4 @@
-/** A key as the CLI and the dashboard show it: masked, never the full value (contract.md §2, §8). */
+/** A key as the CLI and the dashboard show it: masked, never the full value (docs/cli.md, docs/dashboard.md). */
 import { periodStart } from "../core/budget.js";
 import { keyState, maskKey } from "../access/keys.js";
 import { nanoToUsd } from "../core/money.js";

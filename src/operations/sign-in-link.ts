@@ -1,5 +1,5 @@
 /**
- * One-time sign-in links for dashboard users (contract.md §8): a random token, valid 24 h,
+ * One-time sign-in links for dashboard users (docs/dashboard.md): a random token, valid 24 h,
  * stored as its SHA-256 only. The token travels in the URL's fragment, which browsers never
  * send to a server, so it stays out of access logs and Referer headers.
  */

@@ -6,7 +6,7 @@
 import { nanoToUsd } from "../core/money.js";
 import type { Store, UsageRow } from "../store/index.js";
 
-/** `cost` is what was charged; `uncollected` what the balance or a key's budget could not cover (contract.md §10). */
+/** `cost` is what was charged; `uncollected` what the balance or a key's budget could not cover (docs/billing.md). */
 interface Totals {
   requests: number;
   prompt_tokens: number;
@@ -34,7 +34,7 @@ function sumInto(map: Map<string, Group>, id: string, extra: Record<string, unkn
   map.set(id, t);
 }
 
-/** Money as exact decimal USD strings (contract.md §2). */
+/** Money as exact decimal USD strings (docs/cli.md). */
 const money = <T extends Totals>(t: T) => ({ ...t, cost: nanoToUsd(t.cost), list_cost: nanoToUsd(t.list_cost), uncollected: nanoToUsd(t.uncollected) });
 
 export function summarize(rows: UsageRow[]) {

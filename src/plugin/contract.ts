@@ -92,7 +92,7 @@ export interface ToolCallDelta {
 
 /**
  * One step of a streamed answer. The core frames chunks, holds `finish_reason` until the
- * stream ends so that chunk can carry the usage (contract.md §4), and bills the last usage.
+ * stream ends so that chunk can carry the usage (docs/http.md), and bills the last usage.
  */
 export interface StreamDelta {
   index?: number;
@@ -121,7 +121,7 @@ export interface ModelInfo {
 }
 
 /**
- * The parts of the OpenAI request superset an adapter translates (contract.md §11). The core
+ * The parts of the OpenAI request superset an adapter translates (docs/openai-compat.md). The core
  * sends a request using one only to endpoints whose plugin lists it; others get a 400.
  */
 export type Feature =
@@ -149,7 +149,7 @@ export type Feature =
 export interface ProviderDescription {
   /** For people: `init`'s choices and messages. */
   displayName: string;
-  /** One of the eleven providers an account can bring its own key for (contract.md §5). */
+  /** One of the eleven providers an account can bring its own key for (docs/billing.md). */
   byok?: boolean;
   /** A local server that may take no key: checks and `models sync` call it without one. */
   keyless?: boolean;
@@ -174,7 +174,7 @@ export interface ProviderDescription {
     genaiPrices?: string;
     /** Only genai-prices ids matching this (Google: Gemini API models, not Vertex-only ones). */
     genaiPricesOnly?: RegExp;
-    /** Also take genai-prices' exactly priced embedding models (contract.md §12). */
+    /** Also take genai-prices' exactly priced embedding models (docs/embeddings.md). */
     embeddings?: boolean;
   };
 }
@@ -183,7 +183,7 @@ export interface ProviderPlugin {
   name: string;
   /** The plugin's self-description; a third-party plugin without one is a plain, non-BYOK provider. */
   describe?: ProviderDescription;
-  /** What of the superset this adapter translates; absent means none (api.md's fields only). */
+  /** What of the superset this adapter translates; absent means none (docs/http.md's fields only). */
   features?: readonly Feature[];
   /** Default `baseUrl` and the conventional key variable used by zero-config start. */
   defaults: {
@@ -202,7 +202,7 @@ export interface ProviderPlugin {
   decodeStream?(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent>;
   /** Overrides the default rule (408/429/5xx/529 retryable; 401/403 key rejected). */
   classifyError?(status: number, body: unknown): ErrorClass | undefined;
-  /** POST /v1/embeddings (contract.md §12); absent when the provider has no embeddings API. */
+  /** POST /v1/embeddings (docs/embeddings.md); absent when the provider has no embeddings API. */
   embeddings?: EmbeddingsAdapter;
   /** Used by `gateway models sync`. */
   models?: {
@@ -211,7 +211,7 @@ export interface ProviderPlugin {
   };
 }
 
-/** What an embeddings adapter honours beyond a batch of texts (contract.md §12). */
+/** What an embeddings adapter honours beyond a batch of texts (docs/embeddings.md). */
 export type EmbeddingFeature = "dimensions" | "base64" | "tokens";
 
 /** One upstream embeddings call: a batch the core cut to the adapter's `maxBatch`. */
@@ -258,7 +258,7 @@ export type FailureKind = Exclude<Outcome, "success">;
 /**
  * For a failure only the adapter can see (an exception frame inside a stream, a key that
  * cannot sign): the core handles it as a failed upstream call (counted for health, failed over
- * when `retryable`); the client sees only the generic 503 of api.md, never `detail`.
+ * when `retryable`); the client sees only the generic 503 of docs/http.md, never `detail`.
  */
 export function upstreamFailure(kind: FailureKind, failure: { retryable: boolean; status?: number; detail: string }): GatewayError {
   return new UpstreamFailure(kind, failure.retryable, failure.status ?? null, null, failure.detail);

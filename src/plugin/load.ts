@@ -72,7 +72,7 @@ export const builtinPlugins = (): string[] => [...BUILTIN].sort();
 /** Every built-in plugin, in the list's order (their descriptions drive the bundled catalog, `init` and `byok`). */
 export const loadBuiltins = (): Promise<ProviderPlugin[]> => Promise.all(BUILTIN.map((name) => loadPlugin(name)));
 
-/** The providers an account can bring its own key for (contract.md §5's eleven), by their descriptions. */
+/** The providers an account can bring its own key for (docs/billing.md's eleven), by their descriptions. */
 export const byokPlugins = async (): Promise<ProviderPlugin[]> => (await loadBuiltins()).filter((p) => p.describe?.byok === true);
 
 function unknownPlugin(spec: string): UsageError {

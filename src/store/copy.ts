@@ -1,5 +1,5 @@
 /**
- * `gateway db copy --from <sqlite file> --to <postgres url>` (contract.md §7): every row of a
+ * `gateway db copy --from <sqlite file> --to <postgres url>` (docs/fleet.md): every row of a
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
  * balances, grants, the ledger and its rollups and attempts, BYOK keys still encrypted with the
  * same secret, the catalog, stored responses, the in-flight journal, dashboard users, sessions

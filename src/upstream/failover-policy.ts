@@ -19,7 +19,7 @@ export class RoundFailed extends Error {
   }
 }
 
-/** api.md Limits: the wait before round n+1 is initialInterval × exponent^(n-1), capped by maxInterval. */
+/** docs/limits.md: the wait before round n+1 is initialInterval × exponent^(n-1), capped by maxInterval. */
 export function backoffMs(retry: Config["retry"], round: number): number {
   return Math.min(retry.initialInterval * retry.exponent ** (round - 1), retry.maxInterval);
 }
@@ -45,7 +45,7 @@ export class RoundTally {
     this.later(r.reset * 1000);
   }
 
-  /** An endpoint whose provider refused the gateway's key: not retried in this request (contract.md §13). */
+  /** An endpoint whose provider refused the gateway's key: not retried in this request (docs/cli.md). */
   keyRefused(provider: string): void {
     this.authFailed.add(provider);
   }
@@ -67,7 +67,7 @@ export class RoundTally {
   }
 }
 
-/** 429 from the provider tier; its headers report that tier, the one that refused (contract.md §6). */
+/** 429 from the provider tier; its headers report that tier, the one that refused (docs/limits.md). */
 function providerLimited(r: LimitResult): GatewayError {
   const err = rateLimited("provider", r.reset);
   Object.assign(err.headers, {

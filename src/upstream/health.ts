@@ -61,7 +61,7 @@ export class Health {
 
   /**
    * A circuit another gateway process opened (`until`: when it half-opens) or closed after a
-   * successful probe (null), contract.md §7. An open one never shortens a later local opening.
+   * successful probe (null), docs/fleet.md. An open one never shortens a later local opening.
    */
   applyPeerCircuit(provider: string, model: string, until: number | null): void {
     const e = this.endpoint(provider, model);
@@ -210,7 +210,7 @@ export class Health {
       .map(([key]) => this.circuit(id, key.slice(id.length + 1), now));
     const circuit: Circuit = circuits.includes("open") ? "open" : circuits.includes("half_open") ? "half_open" : "closed";
     const rate1m = rate(60_000);
-    // A refused platform key stays `misconfigured` until a request succeeds with it (contract.md §13).
+    // A refused platform key stays `misconfigured` until a request succeeds with it (docs/cli.md).
     const status =
       p.keyRejectedAt !== null
         ? "misconfigured"

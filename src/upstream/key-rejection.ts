@@ -1,7 +1,7 @@
 /**
  * The provider refused the gateway's own (platform) key (401/403, or what a plugin classifies
  * as key rejection: Anthropic's billing_error, Gemini's API_KEY_INVALID). That is the
- * operator's to fix, not a blip (contract.md §13): said at error level, at most once a minute
+ * operator's to fix, not a blip (docs/cli.md): said at error level, at most once a minute
  * per provider, so a busy gateway does not flood its log. Never the key, never upstream text.
  */
 const EVERY_MS = 60_000;

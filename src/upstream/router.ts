@@ -1,7 +1,7 @@
 /**
  * Failover. Endpoints are tried BYOK-first, then healthy, then by observed latency (EWMA)
  * unless the model fixes the order; a retryable failure moves to the next endpoint at once.
- * When a whole round failed, rounds repeat with api.md's backoff, never sooner than an
+ * When a whole round failed, rounds repeat with docs/http.md's backoff, never sooner than an
  * upstream Retry-After or an open circuit allows, all within one overall deadline, and stop
  * when the client leaves. A round throws RoundFailed to ask for another round; any other
  * error ends the request (docs/architecture.md, step 6).

@@ -75,7 +75,7 @@ export class Upstream {
   }
 }
 
-/** contract.md §6: 408/429/5xx/529 and network errors retry; 401/403 mean our key is bad. */
+/** docs/limits.md: 408/429/5xx/529 and network errors retry; 401/403 mean our key is bad. */
 export function classifyStatus(status: number): ErrorClass {
   if (status === 401 || status === 403) return { retryable: true, keyRejected: true };
   if (status === 408 || status === 409 || status === 429 || status >= 500) return { retryable: true };

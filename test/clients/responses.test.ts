@@ -56,7 +56,7 @@ const RESPONSE_KEYS = [
 const report = { type: "object", properties: { city: { type: "string" }, temp: { type: "number" } }, required: ["city", "temp"], additionalProperties: false };
 const REPORT = '{"city":"Paris","temp":18}';
 
-/** The structured-output request as each provider received it (§11's translation per provider). */
+/** The structured-output request as each provider received it (the per-provider translation of docs/openai-compat.md). */
 function formatSent(u: Upstream, body: any): unknown {
   if (u.name === "OpenAI") return body.response_format;
   if (u.name === "Anthropic") return { tools: body.tools, tool_choice: body.tool_choice };

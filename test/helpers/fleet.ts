@@ -1,6 +1,6 @@
 /**
  * Several gateways in one test process, each with its own SQLite file, sharing one Redis
- * (URL + prefix): the fleet of contract.md §7 as far as Redis goes. A key is shared by
+ * (URL + prefix): the fleet of docs/fleet.md as far as Redis goes. A key is shared by
  * inserting the same record (same id, same hash) into every store, as one PostgreSQL would.
  */
 import { generateKey, hashKey, newKeyId } from "../../src/access/keys.js";

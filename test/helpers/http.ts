@@ -1,4 +1,4 @@
-/** Raw HTTP helpers and the assertions every error response must pass (api.md Errors). */
+/** Raw HTTP helpers and the assertions every error response must pass (docs/http.md "Errors"). */
 import { expect } from "vitest";
 
 export function post(url: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {

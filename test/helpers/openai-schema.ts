@@ -13,7 +13,7 @@
  * OpenAPI 3.0 `nullable: true` is written as a `null` type.
  *
  * One deliberate tightening: objects are closed (`additionalProperties: false`) over the
- * published properties, because contract.md §4 lets answers carry only the listed fields.
+ * published properties, because docs/http.md lets answers carry only the listed fields.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from "ajv";
 
@@ -142,7 +142,7 @@ export const chatCompletionChunkSchema = closed(
   ["choices", "created", "id", "model", "object"],
 );
 
-/** The error object under `server.compat: openai` (contract.md §4 and §11): five fields, `param` added. */
+/** The error object under `server.compat: openai` (docs/http.md and docs/openai-compat.md): five fields, `param` added. */
 export const openaiErrorSchema = closed(
   {
     error: closed({ message: str, type: str, code: nullable(str), param: nullable(str), request_id: { type: "string", pattern: "^req_[0-9a-f]{32}$" } }, [
@@ -270,7 +270,7 @@ export class SchemaWatch {
     } catch {
       return this.add(label, [`event is not JSON: ${data.slice(0, 80)}`]);
     }
-    // The mid-stream error event (contract.md §4) is the error object, `param` included.
+    // The mid-stream error event (docs/http.md) is the error object, `param` included.
     if (chunk && typeof chunk === "object" && "error" in chunk) return this.add(label, validate("error", chunk), chunk);
     this.add(label, [...validate("chat.completion.chunk", chunk), ...firstFragmentRule(chunk, firstFragments)], chunk);
   }
@@ -280,7 +280,7 @@ export class SchemaWatch {
   }
 }
 
-/** Contract §11: the first fragment of each streamed tool call carries `id`, `type` and `function.name`. */
+/** The first fragment of each streamed tool call carries `id`, `type` and `function.name`. */
 function firstFragmentRule(chunk: any, seen: Set<string>): string[] {
   const out: string[] = [];
   for (const choice of Array.isArray(chunk?.choices) ? chunk.choices : []) {

@@ -1,5 +1,5 @@
 /**
- * The log-redaction check over the whole suite (contract.md §9, issue 14): every gateway a
+ * The log-redaction check over the whole suite (docs/observability.md, issue 14): every gateway a
  * test starts writes its log to a file under GATEWAY_TEST_LOG_DIR (test/global-setup.ts sets
  * it), and every secret the helpers make or see is recorded there (gateway keys, upstream and
  * BYOK keys as they reach a fake upstream, passwords in provider URLs). When the run ends, the

@@ -1,5 +1,5 @@
 /**
- * PostgreSQL for tests (contract.md §7): each test run has its own id, each gateway its own
+ * PostgreSQL for tests (docs/fleet.md): each test run has its own id, each gateway its own
  * database `gwt_<run>_<n>` (dropped when it closes; the run's leftovers are dropped by the global
  * teardown). A missing server fails the run with one line saying how to start it; nothing is
  * skipped. Redis: helpers/redis.ts.

@@ -337,7 +337,7 @@ describe("anthropic key rejection fails over to the next instance", () => {
     const { res, primaryStatus } = await run(reply);
     expect(res.status).toBe(200);
     expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("from backup");
-    expect(primaryStatus).toBe("misconfigured"); // the gateway's own key: the operator's to fix (contract.md §13)
+    expect(primaryStatus).toBe("misconfigured"); // the gateway's own key: the operator's to fix (docs/cli.md)
   });
 
   test("any other 400 is the request's fault: no failover, the key stays trusted", async () => {

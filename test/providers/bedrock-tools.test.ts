@@ -1,5 +1,5 @@
 /**
- * Bedrock Converse under `server.compat: openai` (contract.md §11): tools, tool_choice, ids,
+ * Bedrock Converse under `server.compat: openai` (docs/openai-compat.md): tools, tool_choice, ids,
  * structured output as a forced `json` tool, developer, content parts, images, reasoning,
  * guardrails. The fake speaks Converse and the tests assert what it received.
  * Wire references: Converse (https://docs.aws.amazon.com/bedrock/latest/APIReference/API_runtime_Converse.html),

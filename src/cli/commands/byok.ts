@@ -6,7 +6,7 @@ import { byokProviderNames } from "../../operations/byok-provider.js";
 import { listByok, removeByok, setByok } from "../../operations/byok-keys.js";
 import { accountOf, ask, existingAccount, output, table, withStore } from "./context.js";
 
-/** One of the providers whose plugin says it takes an account's own key (contract.md §5); another is bad usage (exit 2). */
+/** One of the providers whose plugin says it takes an account's own key (docs/billing.md); another is bad usage (exit 2). */
 async function providerArg(value: string): Promise<string> {
   const names = await byokProviderNames();
   if (!names.includes(value)) throw new UsageError(`unknown provider '${value}': expected one of ${names.join(", ")}`);

@@ -1,6 +1,6 @@
 /**
  * `gateway credits adjust <account> <±amount> --reason <text>`: corrects a balance (a wrong
- * credit, a refund) with a ledger row of its own kind; never below zero (contract.md §13).
+ * credit, a refund) with a ledger row of its own kind; never below zero (docs/cli.md).
  */
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";

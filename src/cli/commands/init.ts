@@ -1,6 +1,6 @@
 /**
  * `gateway init`: writes gateway.config.yaml with the providers' keys (or the variables that
- * hold them) and base URLs, each key checked live (contract.md §13). On a TTY it asks; with
+ * hold them) and base URLs, each key checked live (docs/cli.md). On a TTY it asks; with
  * `--yes` it takes `--provider` flags (or every provider whose key variable is set) and the
  * keys from the environment. A file holding a key itself is written 0600.
  */
@@ -115,12 +115,12 @@ export function initCommand(program: Command): void {
     .option("--port <port>", "server.port (default 8787)", positiveIntOrZero)
     .option("--force", "overwrite an existing file")
     .option("--file <file>", "where to write", "gateway.config.yaml")
-    .option("--compat <mode>", "request validation: openai (the OpenAI superset: tools, response_format, ...), strict (api.md exactly) or passthrough")
+    .option("--compat <mode>", "request validation: openai (the OpenAI superset: tools, response_format, ...), strict (docs/http.md exactly) or passthrough")
     .action(async (opts: InitOptions, cmd: Command) => {
       if (existsSync(opts.file) && !opts.force) throw new UsageError(`${opts.file} exists (use --force to overwrite)`);
       if (opts.compat !== undefined && !COMPAT_MODES.includes(opts.compat)) throw new UsageError(`--compat must be one of ${COMPAT_MODES.join(", ")}`);
       if (!opts.yes && !canPrompt()) throw new UsageError("--yes is required when not running interactively");
-      // Proposed: agents and SDKs send tools and response_format on most requests (contract.md §11).
+      // Proposed: agents and SDKs send tools and response_format on most requests (docs/openai-compat.md).
       const answers = opts.yes
         ? { port: opts.port ?? 8787, compat: opts.compat ?? "openai", providers: await fromFlags(opts, process.env) }
         : await interactive(opts, process.env);

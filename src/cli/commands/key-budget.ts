@@ -1,5 +1,5 @@
 /**
- * Key budgets on the command line (contract.md §10): `--budget <usd>` and `--budget-period`
+ * Key budgets on the command line (docs/billing.md): `--budget <usd>` and `--budget-period`
  * for `keys create` and `keys update`, and what `keys list` shows (budget, period, spent).
  */
 import { InvalidArgumentError, type Command } from "commander";

@@ -7,7 +7,7 @@ import type { CatalogModel } from "../../store/index.js";
 import type { SyncReport } from "../../operations/sync-models.js";
 import { existingAccount, output, table, withStore } from "./context.js";
 
-/** `models list --json` row (contract.md §2); prices are USD per 1M tokens, null when unknown. */
+/** `models list --json` row (docs/cli.md); prices are USD per 1M tokens, null when unknown. */
 export interface ModelRow {
   id: string;
   owned_by: string;

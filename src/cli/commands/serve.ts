@@ -22,7 +22,7 @@ function logLevel(v: string): string {
   return v;
 }
 
-/** Exit 1 with one line and the way out (contract.md §13). */
+/** Exit 1 with one line and the way out (docs/cli.md). */
 function portInUse(host: string, port: number): Error {
   return new Error(
     `port ${port} on ${host} is already in use (another gateway or program): start on another one with --port ${port === 65535 ? 8788 : port + 1}, or set server.port in the config`,

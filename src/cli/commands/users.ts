@@ -1,5 +1,5 @@
 /**
- * `gateway users add|reset|list|remove`: who may sign in to the dashboard (contract.md §8).
+ * `gateway users add|reset|list|remove`: who may sign in to the dashboard (docs/dashboard.md).
  * `add` and `reset` print a one-time sign-in link, valid 24 h, where the user chooses a password.
  */
 import type { Command } from "commander";

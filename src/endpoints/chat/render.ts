@@ -1,5 +1,5 @@
 /**
- * The non-streamed answer's choices and usage in the dialect the config speaks: api.md's
+ * The non-streamed answer's choices and usage in the dialect the config speaks: docs/http.md's
  * closed set under `strict`; under `openai` also `message.refusal`, `choices[].logprobs` and
  * the `content_filter` finish reason, as OpenAI's published schema requires.
  */
@@ -7,7 +7,7 @@ import type { Completion } from "../../plugin/contract.js";
 import type { FinishReason, Usage } from "../../core/chat-request.js";
 import { usageOut } from "./usage-out.js";
 
-/** api.md knows stop, length and tool_calls: a safety stop is a stop there. */
+/** docs/http.md knows stop, length and tool_calls: a safety stop is a stop there. */
 export function finishFor(reason: FinishReason, openai: boolean): FinishReason {
   return reason === "content_filter" && !openai ? "stop" : reason;
 }

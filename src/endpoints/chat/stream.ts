@@ -3,7 +3,7 @@
  * sink (the node:http response) as they come, waiting when the client reads slower than the
  * upstream sends. The chunk envelope is serialised once per stream; each event serialises
  * only its choice. A `finish_reason` is held until the upstream ends so that chunk also
- * carries the usage (contract.md §4). A failure after the first byte is one error event and
+ * carries the usage (docs/http.md). A failure after the first byte is one error event and
  * no `[DONE]`. A client that goes away stops the stream (and so the upstream request).
  */
 import { finishFor } from "./render.js";

@@ -1,5 +1,5 @@
 /**
- * The usage object an answer shows (contract.md §10): api.md's three counts, plus
+ * The usage object an answer shows (docs/billing.md): docs/http.md's three counts, plus
  * `prompt_tokens_details.cached_tokens` and `completion_tokens_details.reasoning_tokens` (the
  * OpenAI convention) when the provider reported a non-zero count; under every compat mode,
  * since clients read them as optional. Cache writes are billed but have no OpenAI field.

@@ -1,7 +1,7 @@
 /**
  * An embeddings request's input, before any hold: one list (texts or token-id arrays), an
  * upper bound on its tokens for the hold, a count for providers that report none, and the
- * route narrowed to the endpoints that can serve every field (contract.md §12).
+ * route narrowed to the endpoints that can serve every field (docs/embeddings.md).
  */
 import type { Route } from "../../catalog/catalog.js";
 import type { EmbeddingsRequest } from "./schema.js";

@@ -1,5 +1,5 @@
 /**
- * POST /v1/embeddings on the wire (contract.md §12, OpenAI's CreateEmbeddingRequest and
+ * POST /v1/embeddings on the wire (docs/embeddings.md, OpenAI's CreateEmbeddingRequest and
  * CreateEmbeddingResponse in openai/openai-openapi): the zod schemas that validate requests,
  * and the part of /v1/openapi.json generated from them (src/app/openapi.ts merges it in).
  */
@@ -20,7 +20,7 @@ const requestShape = {
 };
 
 export const EmbeddingsRequest = z.strictObject(requestShape);
-/** `server.compat: passthrough`: unknown top-level fields are accepted and dropped (contract.md §4). */
+/** `server.compat: passthrough`: unknown top-level fields are accepted and dropped (docs/http.md). */
 export const LooseEmbeddingsRequest = z.object(requestShape);
 export type EmbeddingsRequest = z.infer<typeof EmbeddingsRequest>;
 

@@ -1,5 +1,5 @@
 /**
- * GET /v1/key (contract.md §10): what the calling key may still do, so a program can check
+ * GET /v1/key (docs/billing.md): what the calling key may still do, so a program can check
  * before it spends. Money as exact decimal USD strings; `remaining` is the budget minus the
  * period's spend and the key's open holds (what a new request could still reserve).
  */

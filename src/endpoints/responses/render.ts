@@ -88,7 +88,7 @@ export function logprobsOf(lp: unknown): unknown[] {
   return Array.isArray(content) ? content : [];
 }
 
-/** Usage with the OpenAI-convention details where the provider reported them (contract.md §10). */
+/** Usage with the OpenAI-convention details where the provider reported them (docs/billing.md). */
 type Detailed = Usage & { prompt_tokens_details?: { cached_tokens?: number }; completion_tokens_details?: { reasoning_tokens?: number } };
 
 export function responseUsage(u: Detailed) {

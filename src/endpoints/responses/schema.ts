@@ -1,5 +1,5 @@
 /**
- * POST /v1/responses as zod schemas (contract.md §12), from OpenAI's published reference
+ * POST /v1/responses as zod schemas (docs/responses.md), from OpenAI's published reference
  * (openai/openai-openapi `openapi.yaml`: CreateResponse, EasyInputMessage, FunctionToolCall,
  * FunctionCallOutputItemParam, FunctionTool, TextResponseFormatJsonSchema; field by field as
  * openai-node 6.49's generated `resources/responses/responses.d.ts` types them).

@@ -1,10 +1,10 @@
 /**
  * A Responses request as the gateway's one internal request form, the chat superset
- * (contract.md §12: one pipeline, the same adapters). Items become messages in order:
+ * (docs/responses.md: one pipeline, the same adapters). Items become messages in order:
  * `instructions` first as a system message (never carried over from a previous response,
  * per OpenAI's reference), then the stored chain, then this request's input; a
  * `function_call` joins the assistant turn before it as a tool call with `call_id` as its
- * id (ids round-trip unchanged, §11), a `function_call_output` is a tool message.
+ * id (ids round-trip unchanged, docs/openai-compat.md), a `function_call_output` is a tool message.
  */
 import { GatewayError } from "../../core/errors.js";
 import { unsupported } from "../../plugin/contract.js";

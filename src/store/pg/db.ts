@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL connection pool and the one way the store talks to it: every wait is bounded
  * (connect, statement), and a database that cannot be reached becomes a 503 GatewayError
- * (`store_unavailable`), never a crash or a 500 (contract.md §7, docs/fleet.md).
+ * (`store_unavailable`), never a crash or a 500 (docs/fleet.md, docs/fleet.md).
  */
 import pg from "pg";
 import { storeUnavailable } from "../../core/errors.js";

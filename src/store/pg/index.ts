@@ -1,6 +1,6 @@
 /**
  * The PostgreSQL store: the Store interface for any number of gateway processes sharing one
- * database (contract.md §7, docs/fleet.md). Connects, migrates under an advisory lock, then
+ * database (docs/fleet.md, docs/fleet.md). Connects, migrates under an advisory lock, then
  * registers this process (an instance whose lease it renews with its holds).
  */
 import { randomUUID } from "node:crypto";
@@ -18,7 +18,7 @@ import { pgResponses } from "./responses.js";
 import { watchNotifications } from "./watch.js";
 
 export interface PgOptions {
-  /** How long a hold lives without renewal (contract.md §7: 30 s). */
+  /** How long a hold lives without renewal (docs/fleet.md: 30 s). */
   leaseMs?: number;
   /** Most connections this process opens (the LISTEN connection aside). */
   maxConnections?: number;

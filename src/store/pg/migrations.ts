@@ -1,7 +1,7 @@
 /**
  * The PostgreSQL schema, versioned in `gateway_migrations` and applied under an advisory lock
  * (src/store/pg/migrate.ts). Append only. The same tables as SQLite (src/store/sqlite/migrations.ts),
- * plus what several processes need (contract.md §7): holds as committed rows leased to the
+ * plus what several processes need (docs/fleet.md): holds as committed rows leased to the
  * process that took them, `held` sums on accounts and keys kept in the same transactions, and
  * the instances that lease them. Money is bigint nano-USD; times are bigint ms.
  *
@@ -173,7 +173,7 @@ export const pgMigrations: string[] = [
    EXCEPTION WHEN SQLSTATE 'P0B01' THEN
      RETURN false;
    END $fn$;`,
-  // Settlement (contract.md §10): the whole list cost where the balance and the key's budget
+  // Settlement (docs/billing.md): the whole list cost where the balance and the key's budget
   // allow it beyond other requests' holds, never below zero; the rest is uncollected. The
   // request's own hold is released in the same transaction, its journal row dropped.
   // p_starts: the start of each budget period for the request's time ({"day": ms, ...}).
@@ -243,7 +243,7 @@ export const pgMigrations: string[] = [
      SELECT COUNT(*) INTO n FROM gone;
      RETURN n;
    END $fn$;`,
-  // The dashboard (contract.md §8), as SQLite's migration 10: users (one account each), server-side
+  // The dashboard (docs/dashboard.md), as SQLite's migration 10: users (one account each), server-side
   // sessions and one-time sign-in links; only hashes (scrypt for passwords, SHA-256 for tokens).
   `CREATE TABLE dashboard_users (
      email text PRIMARY KEY,

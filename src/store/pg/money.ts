@@ -1,5 +1,5 @@
 /**
- * Money on PostgreSQL (contract.md §5, §7, §10): holds are committed rows leased to this
+ * Money on PostgreSQL (docs/billing.md, docs/fleet.md): holds are committed rows leased to this
  * process, admission and settlement are one function call each (pg/migrations.ts), and a timer
  * renews this process's leases and releases everyone's expired ones. So requests spread over
  * any number of processes never overspend, and a killed process's holds are released within
@@ -14,7 +14,7 @@ import { big, query, transaction } from "./db.js";
 import { sumSince } from "./budget.js";
 import { CHANGES_CHANNEL } from "./watch.js";
 
-/** A hold not renewed for this long expires (contract.md §7: 30 s). */
+/** A hold not renewed for this long expires (docs/fleet.md: 30 s). */
 export const DEFAULT_LEASE_MS = 30_000;
 
 export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () => number = Date.now) {

@@ -1,5 +1,5 @@
 /**
- * Stored responses on PostgreSQL (contract.md §12): the same rows and the same recursive chain
+ * Stored responses on PostgreSQL (docs/responses.md): the same rows and the same recursive chain
  * query as SQLite (sqlite/responses.ts), never following another account's rows.
  */
 import type pg from "pg";

@@ -65,7 +65,7 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
     /**
      * Inside the settlement's transaction: what it takes, at most `entry.cost` (its own hold, and
      * beyond it what the balance and the key's budget have left after every other open hold,
-     * contract.md §10), counted in the key's period the request started in.
+     * docs/billing.md), counted in the key's period the request started in.
      */
     charge(entry: LedgerEntry, balance: bigint, own: Hold | undefined, released: Released): bigint {
       const ownAmount = own?.amount ?? 0;

@@ -1,5 +1,5 @@
 /**
- * Dashboard users, sessions and one-time sign-in links on SQLite (contract.md §8). Deleting a
+ * Dashboard users, sessions and one-time sign-in links on SQLite (docs/dashboard.md). Deleting a
  * user cascades to its sessions and links (foreign keys are on). Tokens arrive here hashed.
  */
 import type Database from "better-sqlite3";

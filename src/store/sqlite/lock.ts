@@ -1,5 +1,5 @@
 /**
- * One `gateway serve` per SQLite file (contract.md §13). Holds and rate-limit windows live in
+ * One `gateway serve` per SQLite file (docs/cli.md). Holds and rate-limit windows live in
  * the serving process's memory, so two servers on one file could overspend a balance.
  *
  * A lock file beside the database holding the PID, not a SQLite-level exclusive lock: the

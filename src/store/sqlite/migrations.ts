@@ -150,7 +150,7 @@ export const migrations: string[] = [
      response TEXT NOT NULL
    ) STRICT;
    CREATE INDEX responses_created ON responses(created_at);`,
-  // Money, continued (contract.md §10): the part of a charge the balance or the key's budget
+  // Money, continued (docs/billing.md): the part of a charge the balance or the key's budget
   // could not cover (ledger and rollups); key budgets, and each key's spend counter for the
   // period that starts at spent_since (src/core/budget.ts), counted from what is already recorded.
   `ALTER TABLE ledger ADD COLUMN uncollected INTEGER NOT NULL DEFAULT 0 CHECK (uncollected >= 0);
@@ -164,7 +164,7 @@ export const migrations: string[] = [
   // credits adjust (issue 15): a grant row says what it was, and a correction why.
   `ALTER TABLE credit_grants ADD COLUMN kind TEXT NOT NULL DEFAULT 'grant';
    ALTER TABLE credit_grants ADD COLUMN reason TEXT;`,
-  // The dashboard (contract.md §8): its users (one account each; admins see every account),
+  // The dashboard (docs/dashboard.md): its users (one account each; admins see every account),
   // server-side sessions and one-time sign-in links. Only hashes are stored: scrypt for
   // passwords, SHA-256 for session and link tokens (random, so a fast hash is enough).
   `CREATE TABLE dashboard_users (

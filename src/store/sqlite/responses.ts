@@ -1,5 +1,5 @@
 /**
- * Stored responses on SQLite (POST /v1/responses with `store`, contract.md §12): one row per
+ * Stored responses on SQLite (POST /v1/responses with `store`, docs/responses.md): one row per
  * response, its own items as JSON and a link to the response it continued. A chain is read
  * in one recursive query that only ever follows rows of the same account.
  */

@@ -1,7 +1,7 @@
 /**
  * Change notices on SQLite: `PRAGMA data_version` changes whenever another connection (a CLI
  * command beside the server) commits. Polled every 250 ms while anyone listens, so a revoke
- * reaches the server's caches well within contract.md §5's second.
+ * reaches the server's caches well within docs/billing.md's second.
  */
 const POLL_MS = 250;
 
