@@ -24,7 +24,7 @@ const h = useGateway(
   { credits: "5" },
 );
 
-describe("docs/http.md "Status codes"", () => {
+describe("the status codes of docs/http.md", () => {
   test("400 invalid_request_error, code null, message names the field", async () => {
     const e = await expectError(await h.post({ model: MODEL }), 400, "invalid_request_error", null);
     expect(e.message).toBe("messages: Required");
