@@ -82,6 +82,7 @@ export class RequestLines {
     this.usage(out, rec);
     out.bytes(FAILOVERS);
     out.int(failoversOf(rec));
+    if (rec.settled?.capped) out.ascii(',"usage_capped":true'); // billing/usage-check.ts cappedUsage
     if (rec.bodies) {
       out.ascii(',"request_body":');
       out.json(rec.requestBody);
