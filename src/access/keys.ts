@@ -65,9 +65,8 @@ export function createAuthenticator(store: Store): Authenticator {
   return {
     async authenticate(header, now) {
       if (!header) throw missingApiKey();
-      if (!header.startsWith("Bearer ")) throw invalidApiKey();
-      const token = header.slice(7).trim();
-      if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
+      const token = bearerToken(header);
+      if (token === null || !token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
       const key = cache.get(token) ?? (await lookup(token));
       if (!key || keyState(key, now) !== "active") throw invalidApiKey();
       lastUsed.set(key.id, now);
@@ -81,4 +80,13 @@ export function createAuthenticator(store: Store): Authenticator {
       await store.touchKeys(batch);
     },
   };
+}
+
+/**
+ * The token of `Authorization: Bearer <token>`, or null for another scheme. Auth schemes are
+ * case-insensitive (RFC 9110 §11.1; docs/http.md, Authentication): `bearer` and `BEARER` too.
+ */
+export function bearerToken(header: string): string | null {
+  if (header.startsWith("Bearer ") || header.slice(0, 7).toLowerCase() === "bearer ") return header.slice(7).trim();
+  return null;
 }
