@@ -67,9 +67,8 @@ export function createAuthenticator(store: Store): Authenticator {
   return {
     async authenticate(header, now) {
       if (!header) throw missingApiKey();
-      if (!header.startsWith("Bearer ")) throw invalidApiKey();
-      const token = header.slice(7).trim();
-      if (!token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
+      const token = bearerToken(header);
+      if (token === null || !token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
       const trusted = hearing();
       const key = (trusted ? cache.get(token) : undefined) ?? (await lookup(token, trusted));
       if (!key || keyState(key, now) !== "active") throw invalidApiKey();
@@ -84,4 +83,13 @@ export function createAuthenticator(store: Store): Authenticator {
       await store.touchKeys(batch);
     },
   };
+}
+
+/**
+ * The token of `Authorization: Bearer <token>`, or null for another scheme. Auth schemes are
+ * case-insensitive (RFC 9110 §11.1; docs/http.md, Authentication): `bearer` and `BEARER` too.
+ */
+export function bearerToken(header: string): string | null {
+  if (header.startsWith("Bearer ") || header.slice(0, 7).toLowerCase() === "bearer ") return header.slice(7).trim();
+  return null;
 }

@@ -5,6 +5,7 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import { routeNotFound } from "../core/errors.js";
+import { bearerToken } from "../access/keys.js";
 import type { Gateway } from "../gateway.js";
 
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (a dual-stack listener's form). */
@@ -17,8 +18,9 @@ const digest = (s: string) => createHash("sha256").update(s).digest();
 
 /** A constant-time comparison of the bearer token with the configured one. */
 function tokenMatches(authorization: string | null, token: string | undefined): boolean {
-  if (!token || !authorization?.startsWith("Bearer ")) return false;
-  return timingSafeEqual(digest(authorization.slice(7).trim()), digest(token));
+  const sent = authorization ? bearerToken(authorization) : null;
+  if (!token || sent === null) return false;
+  return timingSafeEqual(digest(sent), digest(token));
 }
 
 export function metricsAllowed(gw: Gateway, authorization: string | null, ip: string): boolean {

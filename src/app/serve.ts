@@ -63,7 +63,8 @@ export async function startServer(loaded: LoadedConfig, opts: ServeOptions = {})
   const drain: Drain = { inflight: 0, waiting: [] };
   let server: Server;
   try {
-    const http = createServer({ keepAliveTimeout: 65_000 }, trackInflight(createHandler(gateway), drain));
+    // A request without Host is refused in the error shape by app/server.ts, not by Node bare.
+    const http = createServer({ keepAliveTimeout: 65_000, requireHostHeader: false }, trackInflight(createHandler(gateway), drain));
     http.on("clientError", clientErrorHandler(gateway));
     server = await listen(http, host, opts.port ?? config.server.port);
   } catch (err) {

@@ -35,7 +35,24 @@ const ALLOWED = allowedMethods([...MODEL_ROUTES.map((e) => ({ method: "POST", pa
 /** The node:http listener: the chat route straight to its pipeline, the rest through h3. */
 export function createHandler(gw: Gateway): RequestListener {
   const app = toNodeHandler(createApp(gw));
-  return (req, res) => (req.method === "POST" && isChatUrl(req.url) ? void serve(gw, req, res, CHAT_COMPLETIONS) : app(req, res));
+  return (req, res) => {
+    if (req.headers.host === undefined && req.httpVersion === "1.1") return void refuseWithoutHost(gw, req, res);
+    return req.method === "POST" && isChatUrl(req.url) ? void serve(gw, req, res, CHAT_COMPLETIONS) : app(req, res);
+  };
+}
+
+/**
+ * HTTP/1.1 requires Host (RFC 9112 §3.2). Node's own refusal is a bare 400 before any handler,
+ * so the server runs with `requireHostHeader: false` (app/serve.ts) and refuses here, in the
+ * error shape with the usual headers, counted against the client's IP tier (docs/http.md).
+ */
+async function refuseWithoutHost(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const state = startRequest();
+  const missing = invalidRequest("Host: Required (an HTTP/1.1 request must carry a Host header).", "bad_request");
+  const error = (await ipLimited(gw, state, req.socket.remoteAddress ?? "unknown"))?.cause ?? missing;
+  const reply = errorReply(error, state, false, gw.config.server.compat !== "strict");
+  req.resume();
+  res.writeHead(reply.status, { ...reply.headers, "content-length": Buffer.byteLength(reply.body), connection: "close" }).end(reply.body);
 }
 
 /** The canonical spelling, with or without a query; other spellings h3 resolves (below). */

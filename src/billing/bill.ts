@@ -9,6 +9,7 @@ import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
 import { insufficientCredits } from "../core/errors.js";
 import type { BudgetHold } from "../core/budget.js";
 import { budgetHold, budgetLeft } from "./budget.js";
+import { cappedUsage } from "./usage-check.js";
 import { costOf, nanoToUsd, type Prices } from "../core/money.js";
 import type { RequestRecord } from "../observability/request-record.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
@@ -44,6 +45,23 @@ export function promptUpperBound(body: ChatRequest): number {
   return bytes;
 }
 
+/**
+ * Prompt tokens a provider may add beyond what the gateway sees (a tool-use system prompt,
+ * Anthropic's is ~350; template tokens of its own): the cap below must never cut an honest
+ * count, only an absurd one (the hold stays the byte bound alone: it decides admission only).
+ */
+const PROMPT_SLACK = 4_096;
+
+/**
+ * The most usage a chat request can have produced, for billing what an upstream reports or
+ * the gateway estimates (docs/limits.md): prompt by its input's bytes plus PROMPT_SLACK, completion by the
+ * smaller of `max_tokens` and the model's output limit, per choice (no bound when neither is known).
+ */
+export function usageBound(body: ChatRequest, route: Route): { prompt: number; completion: number } {
+  const perChoice = Math.min(requestedMaxTokens(body) ?? Infinity, route.model.maxOutput ?? Infinity);
+  return { prompt: promptUpperBound(body) + PROMPT_SLACK, completion: perChoice * (body.n ?? 1) };
+}
+
 /** Output tokens one choice may produce: what billing reserves for and what adapters ask for. */
 export function outputBudget(body: ChatRequest, route: Route): number {
   return requestedMaxTokens(body) ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT;
@@ -74,6 +92,8 @@ export class Bill {
   endpoint: ApiEndpoint = "chat";
   /** Told the settlement (usage, charge, attempts) for the request's metrics and log line. */
   private record: RequestRecord | null = null;
+  /** What the request could have produced (usageBound), when its endpoint knows: usage is cut to it. */
+  bound: (() => { prompt: number; completion: number }) | null = null;
 
   constructor(
     private store: Store,
@@ -87,14 +107,24 @@ export class Bill {
     readonly byokOnly: boolean,
   ) {}
 
+  private boundOnce: { prompt: number; completion: number } | null = null;
+
+  /** `usage` cut to the request's bound, or null when within it (or no bound is known). */
+  private capped(usage: Usage): Usage | null {
+    if (!this.bound) return null;
+    const b = (this.boundOnce ??= this.bound());
+    return cappedUsage(usage, b.prompt, b.completion);
+  }
+
   observe(record: RequestRecord): void {
     this.record = record;
     record.billed = true;
   }
 
   /** This request as the in-flight journal records it, had it to stop now having delivered `usage` (billing/journal.ts). */
-  inflightRow(endpoint: RoutedEndpoint, usage: Usage): InflightRow | undefined {
+  inflightRow(endpoint: RoutedEndpoint, delivered: Usage): InflightRow | undefined {
     if (this.settled) return undefined;
+    const usage = this.capped(delivered) ?? delivered;
     return {
       requestId: this.requestId,
       createdAt: this.startedAt,
@@ -119,16 +149,20 @@ export class Bill {
   settle(s: Settlement, now: number, retry?: (write: () => Promise<void>) => Promise<boolean>): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.settled = true;
-    let prompt = s.usage?.prompt_tokens ?? 0;
-    let completion = s.usage?.completion_tokens ?? 0;
+    let usage = s.usage;
+    let capped = false;
     let listCost: number;
     try {
-      listCost = s.usage ? usageCost(pricesOf(this.route), s.usage) : 0;
+      const cut = usage && this.capped(usage);
+      if (cut) ((usage = cut), (capped = true));
+      listCost = usage ? usageCost(pricesOf(this.route), usage) : 0;
     } catch {
       // Counts reach here validated (billing/usage-check.ts); should one not, the row is still written
       // and the hold released (a throw here would strand the hold until restart).
-      ((prompt = 0), (completion = 0), (listCost = 0));
+      ((usage = null), (listCost = 0));
     }
+    const prompt = usage?.prompt_tokens ?? 0;
+    const completion = usage?.completion_tokens ?? 0;
     const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
     const told = {
       provider: s.endpoint?.provider ?? null,
@@ -138,6 +172,7 @@ export class Bill {
       usageSource: s.usageSource,
       outcome: s.status,
       attempts: s.attempts,
+      capped,
     };
     const entry: LedgerEntry = {
       requestId: this.requestId,
@@ -172,8 +207,17 @@ export class Bill {
 }
 
 /** Reserves the worst case, or narrows the route to BYOK endpoints, or throws 402. */
-export function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Promise<Bill> {
-  return holdWorstCase(store, key, route, () => costOf(pricesOf(route), promptUpperBound(body), outputBudget(body, route) * (body.n ?? 1)), requestId, now);
+export async function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Promise<Bill> {
+  const bill = await holdWorstCase(
+    store,
+    key,
+    route,
+    () => costOf(pricesOf(route), promptUpperBound(body), outputBudget(body, route) * (body.n ?? 1)),
+    requestId,
+    now,
+  );
+  bill.bound = () => usageBound(body, route);
+  return bill;
 }
 
 /** openBill for any endpoint: `worstCost` (nano-USD) is asked only when the platform balance is at stake. */

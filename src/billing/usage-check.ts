@@ -27,6 +27,18 @@ export function checkedUsage(u: Usage, model: Pick<CatalogModel, "contextLength"
 }
 
 /**
+ * Usage bounded by what the request could have produced (docs/limits.md, "Usage is bounded by
+ * the request"): prompt tokens by its input's upper bound, completion tokens by its output
+ * budget. Null when nothing was over: the usage stands as it is.
+ */
+export function cappedUsage(u: Usage, promptMax: number, completionMax: number): Usage | null {
+  if (u.prompt_tokens <= promptMax && u.completion_tokens <= completionMax) return null;
+  const prompt = Math.min(u.prompt_tokens, promptMax);
+  const completion = Math.min(u.completion_tokens, completionMax);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, ...checkedDetails(u, prompt, completion) };
+}
+
+/**
  * The parts billed at their own prices, each a count (else the answer is invalid) and bounded
  * by its total: cache reads plus writes by the prompt (a write is billed first, it usually
  * costs more), reasoning by the completion. So a part can never be billed twice or turn a cost negative.

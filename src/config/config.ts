@@ -3,6 +3,7 @@
  * An invalid config fails at start with the path of the bad key and why.
  */
 import { isUrl } from "../core/database-url.js";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
 import proxyAddr from "proxy-addr";
@@ -13,7 +14,10 @@ import { UsageError } from "../core/errors.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
-const Money = z.union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")]);
+/** Amounts become nano-USD (core/money.ts): a 10th decimal is refused here, where the problem gets its file:line. */
+const Money = z
+  .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")])
+  .refine((v) => !/\.\d{10}|e-/i.test(String(v)), "expected at most 9 decimals (amounts are exact to the nano-USD)");
 
 /**
  * `true` (loopback proxies only), `false`, a hop count, or proxy addresses and CIDRs (also
@@ -295,7 +299,7 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
     found = file ? await explorer.load(resolve(cwd, file)) : await explorer.search(cwd);
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
+    throw new UsageError(jsonSyntaxError(err as Error) ?? `cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
   }
   if (!found) return { config: parseConfig({}, env), unset: [] };
   const { config, unset, invalid } = checkConfig(found.config, env);
@@ -304,5 +308,31 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   // A relative database path is relative to the config file, not to wherever the CLI runs.
   if (found.config?.database && !isUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
   rememberSource(config, found.filepath);
+  if (!isUrl(config.database) && isDirectory(config.database)) {
+    throw new UsageError(
+      (await lines([{ path: ["database"], message: `${config.database} is a directory; expected a file path (e.g. ./gateway.db)` }])).join("\n"),
+    );
+  }
   return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false; // absent: serve creates it
+  }
+}
+
+/**
+ * cosmiconfig's JSON error is a multi-line code frame; the operator gets one line, `file:line`,
+ * as for YAML (config/diagnostics.ts). Null when the error is not a JSON syntax error.
+ */
+function jsonSyntaxError(err: Error): string | null {
+  const file = (err as { filepath?: string }).filepath;
+  const at = /JSON at position (\d+)/.exec(err.message);
+  if (!file || !at) return null;
+  const line = readFileSync(file, "utf8").slice(0, Number(at[1])).split("\n").length;
+  const reason = /\n\n([^\n]*JSON at position[^\n]*)/.exec(err.message)?.[1] ?? "not valid JSON";
+  return `${file}:${line}: invalid JSON: ${reason.replace(/ while parsing .*$/, "")}`;
 }

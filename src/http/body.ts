@@ -37,18 +37,23 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
 
 /**
  * JSON.parse spends ~0.4 µs per value: 8 MiB of tiny objects costs over 100 ms of CPU before
- * validation could refuse it. Bodies large enough to hold that many are scanned first (a
- * byte loop, ~1 ms per MiB) and refused past these counts (docs/limits.md). Smaller bodies,
- * every ordinary request, skip the scan.
+ * validation could refuse it, and 8 MiB of `[[[[…]]]]` over a second. Every body is scanned
+ * first (a byte loop, ~1.5 ns per byte) and refused past these counts or this nesting depth
+ * (docs/limits.md). The depth bound is why small bodies are scanned too: an 80 KB body nested
+ * 40,000 deep parses fine, then overflows the stack wherever it is serialised again
+ * (JSON.stringify recurses), a 500. The scan costs about what JSON.parse itself costs on an
+ * ordinary 2 KB request (~3 µs), which no cheaper check could bound.
  */
 export const MAX_JSON_OBJECTS = 50_000;
 export const MAX_JSON_VALUES = 250_000;
-const SCAN_FROM_BYTES = 100_000;
+/** No request field nests this deep (a JSON schema in `tools` reaches ~10); a stack overflow needs thousands. */
+export const MAX_JSON_DEPTH = 64;
 
-/** Objects and array/object members outside strings; stops as soon as a cap is passed. */
-function tooManyValues(body: Buffer): boolean {
-  let objects = 0;
+/** Which bound the body passes, if any: containers, members or depth outside strings; stops at the first. */
+function overBound(body: Buffer): "containers" | "members" | "depth" | null {
+  let containers = 0;
   let separators = 0;
+  let depth = 0;
   let inString = false;
   for (let i = 0; i < body.length; i++) {
     const c = body[i]!;
@@ -57,16 +62,21 @@ function tooManyValues(body: Buffer): boolean {
         i++; // backslash: skip the escaped byte
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
-    else if (c === 0x7b && ++objects > MAX_JSON_OBJECTS) return true;
-    else if (c === 0x2c && ++separators > MAX_JSON_VALUES) return true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > MAX_JSON_DEPTH) return "depth";
+      if (++containers > MAX_JSON_OBJECTS) return "containers";
+    } else if (c === 0x7d || c === 0x5d) depth--;
+    else if (c === 0x2c && ++separators > MAX_JSON_VALUES) return "members";
   }
-  return false;
+  return null;
 }
 
 export function parseJsonBody(body: Buffer): unknown {
-  if (body.length > SCAN_FROM_BYTES && tooManyValues(body)) {
+  const over = overBound(body);
+  if (over === "depth") throw invalidRequest(`body: JSON nested too deeply (at most ${MAX_JSON_DEPTH} levels of arrays and objects)`, "request_too_large");
+  if (over) {
     throw invalidRequest(
-      `body: Too many JSON values (at most ${MAX_JSON_OBJECTS} objects and ${MAX_JSON_VALUES} array or object members)`,
+      `body: Too many JSON values (at most ${MAX_JSON_OBJECTS} objects and arrays and ${MAX_JSON_VALUES} array or object members)`,
       "request_too_large",
     );
   }

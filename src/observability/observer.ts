@@ -35,6 +35,8 @@ const DRAIN_MS = 250;
 
 export function routeOf(path: string): string {
   if (PLAIN_ROUTES.has(path)) return path;
+  // h3 serves `/metrics/` as `/metrics`: count it as the route it is (docs/observability.md).
+  if (path.length > 1 && path.endsWith("/") && PLAIN_ROUTES.has(path.slice(0, -1))) return path.slice(0, -1);
   if (path.startsWith("/v1/models/")) return "/v1/models/{id}";
   if (path.startsWith("/v1/responses/")) return "/v1/responses/{id}";
   return "other";

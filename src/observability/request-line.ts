@@ -119,6 +119,7 @@ export class RequestLines {
     out.int(failoversOf(rec));
     const failed = failedAttempts(rec);
     if (failed) writeFailed(out, failed);
+    if (rec.settled?.capped) out.ascii(',"usage_capped":true'); // billing/usage-check.ts cappedUsage
     if (rec.bodies) {
       out.ascii(',"request_body":');
       out.json(rec.requestBody);

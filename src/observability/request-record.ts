@@ -24,6 +24,8 @@ export interface SettledUsage {
   usageSource: string;
   outcome: string;
   attempts: Attempt[];
+  /** The usage was cut to what the request could have produced (billing/usage-check.ts cappedUsage). */
+  capped?: boolean;
 }
 
 /** One upstream attempt, kept only while tracing is on (observability/tracing.ts). */

@@ -8,7 +8,7 @@
 import { holdWorstCase, pricesOf } from "../../billing/bill.js";
 import { requireEmbeddingModel } from "../../catalog/model-kind.js";
 import type { Usage } from "../../core/chat-request.js";
-import { modelNotFound } from "../../core/errors.js";
+import { invalidRequest, modelNotFound } from "../../core/errors.js";
 import { costOf } from "../../core/money.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { validate } from "../../core/validate.js";
@@ -19,7 +19,7 @@ import { definesStages } from "../../pipeline/stages.js";
 import type { EmbeddingsCall } from "../../plugin/contract.js";
 import { embedOn, type Embedded } from "./call.js";
 import { estimateTokens, inputsOf, inputTokenBound, narrowEmbeddings, type Inputs } from "./input.js";
-import { EmbeddingsRequest, LooseEmbeddingsRequest } from "./schema.js";
+import { EmbeddingsRequest, LooseEmbeddingsRequest, MAX_EMBEDDING_INPUTS } from "./schema.js";
 import { render } from "./vectors.js";
 
 /** The request as the pipeline carries it: the input as one list and what the upstream calls take. */
@@ -72,5 +72,10 @@ function readRequest(gw: Gateway, raw: Buffer): EmbeddingsRequest {
   const compat = gw.config.server.compat;
   // Under `openai` an explicit null means absent (docs/openai-compat.md), as on chat.
   if (compat !== "strict" && isObject(json)) dropNullFields(json);
+  // Past 2048 a list matches none of the union's forms, and zod would say only that: name the bound.
+  const input = isObject(json) ? json.input : undefined;
+  if (Array.isArray(input) && input.length > MAX_EMBEDDING_INPUTS && typeof input[0] !== "number") {
+    throw invalidRequest(`input: at most ${MAX_EMBEDDING_INPUTS} items`, null, "input");
+  }
   return validate(compat === "passthrough" ? LooseEmbeddingsRequest : EmbeddingsRequest, json) as EmbeddingsRequest;
 }

@@ -5,6 +5,7 @@
  * period recounts the counter from the ledger and the daily rollups (periods are whole UTC days).
  */
 import type Database from "better-sqlite3";
+import { writeTransaction } from "./tx.js";
 import { periodStart, spentIn, type BudgetPeriod, type KeySpend } from "../../core/budget.js";
 import type { Hold, Holds } from "../holds.js";
 import type { KeyChanges } from "../keys.js";
@@ -85,7 +86,7 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
       return charge;
     },
 
-    update: db.transaction((id: string, changes: KeyChanges, at: number) => {
+    update: writeTransaction(db, (id: string, changes: KeyChanges, at: number) => {
       const set: string[] = [];
       const values: Record<string, unknown> = { id };
       if (changes.budget !== undefined) (set.push("budget = @budget"), (values.budget = changes.budget));

@@ -1,5 +1,6 @@
 /** The catalog on SQLite: replaced whole in one transaction (`models sync`), read at start and on change. */
 import type Database from "better-sqlite3";
+import { writeTransaction } from "./tx.js";
 import type { CatalogModel } from "../catalog.js";
 import { fromCatalogRow, toCatalogColumns, type CatalogRow } from "../catalog-row.js";
 
@@ -10,7 +11,7 @@ export function sqliteCatalog(db: Database.Database) {
       VALUES (@id, @owned_by, @prompt_price, @completion_price, @context_length, @max_output, @endpoints, @source, @created)`),
   };
   return {
-    replaceCatalog: db.transaction((models: CatalogModel[]) => {
+    replaceCatalog: writeTransaction(db, (models: CatalogModel[]) => {
       db.exec("DELETE FROM catalog");
       for (const m of models) s.insertCatalog.run(toCatalogColumns(m));
     }),

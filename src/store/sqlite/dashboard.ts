@@ -3,6 +3,7 @@
  * user cascades to its sessions and links (foreign keys are on). Tokens arrive here hashed.
  */
 import type Database from "better-sqlite3";
+import { writeTransaction } from "./tx.js";
 import type { DashboardSession, DashboardUser } from "../dashboard.js";
 
 interface UserRow {
@@ -39,15 +40,15 @@ export function sqliteDashboard(db: Database.Database) {
     insertLink: db.prepare("INSERT INTO dashboard_links (hash, email, expires_at) VALUES (?, ?, ?)"),
     takeLink: db.prepare("DELETE FROM dashboard_links WHERE hash = ? RETURNING email, expires_at"),
   };
-  const setPassword = db.transaction((email: string, hash: string) => {
+  const setPassword = writeTransaction(db, (email: string, hash: string) => {
     s.setPassword.run(hash, email);
     s.endSessions.run(email);
   });
-  const createLink = db.transaction((hash: string, email: string, expiresAt: number) => {
+  const createLink = writeTransaction(db, (hash: string, email: string, expiresAt: number) => {
     s.dropLinks.run(email);
     s.insertLink.run(hash, email, expiresAt);
   });
-  const createSession = db.transaction((session: DashboardSession) => {
+  const createSession = writeTransaction(db, (session: DashboardSession) => {
     s.pruneSessions.run(session.createdAt);
     s.insertSession.run(session);
   });

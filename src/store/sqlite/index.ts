@@ -6,6 +6,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { writeTransaction } from "./tx.js";
 import { requireFilePath } from "../../core/database-url.js";
 import { Holds } from "../holds.js";
 import type { Store } from "../index.js";
@@ -26,7 +27,7 @@ import { watchDataVersion } from "./watch.js";
 function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   for (let v = current; v < migrations.length; v++) {
-    db.transaction(() => {
+    writeTransaction(db, () => {
       db.exec(migrations[v]!);
       db.pragma(`user_version = ${v + 1}`);
     })();

@@ -4,6 +4,7 @@
  * settlement deletes a row only when there is one (no extra statement for short requests).
  */
 import type Database from "better-sqlite3";
+import { writeTransaction } from "./tx.js";
 import type { InflightRow } from "../journal.js";
 
 export function sqliteJournal(db: Database.Database) {
@@ -17,7 +18,7 @@ export function sqliteJournal(db: Database.Database) {
   };
   const journaled = new Set<string>();
 
-  const replace = db.transaction((rows: InflightRow[]) => {
+  const replace = writeTransaction(db, (rows: InflightRow[]) => {
     s.clear.run();
     journaled.clear();
     for (const r of rows) {

@@ -1,5 +1,6 @@
 /** Keys on SQLite: one row each, read by hash on every request (through the key cache). */
 import type Database from "better-sqlite3";
+import { writeTransaction } from "./tx.js";
 import type { KeyRecord } from "../keys.js";
 import type { sqliteBudget } from "./budget.js";
 
@@ -33,7 +34,7 @@ export function sqliteKeys(db: Database.Database, budgets: ReturnType<typeof sql
       ).map((r) => toKey(r)!),
     revokeKey: (id: string, at: number) => void s.revoke.run(at, id),
     updateKey: budgets.update,
-    touchKeys: db.transaction((lastUsed: Map<string, number>) => {
+    touchKeys: writeTransaction(db, (lastUsed: Map<string, number>) => {
       for (const [id, at] of lastUsed) s.touch.run(at, id);
     }),
   };

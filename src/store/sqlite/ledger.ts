@@ -5,6 +5,7 @@
  * and rows together. Sums are read as BigInt: exact past 2^53 nano-USD.
  */
 import type Database from "better-sqlite3";
+import { writeTransaction } from "./tx.js";
 import type { DailySpend, PruneResult, RecentRequest, UsageRow } from "../ledger.js";
 
 const DAY_MS = 86_400_000;
@@ -86,7 +87,7 @@ export function sqliteLedger(db: Database.Database) {
       FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = ? ORDER BY l.created_at DESC, l.id DESC LIMIT ?`),
   };
 
-  const prune = db.transaction((before: number): PruneResult => {
+  const prune = writeTransaction(db, (before: number): PruneResult => {
     const rollups = s.rollup.run({ before }).changes;
     const attempts = s.dropAttempts.run({ before }).changes;
     const rows = s.dropRows.run({ before }).changes;

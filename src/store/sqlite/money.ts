@@ -6,6 +6,7 @@
  * its reason, so the grants still sum to balance + charged (retention's invariant).
  */
 import type Database from "better-sqlite3";
+import { busyAsUnavailable, isBusy, writeTransaction } from "./tx.js";
 import type { BudgetHold } from "../../core/budget.js";
 import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
 import type { Holds } from "../holds.js";
@@ -13,6 +14,10 @@ import type { Attempt, LedgerEntry } from "../ledger.js";
 import { AccountMissingError, NegativeBalanceError, type AccountSummary, type CreditEntry } from "../money.js";
 import { Released, type sqliteBudget } from "./budget.js";
 import type { sqliteJournal } from "./journal.js";
+
+/** Each try already waited out `busy_timeout` (5 s): a settlement waits about 30 s in all before its 503. */
+const BUSY_RETRIES = 5;
+const BUSY_PAUSE_MS = 50;
 
 export function sqliteMoney(db: Database.Database, holds: Holds, budgets: ReturnType<typeof sqliteBudget>, journal: ReturnType<typeof sqliteJournal>) {
   const s = {
@@ -77,20 +82,23 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
 
   // Group commit: settlements that arrive in the same turn of the event loop share one
   // transaction, and each promise resolves only after its row committed, so an answer never
-  // leaves before its charge is durable. A failing batch is retried row by row.
+  // leaves before its charge is durable. A failing batch is retried row by row; a batch that
+  // found the file busy past its timeout (another writer) waits and tries again, since the
+  // provider has answered and the charge must not be dropped (docs/limits.md).
   interface Pending {
     reservationId: string | null;
     entry: LedgerEntry;
     attempts: Attempt[];
     done: () => void;
     fail: (err: unknown) => void;
+    busy?: number;
   }
   let batch: Pending[] = [];
-  const recordAll = db.transaction((items: Pending[]) => {
+  const recordAll = writeTransaction(db, (items: Pending[]) => {
     const released = new Released();
     for (const i of items) recordOne(i.entry, i.attempts, i.reservationId, released);
   });
-  const recordEach = db.transaction(recordOne);
+  const recordEach = writeTransaction(db, recordOne);
   const flush = () => {
     const items = batch;
     batch = [];
@@ -98,18 +106,29 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
     try {
       recordAll(items);
       for (const i of items) (release(i.reservationId), i.done());
-    } catch {
-      for (const i of items) {
-        try {
-          recordEach(i.entry, i.attempts, i.reservationId);
-          i.done();
-        } catch (err) {
-          i.fail(err);
-        } finally {
-          release(i.reservationId);
-        }
-      }
+    } catch (err) {
+      if (isBusy(err) && retryBusy(items, err)) return;
+      for (const i of items) recordAlone(i);
     }
+  };
+  const recordAlone = (i: Pending) => {
+    try {
+      recordEach(i.entry, i.attempts, i.reservationId);
+      i.done();
+    } catch (err) {
+      i.fail(busyAsUnavailable(err));
+    } finally {
+      release(i.reservationId);
+    }
+  };
+  /** Puts a busy batch back for a later turn; past BUSY_RETRIES its settlements fail with 503. */
+  const retryBusy = (items: Pending[], err: unknown): boolean => {
+    const again = items.filter((i) => (i.busy = (i.busy ?? 0) + 1) <= BUSY_RETRIES);
+    for (const i of items) if (i.busy! > BUSY_RETRIES) (release(i.reservationId), i.fail(busyAsUnavailable(err)));
+    if (again.length === 0) return true;
+    if (batch.length === 0) setTimeout(flush, BUSY_PAUSE_MS);
+    batch.unshift(...again);
+    return true;
   };
 
   const settle = (reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]) =>
@@ -120,7 +139,7 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
   return {
     ensureAccount: (id: string, at: number) => void s.ensureAccount.run(id, at),
     balance: (account: string) => s.balance.get(account) as bigint | undefined,
-    addCredits: db.transaction((account: string, amount: bigint | number, at: number, actor?: string): bigint => {
+    addCredits: writeTransaction(db, (account: string, amount: bigint | number, at: number, actor?: string): bigint => {
       s.ensureAccount.run(account, at);
       // SQLite would turn an overflowing sum into a REAL and the STRICT column refuse it with a
       // cryptic message: check here, inside the transaction, and say what the limit is.
@@ -138,7 +157,7 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
         spend: r.spend,
       })),
     /** Adds `delta` (signed nano-USD) with its reason; never below zero, never past MAX_NANO. */
-    adjustCredits: db.transaction((account: string, delta: bigint, reason: string, at: number, actor?: string): bigint => {
+    adjustCredits: writeTransaction(db, (account: string, delta: bigint, reason: string, at: number, actor?: string): bigint => {
       const balance = s.balance.get(account) as bigint | undefined;
       if (balance === undefined) throw new AccountMissingError(account);
       if (balance + delta < 0n) throw new NegativeBalanceError(account, balance, delta);

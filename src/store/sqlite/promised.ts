@@ -2,9 +2,11 @@
  * The SQLite store is synchronous underneath (better-sqlite3); the Store interface answers
  * with promises so a networked store can implement it too. This turns the synchronous
  * methods into promise-returning ones without a per-call closure: a thrown error becomes a
- * rejected promise, as it would from a networked store.
+ * rejected promise, as it would from a networked store; a store busy past its timeout rejects
+ * with 503 `store_unavailable` (./tx.ts).
  */
 import type { Store } from "../index.js";
+import { busyAsUnavailable } from "./tx.js";
 
 /** The Store with every promise-returning method allowed to answer synchronously. */
 export type SyncStore = {
@@ -26,7 +28,7 @@ export function promised(sync: SyncStore): Store {
       try {
         return Promise.resolve(fn(...a));
       } catch (err) {
-        return Promise.reject(err);
+        return Promise.reject(busyAsUnavailable(err));
       }
     };
   }
