@@ -4,6 +4,7 @@
  * and what refusing a huge invalid body costs. `gateway serve` runs as a child process, as an
  * operator runs it; money is checked with the CLI afterwards.
  */
+import Database from "better-sqlite3";
 import { readFileSync, writeFileSync } from "node:fs";
 import { connect } from "node:net";
 import { join } from "node:path";
@@ -101,7 +102,16 @@ describe("3. hard stops", () => {
     const first = await serve([], { cwd: d, env });
     fake.queue(slowStream(), slowStream());
     const streams = await Promise.all([0, 1].map(() => openStream(first.url, key)));
-    await sleep(2600); // past one journal write (every 2 s)
+    // Until the journal (written every 2 s) holds both streams: a fixed sleep raced it on a busy machine.
+    const file = new Database(join(d, "gateway.db"), { readonly: true, fileMustExist: true });
+    try {
+      for (let waited = 0; (file.prepare("SELECT count(*) AS n FROM inflight").get() as { n: number }).n < 2; waited += 100) {
+        if (waited > 15_000) throw new Error("the journal never recorded the two open streams");
+        await sleep(100);
+      }
+    } finally {
+      file.close();
+    }
     first.proc.kill("SIGKILL");
     await first.proc;
     await Promise.all(streams.map((s) => s.rest));
