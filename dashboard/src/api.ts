@@ -42,7 +42,7 @@ export interface KeyView {
   last_used_at: string | null;
   rpm: number | null;
 }
-export interface Totals {
+interface Totals {
   requests: number;
   prompt_tokens: number;
   completion_tokens: number;

@@ -9,7 +9,7 @@ import { knownTypes } from "../../src/plugin/contract.js";
 
 const count = z.number().nullish();
 
-export const usageSchema = z.object({
+const usageSchema = z.object({
   input_tokens: count,
   output_tokens: count,
   cache_read_input_tokens: count,
@@ -26,7 +26,6 @@ export const messageSchema = z.object({
   stop_reason: z.string().nullish(),
   usage: usageSchema.nullish(),
 });
-export type WireMessage = z.infer<typeof messageSchema>;
 
 const index = z.number().int().nonnegative();
 

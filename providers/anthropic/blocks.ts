@@ -12,8 +12,8 @@ export interface TextBlock {
   type: "text";
   text: string;
 }
-export type ImageSource = { type: "url"; url: string } | { type: "base64"; media_type: string; data: string };
-export interface ImageBlock {
+type ImageSource = { type: "url"; url: string } | { type: "base64"; media_type: string; data: string };
+interface ImageBlock {
   type: "image";
   source: ImageSource;
 }

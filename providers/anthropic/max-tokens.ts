@@ -5,7 +5,7 @@
  */
 import type { CallContext } from "../../src/plugin/contract.js";
 
-export const FALLBACK_MAX_TOKENS = 4096;
+const FALLBACK_MAX_TOKENS = 4096;
 
 /** `maxTokens` may arrive as a string through `${VAR}` interpolation; anything else invalid is a config error. */
 function optionValue(raw: unknown): number | undefined {

@@ -9,7 +9,7 @@ import { type ChatMessage, isInstruction, unsupported } from "../../src/plugin/c
 import { contentBlocks, type ContentBlock, type TextBlock } from "./blocks.js";
 import { toAnthropicId } from "./tool-ids.js";
 
-export type Block =
+type Block =
   | ContentBlock
   | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
   | { type: "tool_result"; tool_use_id: string; content?: string | ContentBlock[] };

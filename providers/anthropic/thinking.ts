@@ -18,7 +18,7 @@ import { type ChatRequest, unsupported } from "../../src/plugin/contract.js";
 import type { Turn } from "./messages.js";
 import type { AnthropicToolChoice } from "./tools.js";
 
-export const MIN_BUDGET = 1024;
+const MIN_BUDGET = 1024;
 const SHARE = { minimal: 0.02, low: 0.1, medium: 0.3, high: 0.6 } as const;
 
 export interface Thinking {

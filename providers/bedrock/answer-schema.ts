@@ -10,7 +10,7 @@ import { z } from "zod";
 
 const count = z.number().nullish();
 
-export const usageSchema = z.object({
+const usageSchema = z.object({
   inputTokens: count,
   outputTokens: count,
   cacheReadInputTokens: count,

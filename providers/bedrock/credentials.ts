@@ -13,7 +13,7 @@ export interface AwsCredentials {
   sessionToken?: string;
 }
 
-export function parseCredentials(apiKey: string): AwsCredentials | undefined {
+function parseCredentials(apiKey: string): AwsCredentials | undefined {
   const [accessKeyId, secretAccessKey, ...rest] = apiKey.split(":");
   if (!accessKeyId || !secretAccessKey) return undefined;
   const sessionToken = rest.join(":");

@@ -8,7 +8,7 @@
 import { type ChatMessage, inlineImage, invalidRequest, isInstruction, partsOf, textOf, unsupported } from "../../src/plugin/contract.js";
 import { converseToolUseId } from "./tool-ids.js";
 
-export type ContentBlock =
+type ContentBlock =
   | { text: string }
   | { image: { format: string; source: { bytes: string } } }
   | { toolUse: { toolUseId: string; name: string; input: unknown } }

@@ -15,7 +15,7 @@ import { type ChatRequest, unsupported } from "../../src/plugin/contract.js";
 const SHARE: Record<NonNullable<ChatRequest["reasoning_effort"]>, number> = { minimal: 0.02, low: 0.1, medium: 0.3, high: 0.6 };
 const MIN_BUDGET = 1024;
 
-export const isAnthropicModel = (model: string): boolean => model.includes("anthropic.");
+const isAnthropicModel = (model: string): boolean => model.includes("anthropic.");
 
 function checkCompatible(req: ChatRequest): void {
   if (req.tool_choice === "required" || typeof req.tool_choice === "object") {

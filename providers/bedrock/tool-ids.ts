@@ -13,7 +13,7 @@ const MISTRAL_ID = /^[A-Za-z0-9]{9}$/;
 const ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
 /** Model ids, inference profiles (`us.mistral.…`) and ARNs all carry the vendor prefix. */
-export const isMistralModel = (model: string): boolean => model.includes("mistral.");
+const isMistralModel = (model: string): boolean => model.includes("mistral.");
 
 function alphanumeric(id: string, length: number): string {
   const digest = createHash("sha256").update(id).digest();

@@ -23,7 +23,7 @@ export interface ToolPlan {
  * tool whose input is the answer, as vercel/ai does for Bedrock (name `json`, description
  * "Respond with a JSON object.", packages/amazon-bedrock/src/amazon-bedrock-chat-language-model.ts).
  */
-export const JSON_TOOL = "json";
+const JSON_TOOL = "json";
 
 const spec = (name: string, json: Record<string, unknown>, description?: string): ToolSpec => ({
   toolSpec: { name, ...(description?.trim() ? { description } : {}), inputSchema: { json } },

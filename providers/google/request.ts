@@ -9,7 +9,7 @@ import { forGemini } from "./schema.js";
 import { thinkingConfig } from "./thinking.js";
 import { toolFields } from "./tools.js";
 
-export type { Content, Part } from "./contents.js";
+export type {} from "./contents.js";
 
 /** Gemini documents candidateCount 1..8. */
 const MAX_CANDIDATES = 8;

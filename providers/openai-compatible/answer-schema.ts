@@ -14,7 +14,7 @@ const count = z.number().nullish();
  * `prompt_tokens` absent: no usage. Present, it must be a number; integers and bounds are the
  * core's check (src/billing/usage-check.ts), which sees every provider's counts.
  */
-export const usageSchema = z.object({
+const usageSchema = z.object({
   prompt_tokens: z.number().optional(),
   completion_tokens: count,
   prompt_tokens_details: z.object({ cached_tokens: count }).nullish(),
@@ -23,7 +23,7 @@ export const usageSchema = z.object({
 export type WireUsage = z.infer<typeof usageSchema>;
 
 /** A string, or (Mistral's magistral models) chunks of which `text` ones are the answer. */
-export const contentSchema = z.union([z.string(), z.array(knownTypes([z.object({ type: z.literal("text"), text: z.string() })]))]).nullish();
+const contentSchema = z.union([z.string(), z.array(knownTypes([z.object({ type: z.literal("text"), text: z.string() })]))]).nullish();
 export type WireContent = z.infer<typeof contentSchema>;
 
 const reason = z.string().nullish();

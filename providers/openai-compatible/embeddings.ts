@@ -55,7 +55,7 @@ export function openaiEmbeddings(provider: string, options: OpenAIEmbeddingsOpti
 }
 
 /** CreateEmbeddingResponse -> vectors in input order (by `index`), usage where sent. */
-export function fromEmbeddingResponse(json: unknown, provider: string): EmbeddingsAnswer {
+function fromEmbeddingResponse(json: unknown, provider: string): EmbeddingsAnswer {
   const { data, usage } = readAnswer(embeddingsSchema, json, `${provider} embeddings`);
   const vectors = new Array<number[] | string>(data.length);
   for (const item of data) {

@@ -10,7 +10,7 @@
 import { type CallContext, type ChatMessage, type ChatRequest, type Feature, textOf, unsupported } from "../../src/plugin/contract.js";
 
 /** Superset fields that never change the answer: sent where the provider has them, else left out. */
-export type PassiveField = "user" | "metadata" | "prompt_cache_key" | "safety_identifier" | "modalities";
+type PassiveField = "user" | "metadata" | "prompt_cache_key" | "safety_identifier" | "modalities";
 
 export interface Dialect {
   /** `keep`: the API has the `developer` role; `system`: it is sent as a system message. */

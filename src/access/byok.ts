@@ -45,7 +45,7 @@ export function encrypt(secret: Buffer, account: string, provider: string, plain
   return Buffer.concat([iv, cipher.getAuthTag(), body]);
 }
 
-export function decrypt(secret: Buffer, account: string, provider: string, blob: Buffer): string {
+function decrypt(secret: Buffer, account: string, provider: string, blob: Buffer): string {
   const decipher = createDecipheriv("aes-256-gcm", secret, blob.subarray(0, IV_BYTES)).setAAD(aad(account, provider));
   decipher.setAuthTag(blob.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return Buffer.concat([decipher.update(blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");
@@ -54,7 +54,7 @@ export function decrypt(secret: Buffer, account: string, provider: string, blob:
 export const last4 = (key: string): string => key.slice(-4);
 
 /** A stored key the current secret cannot open: the secret changed (or the row was damaged). */
-export const byokUnreadable = (provider: string) =>
+const byokUnreadable = (provider: string) =>
   invalidRequest(
     `This account's BYOK key for provider ${provider} cannot be read (the gateway's encryption secret changed). Set it again with 'gateway byok set ${provider}'.`,
     "byok_key_unreadable",

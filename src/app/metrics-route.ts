@@ -23,7 +23,7 @@ function tokenMatches(authorization: string | null, token: string | undefined): 
   return timingSafeEqual(digest(sent), digest(token));
 }
 
-export function metricsAllowed(gw: Gateway, authorization: string | null, ip: string): boolean {
+function metricsAllowed(gw: Gateway, authorization: string | null, ip: string): boolean {
   const m = gw.config.metrics;
   return m.enabled && ((m.loopback && isLoopback(ip)) || tokenMatches(authorization, m.token));
 }

@@ -12,7 +12,7 @@ const NETWORK_CODES = new Set(["ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EP
 const CONNECTION_MESSAGE = /Connection terminated|connection error|Connection is closed|socket hang up|read ECONNRESET|write EPIPE/i;
 
 /** Errors a reconnecting client survives: the socket is gone, its client opens another. */
-export function survivable(err: unknown): boolean {
+function survivable(err: unknown): boolean {
   const e = err as { code?: unknown; message?: unknown } | null;
   return (typeof e?.code === "string" && NETWORK_CODES.has(e.code)) || (typeof e?.message === "string" && CONNECTION_MESSAGE.test(e.message));
 }

@@ -12,8 +12,8 @@ import type { KeyRecord } from "../store/index.js";
 import { metricsReply } from "./metrics-route.js";
 import { openApiDocument } from "./openapi.js";
 
-export const MODEL_PREFIX = "/v1/models/";
-export const RESPONSE_PREFIX = "/v1/responses/";
+const MODEL_PREFIX = "/v1/models/";
+const RESPONSE_PREFIX = "/v1/responses/";
 
 export type SmallRoute = { method: "GET" | "DELETE"; path: string } & (
   { access: "key"; handle(gw: Gateway, key: KeyRecord, event: H3Event): unknown } | { access: "ip"; handle(gw: Gateway, event: H3Event, ip: string): unknown }

@@ -24,13 +24,13 @@ const PER_MESSAGE_OVERHEAD = 16;
  * 1,445 tiles-based, ~2,500 patch-based; Anthropic ~1,600; Gemini 258 per tile). The URL's
  * bytes are not counted: a data URL's base64 is not what the model reads.
  */
-export const IMAGE_TOKENS_MAX = 3000;
+const IMAGE_TOKENS_MAX = 3000;
 
 /**
  * An upper bound on prompt tokens without running a tokenizer on the hot path: a BPE
  * token is at least one byte, so UTF-8 bytes plus template overhead cannot be exceeded.
  */
-export function promptUpperBound(body: ChatRequest): number {
+function promptUpperBound(body: ChatRequest): number {
   let bytes = PER_MESSAGE_OVERHEAD;
   for (const m of body.messages) {
     bytes += PER_MESSAGE_OVERHEAD;
@@ -57,7 +57,7 @@ const PROMPT_SLACK = 4_096;
  * the gateway estimates (docs/limits.md): prompt by its input's bytes plus PROMPT_SLACK, completion by the
  * smaller of `max_tokens` and the model's output limit, per choice (no bound when neither is known).
  */
-export function usageBound(body: ChatRequest, route: Route): { prompt: number; completion: number } {
+function usageBound(body: ChatRequest, route: Route): { prompt: number; completion: number } {
   const perChoice = Math.min(requestedMaxTokens(body) ?? Infinity, route.model.maxOutput ?? Infinity);
   return { prompt: promptUpperBound(body) + PROMPT_SLACK, completion: perChoice * (body.n ?? 1) };
 }
@@ -73,7 +73,7 @@ export function pricesOf(route: Route): Prices {
 }
 
 /** The list cost of reported usage: each cached part at its own price (docs/billing.md). */
-export function usageCost(prices: Prices, u: Usage): number {
+function usageCost(prices: Prices, u: Usage): number {
   return costOf(prices, u.prompt_tokens, u.completion_tokens, { read: u.prompt_tokens_details?.cached_tokens, write: u.cache_write_tokens });
 }
 

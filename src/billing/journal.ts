@@ -10,7 +10,7 @@
 import type { Store } from "../store/index.js";
 import type { InflightRow, LedgerEntry } from "../store/index.js";
 
-export const JOURNAL_MS = 2_000;
+const JOURNAL_MS = 2_000;
 
 type Snapshot = () => Promise<InflightRow | undefined>;
 

@@ -10,8 +10,8 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { GatewayError } from "../core/errors.js";
 
-export const FIRST_RETRY_MS = 250;
-export const MAX_RETRY_MS = 5_000;
+const FIRST_RETRY_MS = 250;
+const MAX_RETRY_MS = 5_000;
 
 const retryable = (err: unknown) => err instanceof GatewayError && err.code === "store_unavailable";
 const reason = (err: unknown) => ((err as Error)?.cause as Error | undefined)?.message ?? (err as Error)?.message ?? String(err);

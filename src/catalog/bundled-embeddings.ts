@@ -11,7 +11,7 @@ import { exactId, flatPrice, priceModels } from "./genai-prices.js";
 import type { ProviderPlugin } from "../plugin/contract.js";
 import type { CatalogModel, ModelCapabilities } from "../store/index.js";
 
-export const EMBEDDING_CAPABILITIES: ModelCapabilities = { chat: false, embeddings: true };
+const EMBEDDING_CAPABILITIES: ModelCapabilities = { chat: false, embeddings: true };
 
 /** From each plugin whose description asks for them (`catalog.embeddings`, with its genai-prices id). */
 export function embeddingEntries(plugins: readonly ProviderPlugin[]): Array<Omit<CatalogModel, "created">> {

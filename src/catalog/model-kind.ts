@@ -6,8 +6,8 @@
 import { invalidRequest } from "../core/errors.js";
 import type { CatalogModel } from "../store/index.js";
 
-export const servesChat = (m: CatalogModel): boolean => m.capabilities?.chat !== false;
-export const servesEmbeddings = (m: CatalogModel): boolean => m.capabilities?.embeddings === true;
+const servesChat = (m: CatalogModel): boolean => m.capabilities?.chat !== false;
+const servesEmbeddings = (m: CatalogModel): boolean => m.capabilities?.embeddings === true;
 
 /** `/v1/models` capabilities: what docs/http.md's model entry lists. */
 export function capabilitiesEntry(m: CatalogModel) {

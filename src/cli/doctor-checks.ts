@@ -12,7 +12,7 @@ import { checkKey } from "../upstream/provider-check.js";
 import { fileModeWarning } from "../store/sqlite/files.js";
 import { databaseHolder } from "../store/sqlite/lock.js";
 
-export type Level = "ok" | "warn" | "fail";
+type Level = "ok" | "warn" | "fail";
 
 export interface Finding {
   check: string;

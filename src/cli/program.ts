@@ -18,7 +18,7 @@ import { usersCommand } from "./commands/users.js";
 import { UsageError } from "../core/errors.js";
 import { startupDone } from "./heap.js";
 
-export function buildProgram(): Command {
+function buildProgram(): Command {
   const program = new Command("gateway")
     .description("Self-hosted OpenAI-compatible LLM gateway")
     .version("0.1.0", "-v, --version")
@@ -51,7 +51,7 @@ export function buildProgram(): Command {
 }
 
 /** Runs argv; returns the exit code instead of exiting, so tests can call it in-process. */
-export async function run(argv: string[]): Promise<number> {
+async function run(argv: string[]): Promise<number> {
   try {
     await buildProgram().parseAsync(argv, { from: "user" });
     return 0;

@@ -37,7 +37,7 @@ const TrustProxy = z.union([z.boolean(), z.number().int().min(0).max(32), z.arra
 const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
 
 /** What a model can do (docs/openai-compat.md); an absent flag is not known, and so not refused by the gateway. */
-export const Capabilities = z.strictObject({
+const Capabilities = z.strictObject({
   tools: z.boolean().optional(),
   structured_output: z.boolean().optional(),
   images: z.boolean().optional(),
@@ -211,7 +211,7 @@ export interface LoadedConfig {
  * and is left out when it expands to nothing (`${VAR:-}`: optional). A `${VAR}` with no
  * default whose variable is unset is collected in `unset`: the caller refuses the config.
  */
-export function interpolate(value: unknown, env: NodeJS.ProcessEnv, unset: Problem[] = [], path: PathSeg[] = []): unknown {
+function interpolate(value: unknown, env: NodeJS.ProcessEnv, unset: Problem[] = [], path: PathSeg[] = []): unknown {
   if (typeof value === "string") {
     const out = value.replace(PLACEHOLDER, (_m, name: string, fallback?: string) => {
       if (env[name] === undefined && fallback === undefined) unset.push(unsetProblem(name, path));

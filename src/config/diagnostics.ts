@@ -152,7 +152,7 @@ function schemaAt(schema: z.ZodType, path: readonly PropertyKey[]): z.ZodType | 
 const shapeOf = (s: z.ZodType | undefined) => (s ? defOf(s).shape : undefined);
 
 /** "an integer from 0 to 65535", "one of strict, openai, passthrough", "a URL", ... */
-export function expected(s: z.ZodType | undefined): string {
+function expected(s: z.ZodType | undefined): string {
   if (!s) return "a valid value";
   const d = defOf(unwrap(s));
   switch (d.type) {

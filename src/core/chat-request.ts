@@ -8,8 +8,8 @@
  */
 import { z } from "zod";
 
-export const MAX_STOP_SEQUENCES = 4;
-export const MAX_N = 128;
+const MAX_STOP_SEQUENCES = 4;
+const MAX_N = 128;
 
 export const ToolCall = z.strictObject({
   id: z.string(),
@@ -19,7 +19,7 @@ export const ToolCall = z.strictObject({
 export type ToolCall = z.infer<typeof ToolCall>;
 
 /** docs/http.md's message: content is a string. */
-export const StrictMessage = z.strictObject({
+const StrictMessage = z.strictObject({
   role: z.enum(["system", "user", "assistant", "tool"]),
   content: z.string().nullable().optional(),
   name: z.string().optional(),
@@ -27,7 +27,7 @@ export const StrictMessage = z.strictObject({
   tool_call_id: z.string().optional(),
 });
 
-export const TextPart = z.strictObject({ type: z.literal("text"), text: z.string() });
+const TextPart = z.strictObject({ type: z.literal("text"), text: z.string() });
 export const ImagePart = z.strictObject({
   type: z.literal("image_url"),
   image_url: z.strictObject({
@@ -68,11 +68,11 @@ export const functionFields = {
 export const Tool = z.strictObject({ type: z.literal("function"), function: z.strictObject(functionFields) });
 export type Tool = z.infer<typeof Tool>;
 
-export const ToolChoice = z.union([
+const ToolChoice = z.union([
   z.enum(["none", "auto", "required"]),
   z.strictObject({ type: z.literal("function"), function: z.strictObject({ name: ToolName }) }),
 ]);
-export type ToolChoice = z.infer<typeof ToolChoice>;
+type ToolChoice = z.infer<typeof ToolChoice>;
 
 export const ResponseFormat = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("text") }),

@@ -7,10 +7,10 @@
  */
 
 /** Lines per source: one in this window, then the rest of the window is counted, not written. */
-export const ERROR_LINE_EVERY_MS = 60_000;
+const ERROR_LINE_EVERY_MS = 60_000;
 
 /** A message without the password of any URL in it (`postgres://u:secret@h` → `postgres://u:***@h`). */
-export function withoutPasswords(message: string): string {
+function withoutPasswords(message: string): string {
   return message.replace(/(\b[a-z][a-z0-9+.-]*:\/\/[^:/@\s]*:)[^@\s]*@/gi, "$1***@");
 }
 

@@ -25,10 +25,6 @@ export function partsOf(content: Content): ContentPart[] {
 /** `system` and `developer` both instruct the model; providers without `developer` get `system`. */
 export const isInstruction = (m: Pick<ChatMessage, "role">): boolean => m.role === "system" || m.role === "developer";
 
-export function hasImages(req: Pick<ChatRequest, "messages">): boolean {
-  return req.messages.some((m) => Array.isArray(m.content) && m.content.some((p) => p.type === "image_url"));
-}
-
 export interface InlineImage {
   mimeType: string;
   /** Base64, as it stood in the URL. */

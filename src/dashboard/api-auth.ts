@@ -15,7 +15,7 @@ import { SignInBody, SetPasswordBody } from "./schemas.js";
 import { currentUser, endSession, startSession } from "./session.js";
 import { SignInThrottle } from "./throttle.js";
 
-export const me = (u: DashboardUser) => ({ email: u.email, account: u.account, admin: u.admin });
+const me = (u: DashboardUser) => ({ email: u.email, account: u.account, admin: u.admin });
 
 const wrongPassword = () => new GatewayError(401, "authentication_error", "invalid_credentials", "Wrong email or password.");
 

@@ -10,7 +10,7 @@ import type { DashboardUser } from "../store/index.js";
 import { checkOrigin } from "./http.js";
 import { currentUser } from "./session.js";
 
-export function accountFor(user: DashboardUser, requested: string | null | undefined): string {
+function accountFor(user: DashboardUser, requested: string | null | undefined): string {
   if (!requested || requested === user.account) return user.account;
   if (user.admin) return requested;
   throw notFound(`account '${requested}' does not exist`, "account_not_found");

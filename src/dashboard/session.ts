@@ -11,8 +11,8 @@ import { hashToken } from "../operations/sign-in-link.js";
 import type { DashboardUser } from "../store/index.js";
 import { isSecure } from "./http.js";
 
-export const COOKIE = "gateway_session";
-export const SESSION_TTL_MS = 7 * 86_400_000;
+const COOKIE = "gateway_session";
+const SESSION_TTL_MS = 7 * 86_400_000;
 
 function cookie(value: string, maxAgeS: number, secure: boolean): string {
   return `${COOKIE}=${value}; Path=/dashboard; Max-Age=${maxAgeS}; HttpOnly; SameSite=Strict${secure ? "; Secure" : ""}`;

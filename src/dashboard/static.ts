@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, extname, join, relative, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
-export const CSP =
+const CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 
@@ -42,7 +42,7 @@ function packageRoot(): string {
   return dir;
 }
 
-export const DASHBOARD_DIR = join(packageRoot(), "dist", "dashboard");
+const DASHBOARD_DIR = join(packageRoot(), "dist", "dashboard");
 
 /** Path (relative to /dashboard/, `/` separated) to file; empty when the dashboard was not built. */
 export function loadStatic(dir = DASHBOARD_DIR): Map<string, StaticFile> {

@@ -6,9 +6,9 @@
  */
 import { GatewayError } from "../core/errors.js";
 
-export const WINDOW_MS = 15 * 60_000;
-export const MAX_PER_USER = 10;
-export const MAX_PER_IP = 30;
+const WINDOW_MS = 15 * 60_000;
+const MAX_PER_USER = 10;
+const MAX_PER_IP = 30;
 /** Bounds memory under a flood of distinct emails or addresses; the oldest entries go first. */
 const MAX_TRACKED = 50_000;
 

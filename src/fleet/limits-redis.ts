@@ -52,7 +52,7 @@ export interface RedisLimiter extends Limiter {
 }
 
 /** Reset as src/access/limits.ts computes it: whole seconds until the oldest counted take leaves the window. */
-export function resultOf([ok, count, oldest, now]: TakeReply, limit: number, windowMs: number): LimitResult {
+function resultOf([ok, count, oldest, now]: TakeReply, limit: number, windowMs: number): LimitResult {
   return {
     ok: ok === 1,
     limit,

@@ -44,10 +44,10 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
  * (JSON.stringify recurses), a 500. The scan costs about what JSON.parse itself costs on an
  * ordinary 2 KB request (~3 µs), which no cheaper check could bound.
  */
-export const MAX_JSON_OBJECTS = 50_000;
-export const MAX_JSON_VALUES = 250_000;
+const MAX_JSON_OBJECTS = 50_000;
+const MAX_JSON_VALUES = 250_000;
 /** No request field nests this deep (a JSON schema in `tools` reaches ~10); a stack overflow needs thousands. */
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 /** Which bound the body passes, if any: containers, members or depth outside strings; stops at the first. */
 function overBound(body: Buffer): "containers" | "members" | "depth" | null {

@@ -20,7 +20,7 @@ export const rateLimitHeaders = Object.fromEntries(
 );
 
 /** The error object in either dialect: which one a server speaks is its `server.compat`. */
-export const errorResponse = (description: string) => ({
+const errorResponse = (description: string) => ({
   description,
   headers: { "X-Request-Id": { schema: { type: "string" } } },
   content: { "application/json": { schema: { oneOf: [ref("Error"), ref("OpenAIError")] } } },

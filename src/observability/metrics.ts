@@ -15,8 +15,8 @@ const LONG = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300];
 /** The gateway's own time: tenths of a millisecond up. */
 const SHORT = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
-export const NO_MODEL = "unknown";
-export const NO_PROVIDER = "none";
+const NO_MODEL = "unknown";
+const NO_PROVIDER = "none";
 
 let processRegistry: Registry | undefined;
 

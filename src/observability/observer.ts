@@ -33,7 +33,7 @@ const PLAIN_ROUTES = new Set([
 const BATCH = 16;
 const DRAIN_MS = 250;
 
-export function routeOf(path: string): string {
+function routeOf(path: string): string {
   if (PLAIN_ROUTES.has(path)) return path;
   // h3 serves `/metrics/` as `/metrics`: count it as the route it is (docs/observability.md).
   if (path.length > 1 && path.endsWith("/") && PLAIN_ROUTES.has(path.slice(0, -1))) return path.slice(0, -1);

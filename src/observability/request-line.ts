@@ -16,7 +16,7 @@ import type { RequestRecord } from "./request-record.js";
 import type { Attempt } from "../store/index.js";
 
 /** Failed attempts that were followed by another one. */
-export function failoversOf(rec: RequestRecord): number {
+function failoversOf(rec: RequestRecord): number {
   const a = rec.settled?.attempts;
   let n = 0;
   if (a) for (let i = 0; i < a.length - 1; i++) if (a[i]!.outcome !== "success") n++;

@@ -40,7 +40,7 @@ const nanos = (perfMs: number) => BigInt(Math.round((performance.timeOrigin + pe
 const str = (key: string, v: string): Attr => ({ key, value: { stringValue: v } });
 const int = (key: string, v: number): Attr => ({ key, value: { intValue: String(v) } });
 
-export function tracesUrl(endpoint: string): string {
+function tracesUrl(endpoint: string): string {
   const base = endpoint.replace(/\/+$/, "");
   return base.endsWith("/v1/traces") ? base : `${base}/v1/traces`;
 }

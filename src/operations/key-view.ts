@@ -7,7 +7,7 @@ import type { KeyRecord, Store } from "../store/index.js";
 const iso = (t: number | null) => (t === null ? null : new Date(t).toISOString());
 
 /** Budget fields: the budget, its period and what was spent in the current period (decimal USD). */
-export async function budgetView(store: Store, k: KeyRecord, now: number) {
+async function budgetView(store: Store, k: KeyRecord, now: number) {
   const period = k.budgetPeriod ?? "total";
   const { spent } = await store.keyBudgetUse(k.id, periodStart(period, now));
   return { budget: k.budget === null || k.budget === undefined ? null : nanoToUsd(k.budget), budget_period: period, spent: nanoToUsd(spent) };
@@ -27,5 +27,3 @@ export async function keyView(store: Store, k: KeyRecord, now: number) {
     ...(await budgetView(store, k, now)),
   };
 }
-
-export type KeyView = Awaited<ReturnType<typeof keyView>>;

@@ -19,7 +19,7 @@ export function retentionCutoff(now: number, days: number): number {
 }
 
 /** One transaction per hour of ledger that is older than `before`, oldest first; gaps are skipped. */
-export async function* pruneSteps(store: Store, before: number): AsyncGenerator<PruneResult> {
+async function* pruneSteps(store: Store, before: number): AsyncGenerator<PruneResult> {
   for (let oldest = await store.oldestLedgerAt(); oldest !== undefined && oldest < before; oldest = await store.oldestLedgerAt()) {
     const hourEnd = oldest - (((oldest % HOUR_MS) + HOUR_MS) % HOUR_MS) + HOUR_MS;
     const step = await store.prune(Math.min(hourEnd, before));
@@ -40,7 +40,7 @@ export async function pruneAll(store: Store, before: number): Promise<PruneResul
 }
 
 /** The same, yielding to the event loop between steps; stops early once `stopped()` says so. */
-export async function pruneInBackground(store: Store, before: number, stopped: () => boolean): Promise<PruneResult> {
+async function pruneInBackground(store: Store, before: number, stopped: () => boolean): Promise<PruneResult> {
   let total = none();
   for await (const step of pruneSteps(store, before)) {
     total = add(total, step);

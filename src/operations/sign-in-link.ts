@@ -6,7 +6,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Store } from "../store/index.js";
 
-export const LINK_TTL_MS = 24 * 3_600_000;
+const LINK_TTL_MS = 24 * 3_600_000;
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 

@@ -8,7 +8,7 @@ import type { Store } from "../store/index.js";
 import { usageSummary } from "./usage-summary.js";
 
 const DAY_MS = 86_400_000;
-export const USAGE_DAYS = 30;
+const USAGE_DAYS = 30;
 
 export async function usageReport(store: Store, account: string, now: number, recentLimit = 50) {
   const today = now - (now % DAY_MS);

@@ -32,10 +32,10 @@ export interface Job<Req extends Parsed = Parsed> {
 }
 
 /** The account's own key for a plugin, if it has one (access/byok.ts). */
-export type ByokKey = (plugin: string) => string | undefined;
+type ByokKey = (plugin: string) => string | undefined;
 
 /** The functions an endpoint runs at its stages of the pipeline. */
-export type EndpointStages<Req extends Parsed, Answer> = {
+type EndpointStages<Req extends Parsed, Answer> = {
   [S in EndpointStage]: StageFunctions<Req, Answer>[S];
 };
 
@@ -79,7 +79,7 @@ export type RenderStream<Req extends Parsed> = (
 ) => Promise<StreamResult>;
 
 /** A stream whose first delta arrived: failover is over, the client gets bytes from here. */
-export interface OpenedStream {
+interface OpenedStream {
   first: StreamDelta;
   rest: AsyncIterator<StreamDelta>;
   endpoint: RoutedEndpoint;

@@ -14,9 +14,6 @@ export const ENDPOINT_STAGES = ["parse", "route", "hold", "adapter", "render"] a
 
 export type EndpointStage = (typeof ENDPOINT_STAGES)[number];
 
-/** The stages the pipeline runs itself for every endpoint (auth, limits, settle). */
-export type PipelineStage = Exclude<Stage, EndpointStage>;
-
 /**
  * An endpoint, checked when its module loads (not per request): every stage it must plug in
  * is a function. A typed endpoint cannot miss one; this catches one built by spreading.

@@ -39,7 +39,7 @@ function describe(issue: z.core.$ZodIssue | undefined): string {
 type Typed = z.ZodObject<{ type: z.ZodLiteral<string> }>;
 
 /** What a block or event of a type the adapter does not know reads as: one constant, nothing made per event. */
-export const OTHER = Object.freeze({ type: "(other)" as const });
+const OTHER = Object.freeze({ type: "(other)" as const });
 
 /**
  * Blocks or events told apart by `type`: the known ones are checked by their schema; any

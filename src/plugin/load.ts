@@ -42,7 +42,7 @@ const BUILTIN_DIR = fileURLToPath(new URL("../../providers/", import.meta.url));
 
 const builtinPath = (name: string) => resolve(BUILTIN_DIR, name, `index${EXT}`);
 
-export const isBuiltin = (name: string): boolean => BUILTIN.includes(name);
+const isBuiltin = (name: string): boolean => BUILTIN.includes(name);
 
 const cache = new Map<string, Promise<ProviderPlugin>>();
 
@@ -67,7 +67,7 @@ export function loadPlugin(spec: string, baseDir = process.cwd()): Promise<Provi
 }
 
 /** The built-in plugin names, for messages. */
-export const builtinPlugins = (): string[] => [...BUILTIN].sort();
+const builtinPlugins = (): string[] => [...BUILTIN].sort();
 
 /** Every built-in plugin, in the list's order (their descriptions drive the bundled catalog, `init` and `byok`). */
 export const loadBuiltins = (): Promise<ProviderPlugin[]> => Promise.all(BUILTIN.map((name) => loadPlugin(name)));

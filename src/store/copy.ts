@@ -85,7 +85,7 @@ export interface CopySide {
   charged: bigint;
 }
 
-export class TargetNotEmptyError extends Error {}
+class TargetNotEmptyError extends Error {}
 
 export async function copySqliteToPostgres(file: string, url: string, force: boolean): Promise<{ from: CopySide; to: CopySide }> {
   await openSqliteStore(file).close(); // brings an older file to the current schema first

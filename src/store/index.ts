@@ -13,15 +13,15 @@ import type { MoneyStore } from "./money.js";
 import type { ResponseStore } from "./responses.js";
 import type { WatchStore } from "./watch.js";
 
-export type { ByokRecord, ByokStore } from "./byok.js";
-export type { CatalogModel, CatalogStore, Endpoint, ModelCapabilities } from "./catalog.js";
-export type { DashboardSession, DashboardStore, DashboardUser } from "./dashboard.js";
-export type { InflightRow, JournalStore } from "./journal.js";
-export type { KeyChanges, KeyRecord, KeyStore } from "./keys.js";
-export type { ApiEndpoint, Attempt, DailySpend, LedgerEntry, LedgerStore, PruneResult, RecentRequest, UsageRow } from "./ledger.js";
-export type { AccountSummary, CreditEntry, MoneyStore } from "./money.js";
-export type { ResponseStore, StoredResponse } from "./responses.js";
-export type { WatchStore } from "./watch.js";
+export type { ByokRecord } from "./byok.js";
+export type { CatalogModel, Endpoint, ModelCapabilities } from "./catalog.js";
+export type { DashboardUser } from "./dashboard.js";
+export type { InflightRow } from "./journal.js";
+export type { KeyChanges, KeyRecord } from "./keys.js";
+export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageRow } from "./ledger.js";
+export type {} from "./money.js";
+export type { StoredResponse } from "./responses.js";
+export type {} from "./watch.js";
 
 /**
  * Every method answers with a promise, so the SQLite store (synchronous underneath) and the

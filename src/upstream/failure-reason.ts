@@ -25,7 +25,7 @@ const BY_CODE: Record<string, string> = {
 };
 
 /** A network error's code as a reason; codes of certificate and TLS failures all read `tls`. */
-export function reasonOfCode(code: string): string {
+function reasonOfCode(code: string): string {
   const known = BY_CODE[code];
   if (known) return known;
   if (/CERT|TLS|SSL/.test(code)) return "tls";

@@ -8,7 +8,7 @@ import type { ProviderInstance } from "../plugin/load.js";
 import { Upstream } from "./upstream.js";
 import { UpstreamFailure } from "../plugin/failure.js";
 
-export type KeyStatus = "accepted" | "rejected" | "unreachable" | "failed" | "no_key" | "unchecked";
+type KeyStatus = "accepted" | "rejected" | "unreachable" | "failed" | "no_key" | "unchecked";
 
 export interface KeyCheck {
   provider: string;

@@ -76,7 +76,7 @@ export class Upstream {
 }
 
 /** docs/limits.md: 408/429/5xx/529 and network errors retry; 401/403 mean our key is bad. */
-export function classifyStatus(status: number): ErrorClass {
+function classifyStatus(status: number): ErrorClass {
   if (status === 401 || status === 403) return { retryable: true, keyRejected: true };
   if (status === 408 || status === 409 || status === 429 || status >= 500) return { retryable: true };
   return { retryable: false };

@@ -9,7 +9,7 @@ import { accountMustExist } from "../../operations/account-exists.js";
 import { accountOf, cliActor, output, withStore } from "./context.js";
 
 /** `+2.5`, `-0.30`, `7`: exact signed nano-USD; zero is bad usage. */
-export function signedUsd(value: string): bigint {
+function signedUsd(value: string): bigint {
   const m = /^([+-]?)(.*)$/.exec(value.trim())!;
   let nano: bigint;
   try {

@@ -7,7 +7,7 @@ import { BUDGET_PERIODS, type BudgetPeriod } from "../../core/budget.js";
 import { UsageError } from "../../core/errors.js";
 import { usdToNanoExact } from "../../core/money.js";
 
-export function budgetUsd(value: string): bigint {
+function budgetUsd(value: string): bigint {
   try {
     return usdToNanoExact(value);
   } catch (err) {
@@ -15,7 +15,7 @@ export function budgetUsd(value: string): bigint {
   }
 }
 
-export function budgetPeriod(value: string): BudgetPeriod {
+function budgetPeriod(value: string): BudgetPeriod {
   if (!(BUDGET_PERIODS as readonly string[]).includes(value)) throw new InvalidArgumentError(`expected one of ${BUDGET_PERIODS.join(", ")}`);
   return value as BudgetPeriod;
 }

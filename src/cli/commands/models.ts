@@ -8,7 +8,7 @@ import type { SyncReport } from "../../operations/sync-models.js";
 import { existingAccount, output, table, withStore } from "./context.js";
 
 /** `models list --json` row (docs/cli.md); prices are USD per 1M tokens, null when unknown. */
-export interface ModelRow {
+interface ModelRow {
   id: string;
   owned_by: string;
   pricing: { prompt: string | null; completion: string | null };

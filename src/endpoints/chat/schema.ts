@@ -22,7 +22,7 @@ export const ChatCompletion = z.object({
 });
 
 /** A streamed tool-call fragment: `index` always, `id`, `type` and `name` on a call's first fragment. */
-export const ToolCallChunk = z.object({
+const ToolCallChunk = z.object({
   index: z.number().int(),
   id: z.string().optional(),
   type: z.literal("function").optional(),

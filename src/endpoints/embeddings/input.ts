@@ -10,7 +10,7 @@ import { unsupported, type EmbeddingsCall } from "../../plugin/contract.js";
 import { countTextTokens } from "../../billing/tokens.js";
 
 /** Upstream calls one request may fan out to (Bedrock Titan embeds one text per call). */
-export const MAX_UPSTREAM_CALLS = 256;
+const MAX_UPSTREAM_CALLS = 256;
 /** Special tokens a model may add around each input (BOS/EOS, a task prefix), generously. */
 const PER_INPUT_OVERHEAD = 16;
 

@@ -24,7 +24,7 @@ export const EmbeddingsRequest = z.strictObject(requestShape);
 export const LooseEmbeddingsRequest = z.object(requestShape);
 export type EmbeddingsRequest = z.infer<typeof EmbeddingsRequest>;
 
-export const EmbeddingsResponse = z.object({
+const EmbeddingsResponse = z.object({
   object: z.literal("list"),
   data: z.array(
     z.object({

@@ -36,7 +36,7 @@ function fromBase64(text: string): Float32Array {
 }
 
 /** Little-endian float32 whatever the host's byte order, then base64. */
-export function toBase64(v: Float32Array): string {
+function toBase64(v: Float32Array): string {
   const bytes = Buffer.allocUnsafe(v.length * 4);
   for (let i = 0; i < v.length; i++) bytes.writeFloatLE(v[i]!, i * 4);
   return bytes.toString("base64");

@@ -9,15 +9,15 @@ import type { Completion } from "../../plugin/contract.js";
 import type { FinishReason, Usage } from "../../core/chat-request.js";
 import type { ResponsesRequest } from "./schema.js";
 
-export type ItemStatus = "in_progress" | "completed" | "incomplete";
+type ItemStatus = "in_progress" | "completed" | "incomplete";
 
-export interface OutputText {
+interface OutputText {
   type: "output_text";
   text: string;
   annotations: never[];
   logprobs: unknown[];
 }
-export interface OutputRefusal {
+interface OutputRefusal {
   type: "refusal";
   refusal: string;
 }
@@ -55,7 +55,7 @@ export const itemId = (head: ResponseHead, prefix: "msg" | "fc", n: number) => `
 /** The tools' arguments as JSON: a call without parameters may come as "", which clients cannot JSON.parse. */
 export const argumentsOf = (args: string) => (args === "" ? "{}" : args);
 
-export function incompleteReason(finish: FinishReason | undefined): "max_output_tokens" | "content_filter" | null {
+function incompleteReason(finish: FinishReason | undefined): "max_output_tokens" | "content_filter" | null {
   return finish === "length" ? "max_output_tokens" : finish === "content_filter" ? "content_filter" : null;
 }
 
@@ -91,7 +91,7 @@ export function logprobsOf(lp: unknown): unknown[] {
 /** Usage with the OpenAI-convention details where the provider reported them (docs/billing.md). */
 type Detailed = Usage & { prompt_tokens_details?: { cached_tokens?: number }; completion_tokens_details?: { reasoning_tokens?: number } };
 
-export function responseUsage(u: Detailed) {
+function responseUsage(u: Detailed) {
   return {
     input_tokens: u.prompt_tokens,
     input_tokens_details: { cached_tokens: u.prompt_tokens_details?.cached_tokens ?? 0 },

@@ -27,7 +27,7 @@ import { inResponsesTerms, inputItems, toChatRequest } from "./translate.js";
 /** How much of a previous_response_id chain is replayed: beyond it the client sends the history itself. */
 const MAX_CHAIN = { depth: 256, bytes: 32 * 1024 * 1024 };
 
-export const responseNotFound = (id: string, param: string | null, detail = "") =>
+const responseNotFound = (id: string, param: string | null, detail = "") =>
   new GatewayError(404, "not_found", "response_not_found", `No response '${id}' is stored for this account${detail}.`, { param });
 
 /** What a Responses request is beyond its chat form, kept from its parse stage to its render stage. */

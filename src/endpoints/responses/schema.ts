@@ -64,12 +64,12 @@ const LooseItems = itemSchemas(false);
 export type ContentPart = z.infer<typeof StrictItems.ContentPart>;
 export type InputItem = z.infer<typeof StrictItems.InputItem>;
 
-export const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields });
-export type FunctionTool = z.infer<typeof FunctionTool>;
+const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields });
+type FunctionTool = z.infer<typeof FunctionTool>;
 
-export const ToolChoice = z.union([z.enum(["none", "auto", "required"]), z.strictObject({ type: z.literal("function"), name: ToolName })]);
+const ToolChoice = z.union([z.enum(["none", "auto", "required"]), z.strictObject({ type: z.literal("function"), name: ToolName })]);
 
-export const TextFormat = z.discriminatedUnion("type", [
+const TextFormat = z.discriminatedUnion("type", [
   z.strictObject({ type: z.literal("text") }),
   z.strictObject({ type: z.literal("json_object") }),
   z.strictObject({
@@ -140,7 +140,7 @@ const OutputFunctionCall = z.object({
   status: z.enum(["in_progress", "completed", "incomplete"]),
 });
 
-export const ResponseUsage = z.object({
+const ResponseUsage = z.object({
   input_tokens: z.number().int(),
   input_tokens_details: z.object({ cached_tokens: z.number().int() }),
   output_tokens: z.number().int(),

@@ -120,7 +120,7 @@ const PARAMS: Record<string, string> = {
   top_logprobs: "top_logprobs",
 };
 
-export function responsesParam(param: string): string {
+function responsesParam(param: string): string {
   if (param.startsWith("messages")) return "input";
   return PARAMS[param] ?? param;
 }

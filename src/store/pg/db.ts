@@ -35,7 +35,7 @@ export function createPool(url: string, max = 20): pg.Pool {
 }
 
 /** Errors that say the database is out of reach rather than that a statement was wrong. */
-export function unreachable(err: unknown): boolean {
+function unreachable(err: unknown): boolean {
   const e = err as { code?: string; message?: string };
   if (
     typeof e?.code === "string" &&

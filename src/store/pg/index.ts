@@ -24,7 +24,7 @@ export interface PgOptions {
   maxConnections?: number;
 }
 
-export { isPostgresUrl } from "../../core/database-url.js";
+export {} from "../../core/database-url.js";
 
 export async function openPostgresStore(url: string, opts: PgOptions = {}): Promise<Store> {
   const pool = createPool(url, opts.maxConnections);

@@ -21,7 +21,7 @@ export const CHANGES_CHANNEL = "gateway_changes";
 export const notify = (c: pg.PoolClient) => c.query(`NOTIFY ${CHANGES_CHANNEL}`);
 
 /** How often the listener NOTIFYs itself. */
-export const HEARTBEAT_MS = 1_000;
+const HEARTBEAT_MS = 1_000;
 /** Own heartbeat not heard for this long: the listener is deaf (the bound docs/fleet.md promises). */
 export const DEAF_MS = 3_000;
 const MAX_BACKOFF_MS = 5_000;

@@ -8,7 +8,7 @@ const PRIVATE = 0o600;
 /** Any permission bit for group or others. */
 const SHARED_BITS = 0o077;
 
-export const journalsOf = (db: string): string[] => [`${db}-wal`, `${db}-shm`];
+const journalsOf = (db: string): string[] => [`${db}-wal`, `${db}-shm`];
 
 function modeOf(file: string): number | undefined {
   try {

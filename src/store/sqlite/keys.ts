@@ -5,10 +5,10 @@ import type { KeyRecord } from "../keys.js";
 import type { sqliteBudget } from "./budget.js";
 
 /** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
-export const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
+const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
   revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod`;
 
-export function toKey(row: unknown): KeyRecord | undefined {
+function toKey(row: unknown): KeyRecord | undefined {
   if (!row) return undefined;
   const r = row as KeyRecord & { budget: string | null };
   return { ...r, budget: r.budget === null ? null : BigInt(r.budget) };
