@@ -27,8 +27,9 @@ export function assertBuilt(): void {
   if (!existsSync(BIN)) throw new Error("dist/ is missing: run `npm test` (it builds first) or `npm run build`");
 }
 
+/** A folder of this test run's own (setup/services.ts makes it and removes it at the end), so a run leaves nothing in /tmp. */
 export function tempDir(): string {
-  return mkdtempSync(join(tmpdir(), "gw-cli-"));
+  return mkdtempSync(join(process.env.GATEWAY_TEST_TMP ?? tmpdir(), "gw-cli-"));
 }
 
 export interface CliResult {

@@ -4,6 +4,9 @@
  * the end the removal of anything the run left behind.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { TestProject } from "vitest/node";
 import { requireRedis } from "../helpers/redis.js";
 import { checkPostgres, dropRunDatabases } from "../helpers/services.js";
@@ -17,9 +20,13 @@ declare module "vitest" {
 export default async function setup(project: TestProject) {
   const runId = randomBytes(4).toString("hex");
   project.provide("runId", runId);
+  // Temporary folders of the whole run (helpers/cli.ts tempDir), removed with everything else at the end.
+  const planted = process.env.GATEWAY_TEST_TMP;
+  const tmp = planted || (process.env.GATEWAY_TEST_TMP = mkdtempSync(join(tmpdir(), "gw-run-")));
   await checkPostgres();
   (await requireRedis()).disconnect();
   return async () => {
     await dropRunDatabases(runId);
+    if (!planted) rmSync(tmp, { recursive: true, force: true });
   };
 }
