@@ -1,5 +1,6 @@
 import { render } from "preact";
 import { App } from "./app.js";
 import "./style.css";
+import "./narrow.css";
 
 render(<App />, document.getElementById("app")!);

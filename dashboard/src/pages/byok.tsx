@@ -72,11 +72,11 @@ export function ByokPage({ account }: { account: string }) {
             <tbody>
               {data.keys.map((k) => (
                 <tr>
-                  <td>{k.provider}</td>
-                  <td>
+                  <td data-label="Provider">{k.provider}</td>
+                  <td data-label="Key">
                     <code>{k.masked}</code>
                   </td>
-                  <td>{date(k.updated_at)}</td>
+                  <td data-label="Updated">{date(k.updated_at)}</td>
                   <td>
                     <button type="button" class="danger" onClick={() => remove(k.provider)}>
                       Remove

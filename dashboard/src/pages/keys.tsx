@@ -80,16 +80,16 @@ function KeyTable({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (k: KeyView) 
         <tbody>
           {keys.map((k) => (
             <tr key={k.id}>
-              <td>{k.name}</td>
-              <td>
+              <td data-label="Name">{k.name}</td>
+              <td data-label="Key">
                 <code>{k.masked}</code>
               </td>
-              <td>
+              <td data-label="State">
                 <span class={`state ${k.state}`}>{k.state}</span>
               </td>
-              <td>{date(k.created_at)}</td>
-              <td>{date(k.last_used_at)}</td>
-              <td>{date(k.expires_at)}</td>
+              <td data-label="Created">{date(k.created_at)}</td>
+              <td data-label="Last used">{date(k.last_used_at)}</td>
+              <td data-label="Expires">{date(k.expires_at)}</td>
               <td>
                 {k.state === "active" && (
                   <button type="button" class="danger" onClick={() => onRevoke(k)}>

@@ -72,8 +72,8 @@ export function Table({ title, head, rows }: { title?: string; head: string[]; r
         <tbody>
           {rows.map((r) => (
             <tr>
-              {r.map((c) => (
-                <td>{c}</td>
+              {r.map((c, i) => (
+                <td data-label={head[i]}>{c}</td>
               ))}
             </tr>
           ))}

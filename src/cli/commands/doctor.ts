@@ -2,7 +2,8 @@
 import { isPostgresUrl } from "../../core/database-url.js";
 import { dirname } from "node:path";
 import type { Command } from "commander";
-import type { LoadedConfig } from "../../config/config.js";
+import { redisOf, type LoadedConfig } from "../../config/config.js";
+import { redisFinding } from "../doctor-redis.js";
 import type { Finding } from "../doctor-checks.js";
 import { configFor, globals } from "./context.js";
 
@@ -40,6 +41,8 @@ async function run(cmd: Command, offline: boolean): Promise<Finding[]> {
     findings.push({ check: "providers", status: "fail", message: (err as Error).message });
   }
   findings.push(...(isPostgresUrl(config.database) ? await checks.postgresFindings(config.database) : checks.databaseFindings(config.database)));
+  const redis = await redisFinding(redisOf(config, process.env));
+  if (redis) findings.push(redis);
   findings.push(await checks.portFinding(config.server.host, config.server.port, config.database));
   return findings;
 }

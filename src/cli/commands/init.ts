@@ -21,6 +21,7 @@ import {
 } from "../init-setup.js";
 import { canPrompt, output } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
+import { selfCommand } from "../self-command.js";
 
 const COMPAT_MODES = ["openai", "strict", "passthrough"];
 
@@ -139,7 +140,7 @@ export function initCommand(program: Command): void {
         cmd,
         { file: opts.file, providers: names, compat: answers.compat, mode: secret ? "0600" : undefined },
         `Wrote ${opts.file} (${names.length} provider${names.length === 1 ? "" : "s"}: ${names.join(", ") || "none"}${secret ? "; it holds a key: mode 0600" : ""}). ` +
-          `Next: npx gateway doctor, then npx gateway keys create --name my-app`,
+          `Next: ${selfCommand()} doctor, then ${selfCommand()} keys create --name my-app`,
       );
     });
 }

@@ -9,6 +9,7 @@ import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 import { startupWarnings, usableModels } from "../../app/startup-check.js";
 import type { LogFormat } from "../../observability/log.js";
+import { storeLine } from "../../app/store-line.js";
 
 const LEVELS = ["trace", "debug", "info", "warn", "error", "fatal", "silent"];
 
@@ -77,6 +78,7 @@ export function serveCommand(program: Command): void {
       gwLog.events.info({ event: "start", ...ready, interrupted_streams_billed: server.leftovers, pid: process.pid }, "gateway started");
       // Operator lines: one line each on stderr as before, and log records (observability/log.ts notice).
       const say = (line: string) => gwLog.notice(line.includes("error") ? "error" : "warn", line);
+      gwLog.notice("info", storeLine(loaded.config, process.env));
       const modes = fileModeWarning(loaded.config.database);
       if (modes) say(modes);
       // After listen, in hour-sized steps between requests: never on a request's path.

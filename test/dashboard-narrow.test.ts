@@ -1,0 +1,121 @@
+/**
+ * The dashboard on a phone (375×740, docs/dashboard.md "Narrow screens"): no page is wider than
+ * the viewport, for an account holder and for an admin; the Usage page's Cost column is on
+ * screen; the Revoke dialog's confirming button is inside the viewport and revokes the key when
+ * tapped. Runs against a real `gateway serve` child process in Debian's Chromium.
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Browser, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { stringify } from "yaml";
+import { launchChromium } from "./helpers/browser.js";
+import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
+import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { openaiConfig } from "./helpers/gateway.js";
+import { completion } from "./helpers/openai-wire.js";
+
+const PHONE = { width: 375, height: 740 };
+const PAGES = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health"];
+
+let browser: Browser;
+let up: FakeUpstream;
+let dir: string;
+let url: string;
+let stop: () => void;
+const cli = (...args: string[]) => gateway(["--config", join(dir, "gateway.config.yaml"), ...args], { cwd: dir });
+
+beforeAll(async () => {
+  assertBuilt();
+  browser = await launchChromium();
+  up = await startFakeUpstream(() => completion("Hello", { prompt_tokens: 1200, completion_tokens: 340 }));
+  dir = tempDir();
+  const port = await freePort();
+  writeFileSync(join(dir, "gateway.config.yaml"), stringify(openaiConfig(up.url, { server: { port }, database: join(dir, "gateway.db") })));
+  const server = await serve(["--config", join(dir, "gateway.config.yaml"), "--port", String(port)], { cwd: dir });
+  url = server.url;
+  stop = () => server.proc.kill("SIGTERM");
+  // Something on every page: credits history, a key with a request, a BYOK key.
+  expect((await cli("credits", "add", "5", "--account", "acme", "--create")).exitCode).toBe(0);
+  const key = await cli("--json", "keys", "create", "--name", "phone-key-with-a-long-name", "--account", "acme");
+  expect(key.exitCode).toBe(0);
+  const res = await fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${key.json.key}`, "content-type": "application/json" },
+    body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+  });
+  expect(res.status).toBe(200);
+  expect((await cli("byok", "set", "anthropic", "--key", "sk-ant-phone-secret-9876", "--account", "acme")).exitCode).toBe(0);
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  stop?.();
+  await up?.close();
+});
+
+/** A phone-sized page signed in through a fresh `users add` link. */
+async function signedIn(email: string, ...flags: string[]): Promise<Page> {
+  const added = await cli("--json", "users", "add", email, "--account", "acme", ...flags);
+  expect(added.exitCode).toBe(0);
+  const page = await (await browser.newContext({ viewport: PHONE })).newPage();
+  await page.goto(added.json.link);
+  await page.getByLabel("New password").fill("a long enough password");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible(), { timeout: 15_000 }).toBe(true);
+  return page;
+}
+
+const pageWidth = (page: Page) => page.evaluate<number>("document.documentElement.scrollWidth");
+
+/** Its box lies inside the phone's viewport once the page is scrolled down to it (never sideways). */
+async function onScreen(el: Locator): Promise<boolean> {
+  await el.evaluate("e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 80)");
+  const box = await el.boundingBox();
+  return !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height;
+}
+
+async function everyPageFits(page: Page, expectText: Record<string, string>): Promise<void> {
+  for (const name of PAGES) {
+    await page.getByRole("link", { name, exact: true }).click();
+    await expect.poll(() => page.locator("main").textContent(), { message: name }).toContain(expectText[name]);
+    expect(await pageWidth(page), `${name} page width`).toBeLessThanOrEqual(PHONE.width);
+  }
+}
+
+const TEXT = { Keys: "phone-key-with-a-long-name", Usage: "$0.000384", Credits: "$4.999616", BYOK: "…9876", Models: "openai/gpt-4o-mini", Health: "openai" };
+
+test("an account holder's pages fit a 375 px phone, Cost shows, and Revoke can be tapped", async () => {
+  const page = await signedIn("phone@example.com");
+  await everyPageFits(page, TEXT);
+
+  await page.getByRole("link", { name: "Usage" }).click();
+  const cost = page.locator('td[data-label="Cost"]').filter({ hasText: "$0.000384" }).first();
+  await expect.poll(() => cost.isVisible()).toBe(true);
+  expect(await onScreen(cost)).toBe(true);
+
+  await page.getByRole("link", { name: "Keys" }).click();
+  const row = page.getByRole("row").filter({ hasText: "phone-key-with-a-long-name" });
+  await row.getByRole("button", { name: "Revoke" }).click();
+  const confirm = page.getByRole("dialog").getByRole("button", { name: "Revoke" });
+  await expect.poll(() => confirm.isVisible()).toBe(true);
+  expect(await onScreen(confirm)).toBe(true);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+  await confirm.click(); // Playwright clicks only an element that receives the pointer there
+  await expect.poll(() => row.textContent()).toContain("revoked");
+  const listed = await cli("--json", "keys", "list", "--account", "acme");
+  expect(listed.json.find((k: { name: string }) => k.name === "phone-key-with-a-long-name").state).toBe("revoked");
+  await page.context().close();
+}, 90_000);
+
+test("an admin's pages (account picker, every balance, add credits) fit a 375 px phone", async () => {
+  const page = await signedIn("phone-admin@example.com", "--admin");
+  await page.getByLabel("Viewing account").selectOption("acme");
+  await everyPageFits(page, { ...TEXT, Keys: "phone-key" });
+  await page.getByRole("link", { name: "Credits" }).click();
+  await expect.poll(() => page.getByRole("button", { name: "Add credits" }).isVisible()).toBe(true);
+  expect(await onScreen(page.getByRole("button", { name: "Add credits" }))).toBe(true);
+  await expect.poll(() => page.locator('td[data-label="Balance"]').first().isVisible()).toBe(true);
+  expect(await pageWidth(page)).toBeLessThanOrEqual(PHONE.width);
+  await page.context().close();
+}, 90_000);
