@@ -3,7 +3,7 @@
  * fields it reads (non-strict, so fields it ignores pass), and reads the answer through it. An
  * answer that breaks the schema is an InvalidAnswer: that endpoint failed, and the client gets
  * 502 upstream_invalid_response when none answered usably (docs/limits.md). The failing path
- * goes to the operator's log (src/upstream/invalid-answer-log.ts), never to the client.
+ * goes to the operator's log (src/upstream/provider-notices.ts), never to the client.
  */
 import { z } from "zod";
 import type { GatewayError } from "../core/errors.js";

@@ -13,9 +13,7 @@ import { GatewayError, invalidRequest, upstreamInvalid, upstreamUnavailable } fr
 import { backoffMs, clientClosed, RoundFailed, RoundTally } from "./failover-policy.js";
 import type { Outcome } from "../plugin/failure.js";
 import type { Health } from "./health.js";
-import { KeyRejectionLog } from "./key-rejection.js";
-import { InvalidAnswerLog } from "./invalid-answer-log.js";
-import { UpstreamFailureLog } from "./failure-log.js";
+import { ProviderNotices } from "./provider-notices.js";
 import { failureReason } from "./failure-reason.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
@@ -50,14 +48,10 @@ interface RoundOptions extends RunOptions {
 const isUnsupported = (err: unknown): err is GatewayError => err instanceof GatewayError && err.code === "unsupported_parameter";
 
 export class Router {
-  private keyLog: KeyRejectionLog;
-  private invalidLog: InvalidAnswerLog;
-  private failureLog: UpstreamFailureLog;
+  private notices: ProviderNotices;
 
   constructor(private deps: RouterDeps) {
-    this.keyLog = new KeyRejectionLog(deps.log);
-    this.invalidLog = new InvalidAnswerLog(deps.log);
-    this.failureLog = new UpstreamFailureLog(deps.log);
+    this.notices = new ProviderNotices(deps.log);
   }
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
@@ -154,12 +148,12 @@ export class Router {
     if (err instanceof InvalidAnswer) return this.unusable(e, err);
     if (err.outcome === "key_rejected" && !e.byok) {
       opts.refused.add(e);
-      this.keyLog.rejected(e.provider, err.upstreamStatus, this.deps.now());
+      this.notices.rejected(e.provider, err.upstreamStatus, this.deps.now());
       return tally.keyRefused(e.provider);
     }
     if (!err.retryable) throw invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected");
     if (err.outcome === "key_rejected" && e.byok) tally.byokRejected = true;
-    else this.failureLog.failed(e.provider, failureReason(err), this.deps.now());
+    else this.notices.failed(e.provider, failureReason(err), this.deps.now());
     if (err.retryAfterMs !== null) opts.notBefore.set(e, this.deps.now() + err.retryAfterMs);
     tally.later(err.retryAfterMs ?? 0);
   }
@@ -170,7 +164,7 @@ export class Router {
    * same answer (docs/limits.md, "A complete answer"). Health counts it as a suspect failure.
    */
   private unusable(e: RoutedEndpoint, err: InvalidAnswer): never {
-    this.invalidLog.invalid(e.provider, err.cause, this.deps.now());
+    this.notices.invalid(e.provider, err.cause, this.deps.now());
     throw upstreamInvalid();
   }
 
