@@ -83,3 +83,34 @@ describe("public endpoints and keyless throttling", () => {
     expect(res.headers.get("x-ratelimit-remaining")).toBe("4");
   });
 });
+
+describe("where each kind of client puts its key (docs/http.md, Authentication)", () => {
+  const chat = (headers: Record<string, string>, query = "") =>
+    fetch(`${h.gw.url}/v1/chat/completions${query}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...headers },
+      body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+    });
+
+  test.each([
+    ["x-api-key (Anthropic's clients)", (k: string) => ({ headers: { "x-api-key": k }, query: "" })],
+    ["x-goog-api-key (Google's clients)", (k: string) => ({ headers: { "x-goog-api-key": k }, query: "" })],
+    ["?key= (Google's clients)", (k: string) => ({ headers: {}, query: `?key=${k}` })],
+  ])("%s works on the model routes and the small routes alike", async (_name, place) => {
+    const { headers, query } = place(h.key);
+    expect((await chat(headers, query)).status).toBe(200);
+    expect((await fetch(`${h.gw.url}/v1/models${query}`, { headers })).status).toBe(200);
+  });
+
+  test.each([
+    ["x-api-key", (k: string) => ({ headers: { "x-api-key": k }, query: "" })],
+    ["?key=", (k: string) => ({ headers: {}, query: `?key=${k}` })],
+  ])("a wrong key in %s is a 401, not a fall-through to no key", async (_name, place) => {
+    const { headers, query } = place("sk-" + "b".repeat(48));
+    await expectError(await chat(headers, query), 401, "authentication_error", "invalid_api_key");
+  });
+
+  test("Authorization wins when several are sent: a bad Bearer is refused even beside a good x-api-key", async () => {
+    await expectError(await chat({ authorization: "Bearer sk-nope", "x-api-key": h.key }), 401, "authentication_error", "invalid_api_key");
+  });
+});

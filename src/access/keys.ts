@@ -38,7 +38,8 @@ export function keyState(key: Pick<KeyRecord, "revokedAt" | "expiresAt">, now: n
 
 export interface Authenticator {
   /** The active key for an Authorization header value, or a 401 GatewayError. */
-  authenticate(header: string | null | undefined, now: number): Promise<KeyRecord>;
+  /** `token` as http/credential.ts read it: undefined when none was sent, null for an unknown scheme. */
+  authenticate(token: string | null | undefined, now: number): Promise<KeyRecord>;
   /** Forget cached keys (called when another connection committed, e.g. a CLI revoke). */
   invalidate(): void;
   /** Writes last-used times to the store. */
@@ -65,9 +66,8 @@ export function createAuthenticator(store: Store): Authenticator {
   };
 
   return {
-    async authenticate(header, now) {
-      if (!header) throw missingApiKey();
-      const token = bearerToken(header);
+    async authenticate(token, now) {
+      if (token === undefined || token === "") throw missingApiKey();
       if (token === null || !token.startsWith("sk-") || token.length > 200) throw invalidApiKey();
       const trusted = hearing();
       const key = (trusted ? cache.get(token) : undefined) ?? (await lookup(token, trusted));

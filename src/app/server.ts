@@ -17,6 +17,7 @@ import { errorReply } from "../http/error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { authenticate } from "../http/authenticate.js";
+import { credentialOf } from "../http/credential.js";
 import { eventClientIp, socketClientIp } from "../http/client-ip.js";
 import { limitByIp } from "../http/rate-limit.js";
 import { startRequest, type RequestState } from "../http/request-state.js";
@@ -104,7 +105,12 @@ function createApp(gw: Gateway): H3 {
         await limitByIp(gw, state, ip);
         return withHeaders(event, await route.handle(gw, event, ip));
       }
-      const key = await authenticate(gw, state, event.req.headers.get("authorization"), () => clientIp(event));
+      const key = await authenticate(
+        gw,
+        state,
+        credentialOf((name) => event.req.headers.get(name), event.req.url),
+        () => clientIp(event),
+      );
       return withHeaders(event, await route.handle(gw, key, event));
     });
   }

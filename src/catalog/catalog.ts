@@ -110,9 +110,12 @@ export class Catalog {
    * What a request's model (after aliases) routes to: its catalog id, else for a bare id (no `/`)
    * the one `vendor/<id>` this account can use, as existing clients send `gpt-4o-mini`
    * (docs/cli.md "What serve tells the operator"). Several such models: a 404 listing them.
+   * `vendor`, the route's own (`anthropic` on /v1/messages), is asked first for a bare id.
    */
-  find(requested: string, byokKey: (plugin: string) => string | undefined): Route | undefined {
+  find(requested: string, byokKey: (plugin: string) => string | undefined, vendor?: string): Route | undefined {
     if (this.byId.has(requested) || requested.includes("/")) return this.route(requested, byokKey);
+    const own = vendor === undefined ? undefined : this.route(`${vendor}/${requested}`, byokKey);
+    if (own) return own;
     const routes = this.idsNamed(requested).flatMap((id) => this.route(id, byokKey) ?? []);
     if (routes.length > 1)
       throw modelAmbiguous(

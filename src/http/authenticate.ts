@@ -1,5 +1,5 @@
 /**
- * The API key of a request (`Authorization: Bearer sk-…`, access/keys.ts), then its rate-limit
+ * The API key of a request (wherever http/credential.ts finds it; access/keys.ts checks it), then its rate-limit
  * window. A request without a valid key counts against its client IP's window instead.
  */
 import { GatewayError } from "../core/errors.js";
@@ -9,13 +9,13 @@ import { limitByIp, takeLimit } from "./rate-limit.js";
 import type { RequestState } from "./request-state.js";
 
 /**
- * Bearer auth, then the key's window (per-key `--rpm` overrides the config default). `ip` is
+ * The key, then the key's window (per-key `--rpm` overrides the config default). `ip` is
  * asked only when the key is refused: reading X-Forwarded-For is not the hot path's cost.
  */
-export async function authenticate(gw: Gateway, state: RequestState, authorization: string | null | undefined, ip: () => string): Promise<KeyRecord> {
+export async function authenticate(gw: Gateway, state: RequestState, credential: string | null | undefined, ip: () => string): Promise<KeyRecord> {
   let key: KeyRecord;
   try {
-    key = await gw.auth.authenticate(authorization, gw.now());
+    key = await gw.auth.authenticate(credential, gw.now());
   } catch (err) {
     if (err instanceof GatewayError) await limitByIp(gw, state, ip());
     throw err;

@@ -8,6 +8,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Config } from "../config/config.js";
 import { readBody } from "./body.js";
 import { clientIp } from "./client-ip.js";
+import { credentialOf } from "./credential.js";
 import { errorReply } from "./error-reply.js";
 import { startRequest, type RequestState } from "./request-state.js";
 import type { SseSink } from "./sse.js";
@@ -45,6 +46,11 @@ export class Exchange implements SseSink {
   header(name: string): string | undefined {
     const v = this.req.headers[name];
     return typeof v === "string" ? v : v?.[0];
+  }
+
+  /** The gateway key the client sent, wherever its kind of client puts it (http/credential.ts). */
+  credential(): string | null | undefined {
+    return credentialOf((name) => this.header(name), this.req.url);
   }
 
   body(limit: number): Promise<Buffer> {

@@ -57,6 +57,8 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   readonly name: ApiEndpoint;
   /** The route's path, the observer's `route` label. */
   readonly path: string;
+  /** The vendor a bare model id means on this route (`anthropic` on /v1/messages); absent: the one vendor that has it. */
+  readonly vendor?: string;
   /** The 404 for a model the catalog cannot route for this account. */
   missing(gw: Gateway, requested: string, byokKey: ByokKey): GatewayError;
   /** The usage the provider reported, checked; undefined when it reported none. */

@@ -7,6 +7,7 @@
  * the hot path has no Web Request/Response. An error thrown here is rendered by the caller
  * (pipeline/serve.ts, Exchange.fail).
  */
+import { resolveAlias } from "../catalog/aliases.js";
 import { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { authenticate } from "../http/authenticate.js";
@@ -17,7 +18,7 @@ import type { Endpoint, Job, Parsed } from "./endpoint.js";
 import { withFailover } from "./failover.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
-  const key = await authenticate(gw, ex.state, ex.header("authorization"), () => ex.ip); // auth
+  const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // auth
   const parsed = ep.parse(gw, await ex.body(gw.config.server.maxBodyBytes), key);
   const body = parsed instanceof Promise ? await parsed : parsed;
   const route = await routeStage(gw, ex, ep, key, body);
@@ -41,7 +42,7 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
 /** The model id (or an alias) to the catalog's endpoints this account can use (a platform key or its BYOK key), narrowed by the endpoint. */
 async function routeStage<Req extends Parsed>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, unknown>, key: KeyRecord, body: Req) {
   const byok = await gw.byok.forAccount(key.account);
-  const found = gw.catalog.find(gw.config.aliases[body.model] ?? body.model, (plugin) => byok.get(plugin));
+  const found = gw.catalog.find(resolveAlias(gw.config.aliases, body.model), (plugin) => byok.get(plugin), ep.vendor);
   if (!found) throw ep.missing(gw, body.model, (plugin) => byok.get(plugin));
   ex.state.rec.model = found.model.id; // a catalog id: never what the client typed (observability/request-record.ts)
   return ep.route(found, body);

@@ -4,7 +4,7 @@
  */
 
 /** The ledger's `endpoint` column: which API served the request. */
-export type ApiEndpoint = "chat" | "embeddings" | "responses";
+export type ApiEndpoint = "chat" | "embeddings" | "responses" | "messages" | "gemini";
 
 export interface LedgerEntry {
   requestId: string;

@@ -3,6 +3,7 @@
  * config's aliases among them (`alias_of`); GET /v1/models/{id}: one of those entries (a bare id
  * answers its full one).
  */
+import { resolveAlias } from "../../catalog/aliases.js";
 import { modelNotFound } from "../../core/errors.js";
 import type { Gateway } from "../../gateway.js";
 import { capabilitiesEntry } from "../../catalog/model-kind.js";
@@ -39,9 +40,16 @@ export async function listModels(gw: Gateway, key: KeyRecord) {
 /** An entry of the list by its id or alias; a bare id answers its one `vendor/<id>` entry, as a request would route (Catalog.find). */
 export async function getModel(gw: Gateway, key: KeyRecord, id: string) {
   const { data } = await listModels(gw, key);
-  const entry = data.find((m) => m.id === id) ?? (await bareEntry(gw, key, id, data));
+  const entry = data.find((m) => m.id === id) ?? globEntry(gw, id, data) ?? (await bareEntry(gw, key, id, data));
   if (!entry) throw modelNotFound(id);
   return entry;
+}
+
+/** A name a glob alias (`claude-*`) sends on: the target's entry under the name asked. */
+function globEntry<E extends { id: string }>(gw: Gateway, id: string, data: E[]): E | undefined {
+  const target = resolveAlias(gw.config.aliases, id);
+  const entry = target === id ? undefined : data.find((m) => m.id === target);
+  return entry && { ...entry, id, alias_of: target };
 }
 
 async function bareEntry<E extends { id: string }>(gw: Gateway, key: KeyRecord, id: string, data: E[]): Promise<E | undefined> {
