@@ -13,21 +13,34 @@ export interface ErrorReply {
   body: string;
 }
 
+/** The error object as docs/http.md defines it, before an API's envelope goes around it. */
+interface ErrorObject {
+  message: string;
+  type: string;
+  code: string | null;
+  param?: string | null;
+  request_id: string;
+}
+
+/** How an API wraps the error object: OpenAI's `{error}` unless an endpoint says otherwise (Anthropic's, Google's). */
+export type ErrorEnvelope = (error: ErrorObject, status: number) => unknown;
+
+const openaiEnvelope: ErrorEnvelope = (error) => ({ error });
+
 /**
  * `aborted`: the client already left, so a failure is its hang-up, not a bug worth logging.
  * `withParam`: `server.compat` is not strict, so the object adds OpenAI's `param` (docs/openai-compat.md).
  */
-export function errorReply(error: unknown, state: RequestState, aborted: boolean, withParam = false): ErrorReply {
+export function errorReply(error: unknown, state: RequestState, aborted: boolean, withParam = false, envelope: ErrorEnvelope = openaiEnvelope): ErrorReply {
   const cause = (error as { cause?: unknown } | null)?.cause;
   const err = error instanceof GatewayError ? error : cause instanceof GatewayError ? cause : fromH3(error);
   if (err.status >= 500 && err.code === "internal_error" && !aborted) {
     console.error(`[gateway] ${state.id} internal error:`, err.cause ?? error);
   }
-  const body = JSON.stringify({
-    error: withParam
-      ? { message: err.message, type: err.type, code: err.code, param: err.param, request_id: state.id }
-      : { message: err.message, type: err.type, code: err.code, request_id: state.id },
-  });
+  const object = withParam
+    ? { message: err.message, type: err.type, code: err.code, param: err.param, request_id: state.id }
+    : { message: err.message, type: err.type, code: err.code, request_id: state.id };
+  const body = JSON.stringify(envelope(object, err.status));
   const headers: Record<string, string> = { ...state.headers, ...err.headers, "content-type": "application/json" };
   if (err.status === 429) headers["x-ratelimit-reset"] = headers["retry-after"] ?? headers["x-ratelimit-reset"] ?? "0";
   return { status: err.status, headers, body };

@@ -9,7 +9,7 @@ import type { Config } from "../config/config.js";
 import { readBody } from "./body.js";
 import { clientIp } from "./client-ip.js";
 import { credentialOf } from "./credential.js";
-import { errorReply } from "./error-reply.js";
+import { errorReply, type ErrorEnvelope } from "./error-reply.js";
 import { startRequest, type RequestState } from "./request-state.js";
 import type { SseSink } from "./sse.js";
 import { serverTiming } from "../observability/timing.js";
@@ -46,6 +46,11 @@ export class Exchange implements SseSink {
   header(name: string): string | undefined {
     const v = this.req.headers[name];
     return typeof v === "string" ? v : v?.[0];
+  }
+
+  /** The request's path and query as the client sent them (a route with its model in the path reads it). */
+  get url(): string {
+    return this.req.url ?? "/";
   }
 
   /** The gateway key the client sent, wherever its kind of client puts it (http/credential.ts). */
@@ -95,8 +100,8 @@ export class Exchange implements SseSink {
   }
 
   /** docs/http.md's error object, rendered as h3's onError renders it (http/error-reply.ts). */
-  fail(error: unknown): void {
-    const reply = errorReply(error, this.state, this.signal.aborted, this.withParam);
+  fail(error: unknown, envelope?: ErrorEnvelope): void {
+    const reply = errorReply(error, this.state, this.signal.aborted, this.withParam, envelope);
     const res = this.res;
     this.state.rec.status ||= reply.status;
     if (res.headersSent) return void res.destroy(); // mid-stream: nothing valid is left to send

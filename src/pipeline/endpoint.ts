@@ -10,6 +10,7 @@ import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
 import type { Usage } from "../core/chat-request.js";
 import type { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
+import type { ErrorEnvelope } from "../http/error-reply.js";
 import type { Exchange } from "../http/exchange.js";
 import type { StreamDelta } from "../plugin/contract.js";
 import type { ApiEndpoint, Attempt, KeyRecord } from "../store/index.js";
@@ -40,8 +41,11 @@ type EndpointStages<Req extends Parsed, Answer> = {
 };
 
 interface StageFunctions<Req extends Parsed, Answer> {
-  /** The body as the endpoint's request; a promise only when reading needs the store. */
-  parse(gw: Gateway, raw: Buffer, key: KeyRecord): Req | Promise<Req>;
+  /**
+   * The body as the endpoint's request; a promise only when reading needs the store. `ex` for
+   * what an API carries outside its body (a model in the path, a header forwarded natively).
+   */
+  parse(gw: Gateway, raw: Buffer, key: KeyRecord, ex: Exchange): Req | Promise<Req>;
   /** The catalog's route for the model narrowed to endpoints that can serve this request (else a 400). */
   route(found: Route, req: Req): Route;
   /** Holds the worst case against the balance and the key's budget (billing/bill.ts). */
@@ -67,6 +71,8 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   estimate(job: Job<Req>, value: Answer): Promise<Usage>;
   /** The adapter, settle and render stages of a request with `stream: true` (pipeline/chat-stream.ts); absent: never streams. */
   stream?(gw: Gateway, ex: Exchange, job: Job<Req>): Promise<void>;
+  /** The error object wrapped as this API wraps it (Anthropic's `{type: "error", error}`); absent: `{error}`. */
+  errorEnvelope?: ErrorEnvelope;
   /** An error as this API names things (Responses renames chat's fields); absent: as is. */
   inOwnTerms?(err: unknown): unknown;
 }

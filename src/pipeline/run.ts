@@ -19,7 +19,7 @@ import { withFailover } from "./failover.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
   const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // auth
-  const parsed = ep.parse(gw, await ex.body(gw.config.server.maxBodyBytes), key);
+  const parsed = ep.parse(gw, await ex.body(gw.config.server.maxBodyBytes), key, ex);
   const body = parsed instanceof Promise ? await parsed : parsed;
   const route = await routeStage(gw, ex, ep, key, body);
   const modelTier = gw.config.limits.models[route.model.id]; // limits: the model tier's window

@@ -13,7 +13,7 @@ import { runPipeline } from "./run.js";
 export function serve<Req extends Parsed, Answer>(gw: Gateway, req: IncomingMessage, res: ServerResponse, endpoint: Endpoint<Req, Answer>): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict", gw.config.server);
   gw.obs.begin(ex.state.rec, endpoint.path, req);
-  const done = runPipeline(gw, ex, endpoint).catch((err: unknown) => ex.fail(endpoint.inOwnTerms ? endpoint.inOwnTerms(err) : err));
+  const done = runPipeline(gw, ex, endpoint).catch((err: unknown) => ex.fail(endpoint.inOwnTerms ? endpoint.inOwnTerms(err) : err, endpoint.errorEnvelope));
   gw.pending.add(done);
   return done.finally(() => {
     gw.pending.delete(done);
