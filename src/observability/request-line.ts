@@ -75,6 +75,7 @@ export function lineBound(rec: RequestRecord): number {
   let chars = rec.id.length + rec.route.length + length(rec.keyId) + length(rec.account) + length(rec.model) + length(rec.provider);
   if (rec.settled) chars += rec.settled.usageSource.length + rec.settled.outcome.length;
   if (rec.bodies) chars += length(rec.requestBody) + length(rec.responseBody);
+  if (rec.ignored) chars += rec.ignored.length;
   return 800 + 6 * chars + failedBound(failedAttempts(rec));
 }
 
@@ -120,6 +121,10 @@ export class RequestLines {
     const failed = failedAttempts(rec);
     if (failed) writeFailed(out, failed);
     if (rec.settled?.capped) out.ascii(',"usage_capped":true'); // billing/usage-check.ts cappedUsage
+    if (rec.ignored) {
+      out.ascii(',"ignored":'); // docs/responses.md X-Gateway-Ignored
+      out.json(rec.ignored);
+    }
     if (rec.bodies) {
       out.ascii(',"request_body":');
       out.json(rec.requestBody);

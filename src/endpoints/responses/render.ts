@@ -8,6 +8,7 @@
 import type { Completion } from "../../plugin/contract.js";
 import type { FinishReason, Usage } from "../../core/chat-request.js";
 import type { ResponsesRequest } from "./schema.js";
+import { customInput, type ToolMap } from "./tools.js";
 
 type ItemStatus = "in_progress" | "completed" | "incomplete";
 
@@ -33,10 +34,22 @@ export interface FunctionCallOut {
   id: string;
   call_id: string;
   name: string;
+  /** Set for a function of a namespace tool: the call names it as the client declared it. */
+  namespace?: string;
   arguments: string;
   status: ItemStatus;
 }
-export type OutputItem = MessageOut | FunctionCallOut;
+/** A call of a custom (free-form) tool: its input as the model wrote it. */
+export interface CustomCallOut {
+  type: "custom_tool_call";
+  id: string;
+  call_id: string;
+  name: string;
+  input: string;
+  status: ItemStatus;
+}
+export type CallOut = FunctionCallOut | CustomCallOut;
+export type OutputItem = MessageOut | CallOut;
 
 export type Status = "in_progress" | "completed" | "incomplete" | "failed";
 
@@ -50,7 +63,7 @@ export interface ResponseHead {
 }
 
 /** Item ids from the response's own: unique across responses, stable within one stream. */
-export const itemId = (head: ResponseHead, prefix: "msg" | "fc", n: number) => `${prefix}_${head.id.slice(5)}${n.toString(16).padStart(2, "0")}`;
+export const itemId = (head: ResponseHead, prefix: "msg" | "fc" | "ctc", n: number) => `${prefix}_${head.id.slice(5)}${n.toString(16).padStart(2, "0")}`;
 
 /** The tools' arguments as JSON: a call without parameters may come as "", which clients cannot JSON.parse. */
 export const argumentsOf = (args: string) => (args === "" ? "{}" : args);
@@ -59,8 +72,25 @@ function incompleteReason(finish: FinishReason | undefined): "max_output_tokens"
   return finish === "length" ? "max_output_tokens" : finish === "content_filter" ? "content_filter" : null;
 }
 
+/** A call the model made of chat tool `name`, as the item of the tool the client declared (endpoints/responses/tools.ts). */
+export function callItem(head: ResponseHead, tools: ToolMap, n: number, call: { id: string; name: string; arguments: string }, status: ItemStatus): CallOut {
+  const origin = tools.get(call.name);
+  if (origin?.kind === "custom")
+    return { type: "custom_tool_call", id: itemId(head, "ctc", n), call_id: call.id, name: origin.name, input: customInput(call.arguments), status };
+  const item: FunctionCallOut = {
+    type: "function_call",
+    id: itemId(head, "fc", n),
+    call_id: call.id,
+    name: origin?.name ?? call.name,
+    arguments: argumentsOf(call.arguments),
+    status,
+  };
+  if (origin?.namespace) item.namespace = origin.namespace;
+  return item;
+}
+
 /** The completion's first choice (a Responses request has no `n`) as output items. */
-export function outputItems(head: ResponseHead, c: Completion): OutputItem[] {
+export function outputItems(head: ResponseHead, c: Completion, tools: ToolMap): OutputItem[] {
   const choice = c.choices[0];
   if (!choice) return [];
   const status: ItemStatus = incompleteReason(choice.finish_reason) ? "incomplete" : "completed";
@@ -69,16 +99,7 @@ export function outputItems(head: ResponseHead, c: Completion): OutputItem[] {
   if (choice.content) content.push({ type: "output_text", text: choice.content, annotations: [], logprobs: logprobsOf(choice.logprobs) });
   if (choice.refusal) content.push({ type: "refusal", refusal: choice.refusal });
   if (content.length) out.push({ type: "message", id: itemId(head, "msg", 0), role: "assistant", status, content });
-  for (const t of choice.tool_calls ?? []) {
-    out.push({
-      type: "function_call",
-      id: itemId(head, "fc", out.length),
-      call_id: t.id,
-      name: t.function.name,
-      arguments: argumentsOf(t.function.arguments),
-      status: "completed",
-    });
-  }
+  for (const t of choice.tool_calls ?? []) out.push(callItem(head, tools, out.length, { id: t.id, ...t.function }, "completed"));
   return out;
 }
 
@@ -132,7 +153,7 @@ export function responseObject(head: ResponseHead, o: Outcome) {
     tool_choice: req.tool_choice ?? "auto",
     tools: req.tools ?? [],
     text: { format: req.text?.format ?? { type: "text" } },
-    reasoning: { effort: req.reasoning?.effort ?? null, summary: null },
+    reasoning: { effort: req.reasoning?.effort ?? null, summary: req.reasoning?.summary ?? null },
     max_output_tokens: req.max_output_tokens ?? null,
     previous_response_id: req.previous_response_id ?? null,
     store: head.store,

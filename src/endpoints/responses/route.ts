@@ -22,6 +22,8 @@ import { checkItemCount, MAX_REQUEST_ITEMS, validate } from "../../core/validate
 import { finalStatus, outputItems, responseObject, type ResponseHead, type ResponseJson } from "./render.js";
 import { LooseResponsesRequest, ResponsesRequest, type InputItem } from "./schema.js";
 import { writeResponseStream } from "./stream.js";
+import type { ToolMap } from "./tools.js";
+import type { Exchange } from "../../http/exchange.js";
 import { inResponsesTerms, inputItems, toChatRequest } from "./translate.js";
 
 /** How much of a previous_response_id chain is replayed: beyond it the client sends the history itself. */
@@ -36,6 +38,8 @@ interface ResponsesContext {
   account: string;
   input: InputItem[];
   createdAt: number;
+  /** The chat tool names the model may call, in the client's terms (endpoints/responses/tools.ts). */
+  tools: ToolMap;
 }
 
 /** Keyed by the request's chat form, the pipeline's request for this endpoint. */
@@ -50,16 +54,18 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, Completion> = definesStages(
   ...CHAT_UPSTREAM,
   name: "responses",
   path: "/v1/responses",
-  async parse(gw, raw, key) {
+  async parse(gw, raw, key, ex) {
     const json = parseJsonBody(raw);
     dropNulls(json);
     checkInputCount(json);
-    const req = validate(gw.config.server.compat === "passthrough" ? LooseResponsesRequest : ResponsesRequest, json) as ResponsesRequest;
+    const compat = gw.config.server.compat;
+    const req = validate(compat === "passthrough" ? LooseResponsesRequest : ResponsesRequest, json) as ResponsesRequest;
     const history = req.previous_response_id ? await chainItems(gw, key.account, req.previous_response_id) : [];
     const input = inputItems(req);
-    const chat = toChatRequest(req, history, input);
+    const { chat, tools } = toChatRequest(req, history, input, compat === "strict");
     checkItemCount(chat); // the chain and the input together
-    contexts.set(chat, { req, account: key.account, input, createdAt: gw.now() });
+    if (tools.ignored.length) noteIgnored(ex, tools.ignored);
+    contexts.set(chat, { req, account: key.account, input, createdAt: gw.now(), tools: tools.map });
     return chat;
   },
   async render(gw, ex, job, value, usage) {
@@ -67,7 +73,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, Completion> = definesStages(
     const finish = value.choices[0]?.finish_reason ?? undefined;
     const response = responseObject(head, {
       status: finalStatus(finish),
-      output: outputItems(head, value),
+      output: outputItems(head, value, contextOf(job).tools),
       usage,
       finish,
       completedAt: Math.floor(gw.now() / 1000),
@@ -79,6 +85,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, Completion> = definesStages(
     const head = headOf(job);
     return writeResponseStream(ex, {
       head,
+      tools: contextOf(job).tools,
       first: opened.first,
       rest: opened.rest,
       delivered,
@@ -100,6 +107,13 @@ function headOf(job: Job<ChatRequest>): ResponseHead {
     req,
     store: req.store ?? true,
   };
+}
+
+/** What the request asked for that the provider does not have, left out: on the answer's `X-Gateway-Ignored` and its log line. */
+function noteIgnored(ex: Exchange, ignored: string[]): void {
+  const list = ignored.join(",");
+  ex.state.headers["x-gateway-ignored"] = list;
+  ex.state.rec.ignored = list;
 }
 
 /** Written before the answer goes out, so the next request can continue from it at once. */

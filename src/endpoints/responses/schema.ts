@@ -6,11 +6,14 @@
  *
  * Strict like /v1/chat/completions (an unknown field is a 400 naming it), inside input items
  * too, except for the fields clients replay from earlier output items (`id`, `status`,
- * `annotations`, `logprobs`, `phase`, ...): those are accepted and not read. Only what translates to the internal ChatRequest is accepted; everything
- * else is refused, never silently ignored (hosted tools, `conversation`, `background`, ...).
+ * `annotations`, `logprobs`, `phase`, ...): those are accepted and not read. Tool kinds beyond
+ * `function` are endpoints/responses/tools.ts. What cannot be served is refused, never
+ * silently ignored (`conversation`, `background`, ...); hosted tools a provider does not run
+ * are left out and named in `X-Gateway-Ignored` (docs/responses.md).
  */
 import { z } from "zod";
-import { functionFields, ImagePart, ToolName } from "../../core/chat-request.js";
+import { ImagePart, ToolName } from "../../core/chat-request.js";
+import { ResponsesTool } from "./tools.js";
 
 const ImageUrl = ImagePart.shape.image_url.shape.url;
 const Detail = z.enum(["auto", "low", "high"]);
@@ -45,6 +48,8 @@ function itemSchemas(strict: boolean) {
     type: z.literal("function_call"),
     call_id: z.string().min(1),
     name: ToolName,
+    /** The namespace tool the function belongs to (Codex's `multi_agent_v1`). */
+    namespace: ToolName.optional(),
     arguments: z.string(),
     ...replayed("id", "status", "parsed_arguments"),
   });
@@ -54,18 +59,39 @@ function itemSchemas(strict: boolean) {
     output: z.union([z.string(), z.array(z.discriminatedUnion("type", [InputText, InputImage, InputFile]))]),
     ...replayed("id", "status"),
   });
+  /** A call of a custom (free-form) tool and its output (docs/responses.md "Tool kinds"). */
+  const CustomToolCallItem = object({
+    type: z.literal("custom_tool_call"),
+    call_id: z.string().min(1),
+    name: ToolName,
+    input: z.string(),
+    ...replayed("id", "status"),
+  });
+  const CustomToolCallOutputItem = object({
+    type: z.literal("custom_tool_call_output"),
+    call_id: z.string().min(1),
+    output: z.union([z.string(), z.array(z.discriminatedUnion("type", [InputText, InputImage, InputFile]))]),
+    ...replayed("id", "status"),
+  });
   /** A reasoning item from an earlier turn: the providers behind the gateway cannot read it, so it is dropped. */
   const ReasoningItem = object({ type: z.literal("reasoning"), ...replayed("id", "summary", "content", "encrypted_content", "status") });
-  return { ContentPart, InputItem: z.discriminatedUnion("type", [MessageItem, FunctionCallItem, FunctionCallOutputItem, ReasoningItem]) };
+  return {
+    ContentPart,
+    InputItem: z.discriminatedUnion("type", [
+      MessageItem,
+      FunctionCallItem,
+      FunctionCallOutputItem,
+      CustomToolCallItem,
+      CustomToolCallOutputItem,
+      ReasoningItem,
+    ]),
+  };
 }
 
 const StrictItems = itemSchemas(true);
 const LooseItems = itemSchemas(false);
 export type ContentPart = z.infer<typeof StrictItems.ContentPart>;
 export type InputItem = z.infer<typeof StrictItems.InputItem>;
-
-const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields });
-type FunctionTool = z.infer<typeof FunctionTool>;
 
 const ToolChoice = z.union([z.enum(["none", "auto", "required"]), z.strictObject({ type: z.literal("function"), name: ToolName })]);
 
@@ -88,13 +114,15 @@ const shape = {
   store: z.boolean().optional(),
   stream: z.boolean().optional(),
   stream_options: z.strictObject({ include_obfuscation: z.boolean().optional() }).optional(),
-  tools: z.array(FunctionTool).max(128).optional(),
+  tools: z.array(ResponsesTool).max(128).optional(),
   tool_choice: ToolChoice.optional(),
   parallel_tool_calls: z.boolean().optional(),
   text: z.strictObject({ format: TextFormat.optional(), verbosity: z.enum(["low", "medium", "high"]).optional() }).optional(),
-  // `summary` asks for reasoning summaries in the output; none of the translated APIs return
-  // them as such, so only its absence (or null) is accepted.
-  reasoning: z.strictObject({ effort: z.enum(["minimal", "low", "medium", "high"]).optional() }).optional(),
+  // `summary` asks for reasoning summaries in the output: forwarded natively (OpenAI), else
+  // dropped (the translated APIs return none as such; docs/responses.md "Codex's fields").
+  reasoning: z
+    .strictObject({ effort: z.enum(["minimal", "low", "medium", "high"]).optional(), summary: z.enum(["auto", "concise", "detailed"]).optional() })
+    .optional(),
   max_output_tokens: z.number().int().min(1).optional(),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
@@ -105,6 +133,8 @@ const shape = {
   // "disabled" is what the gateway does; "auto" (drop items past the context window) is accepted as the same.
   truncation: z.enum(["auto", "disabled"]).optional(),
   metadata: z.record(z.string(), z.string().max(512)).optional(),
+  // Codex's identifiers of its session and turn: forwarded natively, else dropped.
+  client_metadata: z.record(z.string(), z.string()).optional(),
   user: z.string().optional(),
   prompt_cache_key: z.string().optional(),
   safety_identifier: z.string().optional(),
@@ -136,7 +166,17 @@ const OutputFunctionCall = z.object({
   id: z.string(),
   call_id: z.string(),
   name: z.string(),
+  namespace: z.string().optional(),
   arguments: z.string(),
+  status: z.enum(["in_progress", "completed", "incomplete"]),
+});
+
+const OutputCustomToolCall = z.object({
+  type: z.literal("custom_tool_call"),
+  id: z.string(),
+  call_id: z.string(),
+  name: z.string(),
+  input: z.string(),
   status: z.enum(["in_progress", "completed", "incomplete"]),
 });
 
@@ -155,7 +195,7 @@ export const ResponseObject = z.object({
   completed_at: z.number().int().nullable(),
   status: z.enum(["completed", "incomplete", "failed", "in_progress"]),
   model: z.string(),
-  output: z.array(z.union([OutputMessage, OutputFunctionCall])),
+  output: z.array(z.union([OutputMessage, OutputFunctionCall, OutputCustomToolCall])),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   incomplete_details: z.object({ reason: z.enum(["max_output_tokens", "content_filter"]) }).nullable(),
   instructions: z.string().nullable(),
@@ -164,9 +204,9 @@ export const ResponseObject = z.object({
   temperature: z.number().nullable(),
   top_p: z.number().nullable(),
   tool_choice: ToolChoice,
-  tools: z.array(FunctionTool),
+  tools: z.array(ResponsesTool),
   text: z.object({ format: TextFormat }),
-  reasoning: z.object({ effort: z.string().nullable(), summary: z.null() }),
+  reasoning: z.object({ effort: z.string().nullable(), summary: z.string().nullable() }),
   max_output_tokens: z.number().int().nullable(),
   previous_response_id: z.string().nullable(),
   store: z.boolean(),

@@ -16,13 +16,15 @@ import type { StreamDelta, ToolCallDelta } from "../../plugin/contract.js";
 import type { FinishReason, Usage } from "../../core/chat-request.js";
 import type { SseSink } from "../../http/sse.js";
 import type { StreamResult } from "../../pipeline/endpoint.js";
+import { customInput, type ToolMap } from "./tools.js";
 import {
   argumentsOf,
+  callItem,
   finalStatus,
   itemId,
   logprobsOf,
   responseObject,
-  type FunctionCallOut,
+  type CallOut,
   type MessageOut,
   type OutputItem,
   type ResponseHead,
@@ -31,6 +33,8 @@ import {
 
 export interface ResponsesStreamOptions {
   head: ResponseHead;
+  /** The chat tool names in the client's terms: a call comes out as the item of the tool it declared. */
+  tools: ToolMap;
   first: StreamDelta;
   rest: AsyncIterator<StreamDelta>;
   estimate(text: string): Promise<Usage>;
@@ -77,6 +81,13 @@ async function cancel(o: ResponsesStreamOptions, w: EventWriter): Promise<Stream
   return w.result("cancelled", false);
 }
 
+/** A call being streamed: a custom tool's input is sent whole when the call is complete (the model writes it as JSON). */
+interface OpenCall {
+  item: CallOut;
+  index: number;
+  args: string;
+}
+
 interface OpenMessage {
   item: MessageOut;
   index: number;
@@ -88,7 +99,7 @@ class EventWriter {
   private readonly output: OutputItem[] = [];
   private message: OpenMessage | null = null;
   /** Open function calls by the upstream's tool-call index. */
-  private readonly calls = new Map<number, { item: FunctionCallOut; index: number }>();
+  private readonly calls = new Map<number, OpenCall>();
   usage: Usage | null = null;
   finish: FinishReason | undefined;
 
@@ -197,15 +208,10 @@ class EventWriter {
     let call = this.calls.get(t.index);
     if (!call) {
       await this.closeMessage();
-      const item: FunctionCallOut = {
-        type: "function_call",
-        id: itemId(this.o.head, "fc", this.output.length),
-        call_id: t.id ?? `call_${this.o.head.id.slice(5)}${t.index}`,
-        name: t.function?.name ?? "",
-        arguments: "",
-        status: "in_progress",
-      };
-      call = { item, index: this.output.length };
+      const id = t.id ?? `call_${this.o.head.id.slice(5)}${t.index}`;
+      const item = callItem(this.o.head, this.o.tools, this.output.length, { id, name: t.function?.name ?? "", arguments: "" }, "in_progress");
+      if (item.type === "function_call") item.arguments = "";
+      call = { item, index: this.output.length, args: "" };
       this.output.push(item);
       this.calls.set(t.index, call);
       this.o.delivered.text += item.name;
@@ -213,20 +219,31 @@ class EventWriter {
     }
     const delta = t.function?.arguments;
     if (!delta) return;
-    call.item.arguments += delta;
+    call.args += delta;
     this.o.delivered.text += delta;
+    if (call.item.type !== "function_call") return;
+    call.item.arguments += delta;
     await this.send("response.function_call_arguments.delta", { item_id: call.item.id, output_index: call.index, delta });
   }
 
   /** Every open item done, in output order. */
   async closeAll(): Promise<void> {
     await this.closeMessage();
-    for (const { item, index } of [...this.calls.values()].sort((a, b) => a.index - b.index)) {
-      item.arguments = argumentsOf(item.arguments);
-      item.status = "completed";
-      await this.send("response.function_call_arguments.done", { item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
-      await this.send("response.output_item.done", { output_index: index, item: structuredClone(item) });
-    }
+    for (const call of [...this.calls.values()].sort((a, b) => a.index - b.index)) await this.closeCall(call);
     this.calls.clear();
+  }
+
+  private async closeCall({ item, index, args }: OpenCall): Promise<void> {
+    const at = { item_id: item.id, output_index: index };
+    item.status = "completed";
+    if (item.type === "function_call") {
+      item.arguments = argumentsOf(item.arguments);
+      await this.send("response.function_call_arguments.done", { ...at, name: item.name, arguments: item.arguments });
+    } else {
+      item.input = customInput(args);
+      await this.send("response.custom_tool_call_input.delta", { ...at, delta: item.input });
+      await this.send("response.custom_tool_call_input.done", { ...at, input: item.input });
+    }
+    await this.send("response.output_item.done", { output_index: index, item: structuredClone(item) });
   }
 }

@@ -10,6 +10,7 @@ import { GatewayError } from "../../core/errors.js";
 import { unsupported } from "../../plugin/contract.js";
 import type { ChatMessage, ChatRequest, ContentPart as ChatPart, ResponseFormat, ToolCall } from "../../core/chat-request.js";
 import type { ContentPart, InputItem, ResponsesRequest } from "./schema.js";
+import { chatTools, flatName, type ChatTools } from "./tools.js";
 
 /** This request's input as items: a string is one user message. */
 export function inputItems(req: ResponsesRequest): InputItem[] {
@@ -17,8 +18,17 @@ export function inputItems(req: ResponsesRequest): InputItem[] {
   return typeof req.input === "string" ? [{ type: "message", role: "user", content: req.input }] : req.input;
 }
 
-/** `history`: the stored chain's items (previous_response_id), oldest first; `input`: this request's. */
-export function toChatRequest(req: ResponsesRequest, history: InputItem[], input: InputItem[]): ChatRequest {
+/** The request in chat terms, and what its tools are in the client's terms (the calls are mapped back through it). */
+export interface Translated {
+  chat: ChatRequest;
+  tools: ChatTools;
+}
+
+/**
+ * `history`: the stored chain's items (previous_response_id), oldest first; `input`: this
+ * request's; `strict`: `server.compat: strict`, where a hosted tool is a 400 rather than left out.
+ */
+export function toChatRequest(req: ResponsesRequest, history: InputItem[], input: InputItem[], strict = false): Translated {
   const messages: ChatMessage[] = [];
   if (req.instructions) messages.push({ role: "system", content: req.instructions });
   for (const item of history) addItem(messages, item, "previous_response_id");
@@ -29,7 +39,8 @@ export function toChatRequest(req: ResponsesRequest, history: InputItem[], input
   if (req.temperature !== undefined) chat.temperature = req.temperature;
   if (req.top_p !== undefined) chat.top_p = req.top_p;
   if (req.max_output_tokens !== undefined) chat.max_completion_tokens = req.max_output_tokens;
-  if (req.tools?.length) chat.tools = req.tools.map(({ type, ...fn }) => ({ type, function: fn }));
+  const tools = chatTools(req.tools ?? [], strict);
+  if (tools.tools.length) chat.tools = tools.tools;
   if (req.tool_choice !== undefined)
     chat.tool_choice = typeof req.tool_choice === "string" ? req.tool_choice : { type: "function", function: { name: req.tool_choice.name } };
   if (req.parallel_tool_calls !== undefined) chat.parallel_tool_calls = req.parallel_tool_calls;
@@ -46,7 +57,7 @@ export function toChatRequest(req: ResponsesRequest, history: InputItem[], input
   if (req.prompt_cache_key !== undefined) chat.prompt_cache_key = req.prompt_cache_key;
   if (req.safety_identifier !== undefined) chat.safety_identifier = req.safety_identifier;
   if (req.service_tier !== undefined) chat.service_tier = req.service_tier;
-  return chat;
+  return { chat, tools };
 }
 
 function responseFormat(req: ResponsesRequest): ResponseFormat | undefined {
@@ -60,20 +71,24 @@ function addItem(messages: ChatMessage[], item: InputItem, path: string): void {
   switch (item.type) {
     case "reasoning":
       return;
-    case "function_call": {
-      const call: ToolCall = { id: item.call_id, type: "function", function: { name: item.name, arguments: item.arguments } };
-      const last = messages.at(-1);
-      // The calls of one model turn follow its text (if any) as separate items: one assistant message again.
-      if (last?.role === "assistant") (last.tool_calls ??= []).push(call);
-      else messages.push({ role: "assistant", content: null, tool_calls: [call] });
-      return;
-    }
+    case "function_call":
+      return addCall(messages, { id: item.call_id, type: "function", function: { name: flatName(item.namespace, item.name), arguments: item.arguments } });
+    case "custom_tool_call":
+      return addCall(messages, { id: item.call_id, type: "function", function: { name: item.name, arguments: JSON.stringify({ input: item.input }) } });
     case "function_call_output":
+    case "custom_tool_call_output":
       messages.push({ role: "tool", tool_call_id: item.call_id, content: contentOf(item.output, `${path}.output`, "tool") });
       return;
     default:
       messages.push({ role: item.role, content: contentOf(item.content, `${path}.content`, item.role === "assistant" ? "assistant" : "other") });
   }
+}
+
+/** The calls of one model turn follow its text (if any) as separate items: one assistant message again. */
+function addCall(messages: ChatMessage[], call: ToolCall): void {
+  const last = messages.at(-1);
+  if (last?.role === "assistant") (last.tool_calls ??= []).push(call);
+  else messages.push({ role: "assistant", content: null, tool_calls: [call] });
 }
 
 /**
