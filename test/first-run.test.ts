@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { assertBuilt, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { messageItem, responsesAnswer } from "./helpers/responses-wire.js";
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";
 import { completion, error } from "./helpers/openai-wire.js";
@@ -224,7 +225,10 @@ describe("request-side messages", () => {
   let gw: TestGateway;
   let key: string;
   beforeAll(async () => {
-    fake = await startFakeUpstream(() => completion("hi there"));
+    // OpenAI's own /v1/responses is called natively (docs/responses.md); chat everywhere else.
+    fake = await startFakeUpstream((req) =>
+      req.path.endsWith("/responses") ? responsesAnswer([messageItem("hi there")], { input_tokens: 5, output_tokens: 2 }) : completion("hi there"),
+    );
     gw = await startGateway(openaiConfig(fake.url, { aliases: { mini: "openai/gpt-4o-mini" } }));
     key = await gw.createKey();
     await gw.addCredits("5");

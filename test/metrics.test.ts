@@ -9,6 +9,7 @@ import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js
 import { twoProviderConfig, openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
+import { messageItem, responsesAnswer } from "./helpers/responses-wire.js";
 import { parseConfig } from "../src/config/config.js";
 import { isLoopback } from "../src/app/metrics-route.js";
 import { parseMetrics, sampleOf, scrape, type Sample } from "./helpers/prometheus.js";
@@ -35,9 +36,11 @@ async function setup(extra: Record<string, unknown> = {}): Promise<{ fake: FakeU
   const fake = await startFakeUpstream((req) =>
     req.path.endsWith("/embeddings")
       ? EMBEDDING
-      : req.body?.stream
-        ? stream(["Hel", "lo"], { prompt_tokens: 7, completion_tokens: 3 })
-        : completion("Hello", { prompt_tokens: 1000, completion_tokens: 250 }),
+      : req.path.endsWith("/responses") // OpenAI's own Responses API, called natively (docs/responses.md)
+        ? responsesAnswer([messageItem("Hello")], { input_tokens: 1000, output_tokens: 250 })
+        : req.body?.stream
+          ? stream(["Hel", "lo"], { prompt_tokens: 7, completion_tokens: 3 })
+          : completion("Hello", { prompt_tokens: 1000, completion_tokens: 250 }),
   );
   const gw = await startGateway(openaiConfig(fake.url, extra));
   cleanups.push(

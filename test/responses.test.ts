@@ -19,18 +19,19 @@ const h = useGateway(
   (fakeUrl) => ({
     server: { compat: "openai" },
     providers: {
-      openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-responses-1" },
+      // An OpenAI-format provider without a Responses API of its own: the translated path (OpenAI's native one: responses-codex-native.test.ts).
+      local: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-responses-1" },
       anthropic: { baseUrl: fakeUrl, apiKey: "sk-ant-upstream-responses-1" },
     },
     models: [
-      { id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-up" }] },
+      { id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "local", model: "gpt-up" }] },
       { id: "test/claude", pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "anthropic", model: "claude-up" }] },
       {
         id: "test/plain",
         capabilities: { structured_output: false },
         pricing: { prompt: "1", completion: "2" },
         max_output: 4096,
-        endpoints: [{ provider: "openai", model: "plain-up" }],
+        endpoints: [{ provider: "local", model: "plain-up" }],
       },
     ],
   }),
@@ -201,8 +202,8 @@ describe("refusals before any charge", () => {
 
     const passthrough = await startGateway({
       server: { compat: "passthrough" },
-      providers: { openai: { baseUrl: `${h.fake.url}/v1`, apiKey: "sk-upstream-responses-1" } },
-      models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-up" }] }],
+      providers: { local: { plugin: "openai-compatible", baseUrl: `${h.fake.url}/v1`, apiKey: "sk-upstream-responses-1" } },
+      models: [{ id: MODEL, pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "local", model: "gpt-up" }] }],
     });
     try {
       const key = await passthrough.createKey({ account: "alice" });

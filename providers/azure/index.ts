@@ -94,4 +94,13 @@ export default defineProvider({
     request: (ctx) => ({ url: modelsUrl(ctx), method: "GET", headers: headers(ctx) }),
     response: chatModels,
   },
+  // Responses - Create: the v1 API (`<resource>/openai/v1/responses`, the deployment name as
+  // `model`), whatever `apiVersion` chat uses (docs/responses.md "Native or translated").
+  responses: {
+    request: (body, ctx) => ({
+      url: `${v1Root(ctx.settings)}/responses`,
+      headers: { "content-type": "application/json", ...headers(ctx) },
+      body: JSON.stringify(body),
+    }),
+  },
 });

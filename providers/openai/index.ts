@@ -3,9 +3,10 @@
  * is. Reasoning models reject `max_tokens`; `max_completion_tokens` works for every chat model,
  * so the limit always goes out under that name.
  */
+import { defineProvider } from "../../src/plugin/contract.js";
 import { OPENAI_DIALECT, openaiCompatible } from "../openai-compatible/index.js";
 
-export default openaiCompatible({
+const base = openaiCompatible({
   name: "openai",
   describe: { displayName: "OpenAI", byok: true, openaiModels: true, catalog: { modelsDev: "openai", genaiPrices: "openai", embeddings: true } },
   baseUrl: "https://api.openai.com/v1",
@@ -14,4 +15,17 @@ export default openaiCompatible({
   // https://platform.openai.com/docs/api-reference/embeddings/create: dimensions (text-embedding-3
   // and later), encoding_format base64, token-id input, user; 2048 inputs per call.
   embeddings: { user: true, maxBatch: 2048 },
+});
+
+export default defineProvider({
+  ...base,
+  // https://platform.openai.com/docs/api-reference/responses/create: /v1/responses goes as the
+  // client sent it (docs/responses.md "Native or translated").
+  responses: {
+    request: (body, ctx) => ({
+      url: `${ctx.settings.baseUrl.replace(/\/+$/, "")}/responses`,
+      headers: { "content-type": "application/json", ...(ctx.apiKey && { authorization: `Bearer ${ctx.apiKey}` }) },
+      body: JSON.stringify(body),
+    }),
+  },
 });

@@ -18,27 +18,39 @@ import { untilLanded } from "../billing/settle-retry.js";
 
 type StreamStage = (gw: Gateway, ex: Exchange, job: Job<ChatRequest>) => Promise<void>;
 
+/** Opens one endpoint's stream; failover is allowed until it resolves. */
+type OpenStream<T> = (gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal) => Promise<AsyncIterator<T>>;
+
 /** The `stream` of an endpoint that renders chat deltas with `render`; built once, when the endpoint's module loads. */
 export function streamsChat(render: RenderStream<ChatRequest>): StreamStage {
+  return streamsVia(openChat, render);
+}
+
+/** The same stages for a stream of another item than chat deltas (a provider's own events relayed, endpoints/responses/native.ts). */
+export function streamsVia<T>(open: OpenStream<T>, render: RenderStream<ChatRequest, T>): StreamStage {
   return async (gw, ex, job) => {
     const guard = new StreamGuard(ex.signal);
     try {
-      await streamWith(gw, ex, job, guard, render);
+      await streamWith(gw, ex, job, guard, open, render);
     } finally {
       guard.dispose();
     }
   };
 }
 
-async function streamWith(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, guard: StreamGuard, render: RenderStream<ChatRequest>): Promise<void> {
+const openChat: OpenStream<StreamDelta> = async (gw, job, e, signal) => {
+  const { plugin, ctx, res } = await sendChat(gw, job, e, signal);
+  const caps = gw.config.server.upstream;
+  const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
+  return plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
+};
+
+async function streamWith<T>(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, guard: StreamGuard, open: OpenStream<T>, render: RenderStream<ChatRequest, T>) {
   const started = gw.now();
   const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
-    const { plugin, ctx, res } = await sendChat(gw, job, e, guard.signal);
-    const caps = gw.config.server.upstream;
-    const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
-    const rest = plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
+    const rest = await open(gw, job, e, guard.signal);
     // Failover is allowed until the first byte goes to the client: wait for the first delta.
-    let first: IteratorResult<StreamDelta>;
+    let first: IteratorResult<T>;
     try {
       first = await rest.next();
     } catch (err) {

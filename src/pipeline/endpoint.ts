@@ -77,19 +77,19 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   inOwnTerms?(err: unknown): unknown;
 }
 
-/** Writes a stream from its first delta; resolves with what was delivered, however it ended. */
-export type RenderStream<Req extends Parsed> = (
+/** Writes a stream from its first delta (or, natively relayed, its first upstream event); resolves with what was delivered, however it ended. */
+export type RenderStream<Req extends Parsed, T = StreamDelta> = (
   gw: Gateway,
   ex: Exchange,
   job: Job<Req>,
-  opened: OpenedStream,
+  opened: OpenedStream<T>,
   delivered: { text: string },
 ) => Promise<StreamResult>;
 
 /** A stream whose first delta arrived: failover is over, the client gets bytes from here. */
-interface OpenedStream {
-  first: StreamDelta;
-  rest: AsyncIterator<StreamDelta>;
+interface OpenedStream<T = StreamDelta> {
+  first: T;
+  rest: AsyncIterator<T>;
   endpoint: RoutedEndpoint;
 }
 

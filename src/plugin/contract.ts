@@ -263,3 +263,19 @@ export type FailureKind = Exclude<Outcome, "success">;
 export function upstreamFailure(kind: FailureKind, failure: { retryable: boolean; status?: number; detail: string }): GatewayError {
   return new UpstreamFailure(kind, failure.retryable, failure.status ?? null, null, failure.detail);
 }
+
+/**
+ * A provider's own Responses API (docs/responses.md "Native or translated"): POST /v1/responses
+ * routed to it travels as the client sent it, so hosted tools, reasoning items and
+ * `encrypted_content` work as direct. The core sends the body (the model already the upstream
+ * name, the full input, `store: false`), relays the answer or its events, and bills the
+ * Responses usage.
+ */
+export interface NativeResponses {
+  request(body: Record<string, unknown>, ctx: CallContext): UpstreamRequest;
+}
+
+export interface ProviderPlugin {
+  /** Native /v1/responses (OpenAI, Azure OpenAI); absent: the request is translated to chat. */
+  responses?: NativeResponses;
+}

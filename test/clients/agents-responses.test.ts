@@ -13,7 +13,7 @@ import { describe, expect, test } from "vitest";
 import { afterAll, beforeAll, beforeEach } from "vitest";
 import { startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream.js";
 import { startGateway, type TestGateway } from "../helpers/gateway.js";
-import { ANSWER, configFor, recordingFetch, secondTurn, toolTurns, UPSTREAMS, WEATHER } from "./upstreams.js";
+import { ANSWER, configFor, recordingFetch, secondTurn, toolTurns, RESPONSES_UPSTREAMS, WEATHER } from "./upstreams.js";
 import { runWeather, weatherAgent } from "./weather-agent.js";
 
 setTracingDisabled(true);
@@ -26,7 +26,7 @@ let rec: ReturnType<typeof recordingFetch>;
 beforeAll(async () => {
   const providers: Record<string, unknown> = {};
   const models: unknown[] = [];
-  for (const u of UPSTREAMS) {
+  for (const u of RESPONSES_UPSTREAMS) {
     const fake = await startFakeUpstream(toolTurns(u));
     fakes.set(u.name, fake);
     const one = configFor(u)(fake.url) as { providers: Record<string, unknown>; models: Array<Record<string, unknown>> };
@@ -51,7 +51,7 @@ beforeEach(() => {
   for (const f of fakes.values()) f.requests.length = 0;
 });
 
-for (const u of UPSTREAMS) {
+for (const u of RESPONSES_UPSTREAMS) {
   describe(`@openai/agents default (Responses) set-up against a ${u.name} upstream`, () => {
     const model = modelOf(u.name);
 

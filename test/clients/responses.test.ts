@@ -9,7 +9,7 @@
 import type OpenAI from "openai";
 import { describe, expect, test } from "vitest";
 import { useGateway } from "../helpers/gateway.js";
-import { ANSWER, configFor, MODEL, secondTurn, toolTurns, UPSTREAMS, WEATHER, type Upstream } from "./upstreams.js";
+import { ANSWER, configFor, MODEL, secondTurn, toolTurns, RESPONSES_UPSTREAMS, WEATHER, type Upstream } from "./upstreams.js";
 
 const parameters = { type: "object", properties: { city: { type: "string" } }, required: ["city"], additionalProperties: false };
 const tools: OpenAI.Responses.FunctionTool[] = [
@@ -82,7 +82,7 @@ function reportReply(u: Upstream, stream: boolean) {
 /** Consecutive repeats folded: the deltas' count depends on how the upstream split its text. */
 const fold = (types: string[]) => types.filter((t, i) => t !== types[i - 1]);
 
-for (const u of UPSTREAMS) {
+for (const u of RESPONSES_UPSTREAMS) {
   describe(`responses API through the openai client against a ${u.name} upstream`, () => {
     const h = useGateway(configFor(u), { fallback: toolTurns(u) });
     const client = () => h.gw.client(h.key);

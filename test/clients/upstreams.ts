@@ -51,6 +51,13 @@ export const UPSTREAMS: Upstream[] = [
   },
 ];
 
+/**
+ * For /v1/responses: OpenAI itself is served natively there (its own Responses API, tested in
+ * test/responses-codex-native.test.ts), so the OpenAI-format upstream of the translated path is
+ * an `openai-compatible` server speaking the same chat wire format.
+ */
+export const RESPONSES_UPSTREAMS: Upstream[] = UPSTREAMS.map((u) => (u.name === "OpenAI" ? { ...u, fixture: openaiFormatFixture("openai-compatible") } : u));
+
 export const MODEL = "test/weather-model";
 
 /** A gateway config under compat openai with one endpoint of `u` at the fake. */

@@ -29,7 +29,7 @@ export interface MessageOut {
   status: ItemStatus;
   content: Array<OutputText | OutputRefusal>;
 }
-export interface FunctionCallOut {
+interface FunctionCallOut {
   type: "function_call";
   id: string;
   call_id: string;
@@ -40,7 +40,7 @@ export interface FunctionCallOut {
   status: ItemStatus;
 }
 /** A call of a custom (free-form) tool: its input as the model wrote it. */
-export interface CustomCallOut {
+interface CustomCallOut {
   type: "custom_tool_call";
   id: string;
   call_id: string;

@@ -14,15 +14,17 @@ import type { Endpoint, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
 import type { Gateway } from "../../gateway.js";
-import type { Completion } from "../../plugin/contract.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import type { KeyRecord } from "../../store/index.js";
 import { checkedUsage } from "../../billing/usage-check.js";
 import { checkItemCount, MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
-import { finalStatus, outputItems, responseObject, type ResponseHead, type ResponseJson } from "./render.js";
+import { finalStatus, outputItems, responseObject } from "./render.js";
+import { contextOf, contextOfRequest, headOf, keepContext, save } from "./context.js";
+import { isNative } from "./native.js";
+import { nativeAdapter, NATIVE_STREAM, renderNative, type ResponsesAnswer } from "./native-stages.js";
 import { LooseResponsesRequest, ResponsesRequest, type InputItem } from "./schema.js";
 import { writeResponseStream } from "./stream.js";
-import type { ToolMap } from "./tools.js";
+import { refuseHosted } from "./tools.js";
 import type { Exchange } from "../../http/exchange.js";
 import { inResponsesTerms, inputItems, toChatRequest } from "./translate.js";
 
@@ -32,29 +34,12 @@ const MAX_CHAIN = { depth: 256, bytes: 32 * 1024 * 1024 };
 const responseNotFound = (id: string, param: string | null, detail = "") =>
   new GatewayError(404, "not_found", "response_not_found", `No response '${id}' is stored for this account${detail}.`, { param });
 
-/** What a Responses request is beyond its chat form, kept from its parse stage to its render stage. */
-interface ResponsesContext {
-  req: ResponsesRequest;
-  account: string;
-  input: InputItem[];
-  createdAt: number;
-  /** The chat tool names the model may call, in the client's terms (endpoints/responses/tools.ts). */
-  tools: ToolMap;
-}
-
-/** Keyed by the request's chat form, the pipeline's request for this endpoint. */
-const contexts = new WeakMap<ChatRequest, ResponsesContext>();
-
-function contextOf(job: Job<ChatRequest>): ResponsesContext {
-  return contexts.get(job.body)!;
-}
-
 /** POST /v1/responses; errors in chat terms (capabilities, adapters) are renamed to this API's fields. */
-export const CREATE_RESPONSE: Endpoint<ChatRequest, Completion> = definesStages("responses", {
+export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesStages("responses", {
   ...CHAT_UPSTREAM,
   name: "responses",
   path: "/v1/responses",
-  async parse(gw, raw, key, ex) {
+  async parse(gw, raw, key) {
     const json = parseJsonBody(raw);
     dropNulls(json);
     checkInputCount(json);
@@ -62,13 +47,30 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, Completion> = definesStages(
     const req = validate(compat === "passthrough" ? LooseResponsesRequest : ResponsesRequest, json) as ResponsesRequest;
     const history = req.previous_response_id ? await chainItems(gw, key.account, req.previous_response_id) : [];
     const input = inputItems(req);
-    const { chat, tools } = toChatRequest(req, history, input, compat === "strict");
+    const { chat, tools } = toChatRequest(req, history, input);
     checkItemCount(chat); // the chain and the input together
-    if (tools.ignored.length) noteIgnored(ex, tools.ignored);
-    contexts.set(chat, { req, account: key.account, input, createdAt: gw.now(), tools: tools.map });
+    keepContext(chat, {
+      req,
+      account: key.account,
+      history,
+      input,
+      createdAt: gw.now(),
+      tools: tools.map,
+      ignored: tools.ignored,
+      strict: compat === "strict",
+    });
     return chat;
   },
+  route(found, req) {
+    const route = CHAT_UPSTREAM.route(found, req);
+    const ctx = contextOfRequest(req);
+    if (!isNative(route) && ctx.strict) refuseHosted(ctx.req.tools ?? []);
+    return route;
+  },
+  adapter: (gw, job, e, signal) => (isNative(job.route) ? nativeAdapter(gw, job, e, signal) : CHAT_UPSTREAM.adapter(gw, job, e, signal)),
   async render(gw, ex, job, value, usage) {
+    noteIgnored(ex, job);
+    if (value.native) return renderNative(gw, ex, job, value.native, usage);
     const head = headOf(job);
     const finish = value.choices[0]?.finish_reason ?? undefined;
     const response = responseObject(head, {
@@ -78,56 +80,37 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, Completion> = definesStages(
       finish,
       completedAt: Math.floor(gw.now() / 1000),
     });
-    await save(gw, contextOf(job), head, response);
+    await save(gw, job, response);
     ex.json(200, JSON.stringify(response));
   },
-  stream: streamsChat((gw, ex, job, opened, delivered) => {
-    const head = headOf(job);
-    return writeResponseStream(ex, {
-      head,
-      tools: contextOf(job).tools,
-      first: opened.first,
-      rest: opened.rest,
-      delivered,
-      now: gw.now,
-      estimate: (text) => estimate(job.body, text),
-      checkUsage: (u) => checkedUsage(u, job.route.model, 1),
-      finished: (response) => save(gw, contextOf(job), head, response),
-    });
-  }),
+  stream(gw, ex, job) {
+    noteIgnored(ex, job);
+    return isNative(job.route) ? NATIVE_STREAM(gw, ex, job) : TRANSLATED_STREAM(gw, ex, job);
+  },
   inOwnTerms: inResponsesTerms,
 });
 
-function headOf(job: Job<ChatRequest>): ResponseHead {
-  const { req, createdAt } = contextOf(job);
-  return {
-    id: `resp_${job.requestId.slice(4)}`,
-    createdAt: Math.floor(createdAt / 1000),
-    model: job.route.model.id,
-    req,
-    store: req.store ?? true,
-  };
-}
+const TRANSLATED_STREAM = streamsChat((gw, ex, job, opened, delivered) =>
+  writeResponseStream(ex, {
+    head: headOf(job),
+    tools: contextOf(job).tools,
+    first: opened.first,
+    rest: opened.rest,
+    delivered,
+    now: gw.now,
+    estimate: (text) => estimate(job.body, text),
+    checkUsage: (u) => checkedUsage(u, job.route.model, 1),
+    finished: (response) => save(gw, job, response),
+  }),
+);
 
-/** What the request asked for that the provider does not have, left out: on the answer's `X-Gateway-Ignored` and its log line. */
-function noteIgnored(ex: Exchange, ignored: string[]): void {
+/** Hosted tools a translated route left out: on the answer's `X-Gateway-Ignored` and the request's log line (docs/responses.md). */
+function noteIgnored(ex: Exchange, job: Job<ChatRequest>): void {
+  const { ignored } = contextOf(job);
+  if (!ignored.length || isNative(job.route)) return;
   const list = ignored.join(",");
   ex.state.headers["x-gateway-ignored"] = list;
   ex.state.rec.ignored = list;
-}
-
-/** Written before the answer goes out, so the next request can continue from it at once. */
-function save(gw: Gateway, ctx: ResponsesContext, head: ResponseHead, response: ResponseJson): Promise<void> {
-  if (!head.store) return Promise.resolve();
-  return gw.store.saveResponse({
-    id: head.id,
-    account: ctx.account,
-    createdAt: ctx.createdAt,
-    model: head.model,
-    previousId: ctx.req.previous_response_id ?? null,
-    items: [...ctx.input, ...response.output],
-    response,
-  });
 }
 
 /** The items of `id`'s conversation so far, oldest first; the whole chain or a clear error, never part of it. */

@@ -12,10 +12,10 @@ import { z } from "zod";
 import { functionFields, ToolName, type Tool } from "../../core/chat-request.js";
 import { unsupported } from "../../plugin/contract.js";
 
-export const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields, defer_loading: z.boolean().optional() });
+const FunctionTool = z.strictObject({ type: z.literal("function"), ...functionFields, defer_loading: z.boolean().optional() });
 
 const Grammar = z.strictObject({ type: z.literal("grammar"), syntax: z.enum(["lark", "regex"]), definition: z.string() });
-export const CustomTool = z.strictObject({
+const CustomTool = z.strictObject({
   type: z.literal("custom"),
   name: ToolName,
   description: z.string().optional(),
@@ -31,7 +31,7 @@ const NamespaceTool = z.strictObject({
 });
 
 /** The tools OpenAI runs on its side (OAPI `Tool`): forwarded natively, else left out. */
-export const HOSTED_TOOLS = [
+const HOSTED_TOOLS = [
   "web_search",
   "web_search_preview",
   "web_search_2025_08_26",
@@ -56,7 +56,7 @@ type CustomTool = z.infer<typeof CustomTool>;
 type FunctionTool = z.infer<typeof FunctionTool>;
 
 /** What a chat tool name the model calls stands for in the client's terms. */
-export interface ToolOrigin {
+interface ToolOrigin {
   kind: "function" | "custom";
   name: string;
   namespace?: string;
@@ -74,18 +74,25 @@ export interface ChatTools {
   ignored: string[];
 }
 
-/** The request's tools as chat function tools; `strict` (compat) refuses a hosted tool instead of leaving it out. */
-export function chatTools(tools: ResponsesTool[], strict: boolean): ChatTools {
+/** The request's tools as chat function tools; hosted tools are left out and listed. */
+export function chatTools(tools: ResponsesTool[]): ChatTools {
   const out: ChatTools = { tools: [], map: new Map(), ignored: [] };
-  tools.forEach((t, i) => {
-    if (t.type === "function" || t.type === "custom") return addTool(out, t, undefined);
-    if (t.type === "namespace") return t.tools.forEach((inner) => addTool(out, inner, t.name));
-    if (strict)
-      throw unsupported(`tools.${i}.type`, `'${t.type}' is a tool OpenAI runs itself; this model's provider has none (server.compat: openai leaves it out).`);
-    const name = `tools.${t.type}`;
-    if (!out.ignored.includes(name)) out.ignored.push(name);
-  });
+  for (const t of tools) {
+    if (t.type === "function" || t.type === "custom") addTool(out, t, undefined);
+    else if (t.type === "namespace") t.tools.forEach((inner) => addTool(out, inner, t.name));
+    else if (!out.ignored.includes(`tools.${t.type}`)) out.ignored.push(`tools.${t.type}`);
+  }
   return out;
+}
+
+/** Under `server.compat: strict` a hosted tool the route's provider does not run is a 400 naming it. */
+export function refuseHosted(tools: ResponsesTool[]): void {
+  const i = tools.findIndex((t) => t.type !== "function" && t.type !== "custom" && t.type !== "namespace");
+  if (i < 0) return;
+  throw unsupported(
+    `tools.${i}.type`,
+    `'${tools[i]!.type}' is a tool OpenAI runs itself; this model's provider has none (server.compat: openai leaves it out).`,
+  );
 }
 
 function addTool(out: ChatTools, t: FunctionTool | CustomTool, namespace: string | undefined): void {

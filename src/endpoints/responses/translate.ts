@@ -24,11 +24,8 @@ export interface Translated {
   tools: ChatTools;
 }
 
-/**
- * `history`: the stored chain's items (previous_response_id), oldest first; `input`: this
- * request's; `strict`: `server.compat: strict`, where a hosted tool is a 400 rather than left out.
- */
-export function toChatRequest(req: ResponsesRequest, history: InputItem[], input: InputItem[], strict = false): Translated {
+/** `history`: the stored chain's items (previous_response_id), oldest first; `input`: this request's. */
+export function toChatRequest(req: ResponsesRequest, history: InputItem[], input: InputItem[]): Translated {
   const messages: ChatMessage[] = [];
   if (req.instructions) messages.push({ role: "system", content: req.instructions });
   for (const item of history) addItem(messages, item, "previous_response_id");
@@ -39,7 +36,7 @@ export function toChatRequest(req: ResponsesRequest, history: InputItem[], input
   if (req.temperature !== undefined) chat.temperature = req.temperature;
   if (req.top_p !== undefined) chat.top_p = req.top_p;
   if (req.max_output_tokens !== undefined) chat.max_completion_tokens = req.max_output_tokens;
-  const tools = chatTools(req.tools ?? [], strict);
+  const tools = chatTools(req.tools ?? []);
   if (tools.tools.length) chat.tools = tools.tools;
   if (req.tool_choice !== undefined)
     chat.tool_choice = typeof req.tool_choice === "string" ? req.tool_choice : { type: "function", function: { name: req.tool_choice.name } };
@@ -71,6 +68,8 @@ function addItem(messages: ChatMessage[], item: InputItem, path: string): void {
   switch (item.type) {
     case "reasoning":
       return;
+    default:
+      return; // an item only a native route has (a hosted tool's call), replayed from the stored chain
     case "function_call":
       return addCall(messages, { id: item.call_id, type: "function", function: { name: flatName(item.namespace, item.name), arguments: item.arguments } });
     case "custom_tool_call":
@@ -79,7 +78,8 @@ function addItem(messages: ChatMessage[], item: InputItem, path: string): void {
     case "custom_tool_call_output":
       messages.push({ role: "tool", tool_call_id: item.call_id, content: contentOf(item.output, `${path}.output`, "tool") });
       return;
-    default:
+    case "message":
+    case undefined:
       messages.push({ role: item.role, content: contentOf(item.content, `${path}.content`, item.role === "assistant" ? "assistant" : "other") });
   }
 }

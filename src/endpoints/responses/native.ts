@@ -1,0 +1,102 @@
+/**
+ * /v1/responses to a provider with its own Responses API (OpenAI, Azure OpenAI; the plugin's
+ * `responses`), docs/responses.md "Native or translated": the request goes as the client sent
+ * it, but with the upstream model name, the whole conversation as `input` and `store: false`
+ * (the gateway keeps the stored responses itself, so `previous_response_id` means the same on
+ * every route); the answer and every stream event come back unchanged but for the response's
+ * id, model, `store`, `previous_response_id` and usage, which are the gateway's record.
+ */
+import { z } from "zod";
+import type { Route, RoutedEndpoint } from "../../catalog/catalog.js";
+import type { Usage } from "../../core/chat-request.js";
+import type { Gateway } from "../../gateway.js";
+import type { Job } from "../../pipeline/endpoint.js";
+import { outputBudget } from "../../billing/bill.js";
+import { readAnswer } from "../../plugin/answer.js";
+import type { CallContext, ChatRequest, NativeResponses, UpstreamEvent } from "../../plugin/contract.js";
+import { decodeSse, readJson } from "../../upstream/body.js";
+import type { InputItem, ResponsesRequest } from "./schema.js";
+
+/** A route is served natively when every endpoint it may fail over to has a Responses API; a mixed route is translated throughout. */
+export const isNative = (route: Route): boolean => route.endpoints.length > 0 && route.endpoints.every((e) => e.instance.plugin.responses !== undefined);
+
+const NativeUsage = z.looseObject({
+  input_tokens: z.number().int().min(0),
+  input_tokens_details: z.looseObject({ cached_tokens: z.number().int().min(0).optional() }).nullish(),
+  output_tokens: z.number().int().min(0),
+  output_tokens_details: z.looseObject({ reasoning_tokens: z.number().int().min(0).optional() }).nullish(),
+});
+type NativeUsage = z.infer<typeof NativeUsage>;
+
+const NativeResponse = z.looseObject({ id: z.string(), object: z.literal("response"), output: z.array(z.unknown()), usage: NativeUsage.nullish() });
+export type NativeResponse = z.infer<typeof NativeResponse>;
+
+/** What the stored and answered response needs beyond the provider's (ids the gateway owns). */
+export interface NativeHead {
+  id: string;
+  model: string;
+  store: boolean;
+  previousId: string | null;
+}
+
+/** The request as the provider gets it: the client's fields, the chain's items before this input, nothing stored upstream. */
+export function nativeBody(req: ResponsesRequest, history: InputItem[], input: InputItem[], stream: boolean): Record<string, unknown> {
+  const { previous_response_id: _p, ...rest } = req;
+  const body: Record<string, unknown> = { ...rest, store: false, stream };
+  // A reasoning item without its encrypted content cannot be replayed when nothing is stored upstream.
+  const replayable = history.filter((i) => i.type !== "reasoning" || typeof i.encrypted_content === "string");
+  if (history.length) body.input = [...replayable, ...input];
+  if (!stream) delete body.stream_options;
+  return body;
+}
+
+/** The native call to one routed endpoint. */
+export async function sendNative(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, body: Record<string, unknown>, signal: AbortSignal) {
+  const plugin = e.instance.plugin;
+  const ctx: CallContext = {
+    settings: e.instance.settings,
+    apiKey: e.apiKey,
+    model: e.model,
+    stream: body.stream === true,
+    maxOutput: outputBudget(job.body, job.route),
+  };
+  const adapter = plugin.responses as NativeResponses;
+  return gw.upstream.send(adapter.request({ ...body, model: e.model }, ctx), plugin, signal);
+}
+
+/** A JSON answer read and checked. */
+export async function readNative(gw: Gateway, res: { body: AsyncIterable<Uint8Array> }): Promise<NativeResponse> {
+  return readAnswer(NativeResponse, await readJson(res.body, gw.config.server.upstream.maxResponseBytes), "Responses answer");
+}
+
+/** The upstream's events, SSE-decoded. */
+export function nativeEvents(gw: Gateway, res: { body: AsyncIterable<Uint8Array> }): AsyncIterator<UpstreamEvent> {
+  return decodeSse(res.body, gw.config.server.upstream)[Symbol.asyncIterator]();
+}
+
+/** The Responses usage in the gateway's terms: cached input and reasoning output as their details (docs/billing.md). */
+export function usageOf(u: NativeUsage | null | undefined): Usage | undefined {
+  if (!u) return undefined;
+  const usage: Usage = { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens };
+  const cached = u.input_tokens_details?.cached_tokens;
+  if (cached) usage.prompt_tokens_details = { cached_tokens: cached };
+  const reasoning = u.output_tokens_details?.reasoning_tokens;
+  if (reasoning) usage.completion_tokens_details = { reasoning_tokens: reasoning };
+  return usage;
+}
+
+/** The usage as the answer states it, from what was billed. */
+function responsesUsage(u: Usage) {
+  return {
+    input_tokens: u.prompt_tokens,
+    input_tokens_details: { cached_tokens: u.prompt_tokens_details?.cached_tokens ?? 0 },
+    output_tokens: u.completion_tokens,
+    output_tokens_details: { reasoning_tokens: u.completion_tokens_details?.reasoning_tokens ?? 0 },
+    total_tokens: u.total_tokens,
+  };
+}
+
+/** The provider's response with the gateway's id, model, store flag, chain and billed usage. */
+export function asGateways<R extends object>(r: R, head: NativeHead, usage: Usage | null): R {
+  return { ...r, id: head.id, model: head.model, store: head.store, previous_response_id: head.previousId, ...(usage && { usage: responsesUsage(usage) }) };
+}
