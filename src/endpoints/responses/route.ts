@@ -62,6 +62,8 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     return chat;
   },
   route(found, req) {
+    // `text.verbosity` is a hint: forwarded where the provider has it, else dropped (docs/responses.md).
+    if (req.verbosity && !found.endpoints.some((e) => e.instance.plugin.features?.includes("verbosity"))) delete req.verbosity;
     const route = CHAT_UPSTREAM.route(found, req);
     const ctx = contextOfRequest(req);
     if (!isNative(route) && ctx.strict) refuseHosted(ctx.req.tools ?? []);
