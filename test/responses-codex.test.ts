@@ -41,10 +41,23 @@ const namespace = {
   type: "namespace",
   name: "multi_agent_v1",
   description: "Tools for spawning and managing sub-agents.",
-  tools: [{ type: "function", name: "spawn_agent", description: "Spawn an agent.", strict: false, parameters: { type: "object", properties: { task: { type: "string" } } } }],
+  tools: [
+    {
+      type: "function",
+      name: "spawn_agent",
+      description: "Spawn an agent.",
+      strict: false,
+      parameters: { type: "object", properties: { task: { type: "string" } } },
+    },
+  ],
 };
 const GRAMMAR = 'start: begin_patch hunk+ end_patch\nbegin_patch: "*** Begin Patch" LF';
-const applyPatch = { type: "custom", name: "apply_patch", description: "Edit files. A FREEFORM tool.", format: { type: "grammar", syntax: "lark", definition: GRAMMAR } };
+const applyPatch = {
+  type: "custom",
+  name: "apply_patch",
+  description: "Edit files. A FREEFORM tool.",
+  format: { type: "grammar", syntax: "lark", definition: GRAMMAR },
+};
 const PATCH = "*** Begin Patch\n*** Add File: hello.txt\n+hello\n*** End Patch\n";
 
 const user = (text: string) => ({ type: "message", role: "user", content: [{ type: "input_text", text }] });
@@ -96,7 +109,15 @@ describe("namespace tools", () => {
       expect(h.sent().tools.map((t: any) => t.name)).toEqual(["exec_command", "multi_agent_v1__spawn_agent"]);
       const out = stream ? (await events(res)).find((e) => e.type === "response.completed").response.output : ((await res.json()) as any).output;
       expect(out).toEqual([
-        { type: "function_call", id: expect.any(String), call_id: "toolu_01NsCall", name: "spawn_agent", namespace: "multi_agent_v1", arguments: '{"task":"lint"}', status: "completed" },
+        {
+          type: "function_call",
+          id: expect.any(String),
+          call_id: "toolu_01NsCall",
+          name: "spawn_agent",
+          namespace: "multi_agent_v1",
+          arguments: '{"task":"lint"}',
+          status: "completed",
+        },
       ]);
 
       h.fake.queue(message([textBlock("done")], usage));
@@ -106,7 +127,9 @@ describe("namespace tools", () => {
       });
       expect(next.status).toBe(200);
       const msgs = h.sent().messages;
-      expect(msgs[1].content).toEqual([expect.objectContaining({ type: "tool_use", id: "toolu_01NsCall", name: "multi_agent_v1__spawn_agent", input: { task: "lint" } })]);
+      expect(msgs[1].content).toEqual([
+        expect.objectContaining({ type: "tool_use", id: "toolu_01NsCall", name: "multi_agent_v1__spawn_agent", input: { task: "lint" } }),
+      ]);
       expect(msgs[2].content).toEqual([expect.objectContaining({ type: "tool_result", tool_use_id: "toolu_01NsCall", content: "agent 7 started" })]);
     });
   }
@@ -135,7 +158,9 @@ describe("custom tools", () => {
         expect(all.find((e) => e.type === "response.custom_tool_call_input.done")).toMatchObject({ input: PATCH });
         out = all.find((e) => e.type === "response.completed").response.output;
       } else out = ((await res.json()) as any).output;
-      expect(out).toEqual([{ type: "custom_tool_call", id: expect.any(String), call_id: "toolu_01Patch", name: "apply_patch", input: PATCH, status: "completed" }]);
+      expect(out).toEqual([
+        { type: "custom_tool_call", id: expect.any(String), call_id: "toolu_01Patch", name: "apply_patch", input: PATCH, status: "completed" },
+      ]);
 
       h.fake.queue(message([textBlock("Created hello.txt")], usage));
       const next = await create({
@@ -145,13 +170,19 @@ describe("custom tools", () => {
       expect(next.status).toBe(200);
       const msgs = h.sent().messages;
       expect(msgs[1].content).toEqual([expect.objectContaining({ type: "tool_use", id: "toolu_01Patch", name: "apply_patch", input: { input: PATCH } })]);
-      expect(msgs[2].content).toEqual([expect.objectContaining({ type: "tool_result", tool_use_id: "toolu_01Patch", content: "Success. Updated: A hello.txt" })]);
+      expect(msgs[2].content).toEqual([
+        expect.objectContaining({ type: "tool_result", tool_use_id: "toolu_01Patch", content: "Success. Updated: A hello.txt" }),
+      ]);
     });
   }
 });
 
 describe("hosted tools", () => {
-  const hosted = [{ type: "web_search", external_web_access: true }, { type: "tool_search", execution: "client", description: "Tool discovery", parameters: { type: "object" } }, { type: "web_search" }];
+  const hosted = [
+    { type: "web_search", external_web_access: true },
+    { type: "tool_search", execution: "client", description: "Tool discovery", parameters: { type: "object" } },
+    { type: "web_search" },
+  ];
 
   test("compat openai: left out of the upstream request, named in X-Gateway-Ignored (JSON and stream) and in the log line", async () => {
     h.fake.queue(message([textBlock("ok")], usage));
