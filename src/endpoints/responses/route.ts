@@ -64,6 +64,9 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
   route(found, req) {
     // `text.verbosity` is a hint: forwarded where the provider has it, else dropped (docs/responses.md).
     if (req.verbosity && !found.endpoints.some((e) => e.instance.plugin.features?.includes("verbosity"))) delete req.verbosity;
+    // Translated, the reasoning of the turn that called the tools came back as no item, so it cannot
+    // continue: a request returning tool results goes without `reasoning.effort` (docs/responses.md).
+    if (!isNative(found) && req.reasoning_effort && req.messages.at(-1)?.role === "tool") delete req.reasoning_effort;
     const route = CHAT_UPSTREAM.route(found, req);
     const ctx = contextOfRequest(req);
     if (!isNative(route) && ctx.strict) refuseHosted(ctx.req.tools ?? []);
