@@ -6,16 +6,19 @@
  * (`source: {type: "base64", media_type, data}`, where the API takes only JPEG, PNG, GIF and
  * WebP). OpenAI's `detail` has no Anthropic equivalent and is not sent.
  */
-import { type ChatMessage, type ContentPart, inlineImage, unsupported } from "../../src/plugin/contract.js";
+import { type CacheControl, type ChatMessage, type ContentPart, inlineImage, unsupported } from "../../src/plugin/contract.js";
 
 export interface TextBlock {
   type: "text";
   text: string;
+  /** A client's caching mark on the part or its message (docs/openai-compat.md "cache_control"). */
+  cache_control?: CacheControl;
 }
 type ImageSource = { type: "url"; url: string } | { type: "base64"; media_type: string; data: string };
 interface ImageBlock {
   type: "image";
   source: ImageSource;
+  cache_control?: CacheControl;
 }
 export type ContentBlock = TextBlock | ImageBlock;
 
@@ -30,12 +33,13 @@ export function contentBlocks(content: ChatMessage["content"], field: string, im
   if (typeof content === "string") return [{ type: "text", text: content }];
   const out: ContentBlock[] = [];
   content.forEach((part, j) => {
+    const mark = part.cache_control && { cache_control: part.cache_control };
     if (part.type === "text") {
-      if (part.text !== "") out.push({ type: "text", text: part.text });
+      if (part.text !== "") out.push({ type: "text", text: part.text, ...mark });
       return;
     }
     if (!images) throw unsupported(`${field}.content.${j}`, "Anthropic takes images only in user and tool messages.");
-    out.push({ type: "image", source: imageSource(part, `${field}.content.${j}.image_url.url`) });
+    out.push({ type: "image", source: imageSource(part, `${field}.content.${j}.image_url.url`), ...mark });
   });
   return out;
 }

@@ -5,14 +5,14 @@
  * convert-to-anthropic-prompt.ts merges the same way), and the names of the tools the history
  * calls, since the API rejects tool blocks without a matching tool definition.
  */
-import { type ChatMessage, isInstruction, unsupported } from "../../src/plugin/contract.js";
+import { type CacheControl, type ChatMessage, isInstruction, unsupported } from "../../src/plugin/contract.js";
 import { contentBlocks, type ContentBlock, type TextBlock } from "./blocks.js";
 import { toAnthropicId } from "./tool-ids.js";
 
 type Block =
   | ContentBlock
-  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
-  | { type: "tool_result"; tool_use_id: string; content?: string | ContentBlock[] };
+  | { type: "tool_use"; id: string; name: string; input: Record<string, unknown>; cache_control?: CacheControl }
+  | { type: "tool_result"; tool_use_id: string; content?: string | ContentBlock[]; cache_control?: CacheControl };
 
 export interface Turn {
   role: "user" | "assistant";
@@ -27,24 +27,33 @@ export interface Conversation {
 }
 
 export function toConversation(messages: ChatMessage[]): Conversation {
-  const system: string[] = [];
+  const system: TextBlock[] = [];
   const turns: Turn[] = [];
   const toolNames = new Set<string>();
   messages.forEach((m, i) => {
     if (isInstruction(m)) {
-      const text = (contentBlocks(m.content, `messages.${i}`, false) as TextBlock[]).map((b) => b.text).join("");
-      if (text) system.push(text);
+      const parts = contentBlocks(m.content, `messages.${i}`, false) as TextBlock[];
+      const text = parts.map((b) => b.text).join("");
+      const mark = m.cache_control ?? parts.findLast((b) => b.cache_control)?.cache_control;
+      if (text) system.push(mark ? { type: "text", text, cache_control: mark } : { type: "text", text });
       return;
     }
-    const blocks = blocksOf(m, i);
+    const blocks = marked(blocksOf(m, i), m);
     for (const b of blocks) if (b.type === "tool_use") toolNames.add(b.name);
     append(turns, m.role === "assistant" ? "assistant" : "user", blocks);
   });
   const out: Conversation = { messages: turns, historyTools: [...toolNames] };
-  // One system message stays a plain string; several stay separate blocks (no invented separator).
-  if (system.length === 1) out.system = system[0];
-  else if (system.length > 1) out.system = system.map((text) => ({ type: "text", text }));
+  // One unmarked system message stays a plain string; several, or a cache-marked one, stay blocks (no invented separator).
+  if (system.length === 1 && !system[0]!.cache_control) out.system = system[0]!.text;
+  else if (system.length > 0) out.system = system;
   return out;
+}
+
+/** A message-level `cache_control` (docs/openai-compat.md) marks the message's last block, as Anthropic places breakpoints. */
+function marked(blocks: Block[], m: ChatMessage): Block[] {
+  const last = blocks.at(-1);
+  if (m.cache_control && last) last.cache_control = m.cache_control;
+  return blocks;
 }
 
 function blocksOf(m: ChatMessage, i: number): Block[] {

@@ -7,7 +7,7 @@
  * `store: false`): any value that would change the answer was refused with a 400 by the core
  * before we get here (src/catalog/capabilities.ts).
  */
-import { type CallContext, type ChatMessage, type ChatRequest, type Feature, textOf, unsupported } from "../../src/plugin/contract.js";
+import { type CallContext, type ChatMessage, type ChatRequest, type ContentPart, type Feature, textOf, unsupported } from "../../src/plugin/contract.js";
 
 /** Superset fields that never change the answer: sent where the provider has them, else left out. */
 type PassiveField = "user" | "metadata" | "prompt_cache_key" | "safety_identifier" | "modalities";
@@ -97,11 +97,20 @@ function renameOutputLimit(body: Record<string, unknown>, dialect: Dialect): voi
 }
 
 function toWireMessage(m: ChatMessage, dialect: Dialect): ChatMessage {
-  let out: ChatMessage = m.role === "developer" && dialect.developer === "system" ? { ...m, role: "system" } : m;
+  let out: ChatMessage = withoutCacheControl(m.role === "developer" && dialect.developer === "system" ? { ...m, role: "system" } : m);
   if (dialect.echoes === "strip") out = withoutEchoes(out);
   if (!dialect.textOnly.includes(m.role) || !Array.isArray(out.content)) return out;
   if (out.content.some((p) => p.type !== "text")) throw unsupported("messages[].content", `this provider takes only text in '${m.role}' messages`);
   return { ...out, content: textOf(out.content) };
+}
+
+/** Anthropic's `cache_control` marks (docs/openai-compat.md): OpenAI-format APIs have none, so they are dropped. */
+function withoutCacheControl(m: ChatMessage): ChatMessage {
+  const marked = m.cache_control !== undefined || (Array.isArray(m.content) && m.content.some((p) => p.cache_control !== undefined));
+  if (!marked) return m;
+  const { cache_control: _c, ...rest } = m;
+  if (!Array.isArray(rest.content)) return rest;
+  return { ...rest, content: rest.content.map(({ cache_control: _p, ...part }) => part as ContentPart) };
 }
 
 function withoutEchoes({ refusal, annotations: _a, audio: _b, ...m }: ChatMessage): ChatMessage {

@@ -27,13 +27,22 @@ const StrictMessage = z.strictObject({
   tool_call_id: z.string().optional(),
 });
 
-const TextPart = z.strictObject({ type: z.literal("text"), text: z.string() });
+/**
+ * Anthropic's prompt-caching mark as clients of OpenAI-format APIs send it (opencode on a
+ * `claude` model): forwarded as the block's `cache_control` to Anthropic, dropped for every
+ * other provider (docs/openai-compat.md "cache_control").
+ */
+const CacheControl = z.strictObject({ type: z.literal("ephemeral"), ttl: z.enum(["5m", "1h"]).optional() });
+export type CacheControl = z.infer<typeof CacheControl>;
+
+const TextPart = z.strictObject({ type: z.literal("text"), text: z.string(), cache_control: CacheControl.optional() });
 export const ImagePart = z.strictObject({
   type: z.literal("image_url"),
   image_url: z.strictObject({
     url: z.string().regex(/^(https:\/\/|data:image\/[a-z0-9.+-]+;base64,)/i, "Expected an https URL or a data:image/...;base64 URL"),
     detail: z.enum(["auto", "low", "high"]).optional(),
   }),
+  cache_control: CacheControl.optional(),
 });
 export const ContentPart = z.discriminatedUnion("type", [TextPart, ImagePart]);
 export type ContentPart = z.infer<typeof ContentPart>;
@@ -51,6 +60,7 @@ export const ChatMessage = z.strictObject({
   refusal: z.string().nullable().optional(),
   annotations: z.array(z.unknown()).optional(),
   audio: z.null().optional(),
+  cache_control: CacheControl.optional(),
 });
 export type ChatMessage = z.infer<typeof ChatMessage>;
 

@@ -20,7 +20,7 @@ import { UpstreamFailure, type Outcome } from "./failure.js";
  * Everything an adapter may use from the core comes through this module: the wire types, the
  * content helpers and the errors an adapter may raise. Adapters import nothing else from src/.
  */
-export type { ChatMessage, ChatRequest, ContentPart, FinishReason, Tool, ToolCall, Usage } from "../core/chat-request.js";
+export type { CacheControl, ChatMessage, ChatRequest, ContentPart, FinishReason, Tool, ToolCall, Usage } from "../core/chat-request.js";
 export { inlineImage, isInstruction, partsOf, requestedMaxTokens, textOf } from "../core/content.js";
 export { invalidRequest } from "../core/errors.js";
 export { invalidAnswer, knownTypes, readAnswer } from "./answer.js";
