@@ -65,6 +65,28 @@ describe("cache_control on chat messages and content parts", () => {
     ]);
   });
 
+  test("on tool calls and tool messages (as opencode marks them): the tool_use and tool_result blocks to Anthropic, dropped for OpenAI", async () => {
+    const turn = [
+      { role: "user", content: "run it" },
+      {
+        role: "assistant",
+        content: "",
+        tool_calls: [{ id: "call_1", type: "function", function: { name: "bash", arguments: '{"command":"ls"}' }, cache_control: EPHEMERAL }],
+      },
+      { role: "tool", tool_call_id: "call_1", content: "a.txt", cache_control: EPHEMERAL },
+    ];
+    const tools = [{ type: "function", function: { name: "bash", parameters: { type: "object" } } }];
+    h.fake.queue(message([textBlock("ok")], { input_tokens: 10, output_tokens: 2 }));
+    expect((await h.post({ model: "test/claude", messages: turn, tools })).status).toBe(200);
+    const [, assistant, result] = h.sent().messages;
+    expect(assistant.content).toEqual([{ type: "tool_use", id: "call_1", name: "bash", input: { command: "ls" }, cache_control: EPHEMERAL }]);
+    expect(result.content).toEqual([{ type: "tool_result", tool_use_id: "call_1", content: "a.txt", cache_control: EPHEMERAL }]);
+
+    h.fake.queue(completion("ok"));
+    expect((await h.post({ model: "test/gpt", messages: turn, tools })).status).toBe(200);
+    expect(JSON.stringify(h.sent())).not.toContain("cache_control");
+  });
+
   test("anything but Anthropic's shape is still refused by path", async () => {
     const res = await h.post({ model: "test/claude", messages: [{ role: "user", content: "hi", cache_control: { type: "forever" } }] });
     expect(res.status).toBe(400);

@@ -65,7 +65,7 @@ function blocksOf(m: ChatMessage, i: number): Block[] {
   if (blocks.length === 0 && m.refusal) blocks.push({ type: "text", text: m.refusal });
   m.tool_calls?.forEach((c, j) => {
     const input = toolInput(c.function.arguments, `${field}.tool_calls.${j}.function.arguments`);
-    blocks.push({ type: "tool_use", id: toAnthropicId(c.id), name: c.function.name, input });
+    blocks.push({ type: "tool_use", id: toAnthropicId(c.id), name: c.function.name, input, ...(c.cache_control && { cache_control: c.cache_control }) });
   });
   return blocks;
 }

@@ -106,11 +106,13 @@ function toWireMessage(m: ChatMessage, dialect: Dialect): ChatMessage {
 
 /** Anthropic's `cache_control` marks (docs/openai-compat.md): OpenAI-format APIs have none, so they are dropped. */
 function withoutCacheControl(m: ChatMessage): ChatMessage {
-  const marked = m.cache_control !== undefined || (Array.isArray(m.content) && m.content.some((p) => p.cache_control !== undefined));
-  if (!marked) return m;
-  const { cache_control: _c, ...rest } = m;
-  if (!Array.isArray(rest.content)) return rest;
-  return { ...rest, content: rest.content.map(({ cache_control: _p, ...part }) => part as ContentPart) };
+  const parts = Array.isArray(m.content) && m.content.some((p) => p.cache_control !== undefined);
+  const calls = m.tool_calls?.some((c) => c.cache_control !== undefined);
+  if (m.cache_control === undefined && !parts && !calls) return m;
+  const { cache_control: _c, ...out } = m;
+  if (parts && Array.isArray(out.content)) out.content = out.content.map(({ cache_control: _p, ...part }) => part as ContentPart);
+  if (calls) out.tool_calls = out.tool_calls!.map(({ cache_control: _t, ...call }) => call);
+  return out;
 }
 
 function withoutEchoes({ refusal, annotations: _a, audio: _b, ...m }: ChatMessage): ChatMessage {

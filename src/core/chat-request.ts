@@ -55,7 +55,7 @@ export const ChatMessage = z.strictObject({
     .nullable()
     .optional(),
   name: z.string().optional(),
-  tool_calls: z.array(ToolCall).optional(),
+  tool_calls: z.array(ToolCall.extend({ cache_control: CacheControl.optional() })).optional(),
   tool_call_id: z.string().optional(),
   refusal: z.string().nullable().optional(),
   annotations: z.array(z.unknown()).optional(),
