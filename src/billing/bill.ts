@@ -6,11 +6,10 @@
 import { randomUUID } from "node:crypto";
 import { requestedMaxTokens } from "../core/content.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
-import { insufficientCredits } from "../core/errors.js";
-import type { BudgetHold } from "../core/budget.js";
-import { budgetHold, budgetLeft } from "./budget.js";
+import { budgetHold } from "./budget.js";
+import { refusal, type OutputAsk } from "./refusal.js";
 import { cappedUsage } from "./usage-check.js";
-import { costOf, nanoToUsd, type Prices } from "../core/money.js";
+import { costOf, type Prices } from "../core/money.js";
 import type { RequestRecord } from "../observability/request-record.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
 import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "../store/index.js";
@@ -208,20 +207,31 @@ export class Bill {
 
 /** Reserves the worst case, or narrows the route to BYOK endpoints, or throws 402. */
 export async function openBill(store: Store, key: KeyRecord, route: Route, body: ChatRequest, requestId: string, now: number): Promise<Bill> {
-  const bill = await holdWorstCase(
-    store,
-    key,
-    route,
-    () => costOf(pricesOf(route), promptUpperBound(body), outputBudget(body, route) * (body.n ?? 1)),
-    requestId,
-    now,
-  );
+  const ask: OutputAsk = {
+    promptTokens: promptUpperBound(body),
+    maxTokens: outputBudget(body, route),
+    n: body.n ?? 1,
+    requested: requestedMaxTokens(body) !== undefined,
+  };
+  const bill = await holdWorstCase(store, key, route, () => costOf(pricesOf(route), ask.promptTokens, ask.maxTokens * ask.n), requestId, now, ask);
   bill.bound = () => usageBound(body, route);
   return bill;
 }
 
-/** openBill for any endpoint: `worstCost` (nano-USD) is asked only when the platform balance is at stake. */
-export async function holdWorstCase(store: Store, key: KeyRecord, route: Route, worstCost: () => number, requestId: string, now: number): Promise<Bill> {
+/**
+ * openBill for any endpoint: `worstCost` (nano-USD) is asked only when the platform balance is
+ * at stake; `ask`, when the worst case is a prompt plus an output budget, lets the 402 name the
+ * largest max_tokens the money covers (billing/refusal.ts).
+ */
+export async function holdWorstCase(
+  store: Store,
+  key: KeyRecord,
+  route: Route,
+  worstCost: () => number,
+  requestId: string,
+  now: number,
+  ask?: OutputAsk,
+): Promise<Bill> {
   const prices = pricesOf(route);
   const platform = route.endpoints.some((e) => !e.byok);
   const hasByok = route.endpoints.some((e) => e.byok);
@@ -232,19 +242,5 @@ export async function holdWorstCase(store: Store, key: KeyRecord, route: Route, 
   const budget = budgetHold(key, now);
   if (await store.reserve(id, key.account, worst, budget)) return new Bill(store, key, route, requestId, now, id, worst, false);
   if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true); // BYOK never counts against a budget
-  throw await refusal(store, key, worst, budget);
-}
-
-/** The 402 says which limit refused: the key's budget (what is left of it) or the balance. */
-async function refusal(store: Store, key: KeyRecord, worst: number, budget: BudgetHold | undefined) {
-  if (budget) {
-    const left = await budgetLeft(store, budget);
-    if (left < BigInt(worst)) {
-      return insufficientCredits(
-        `This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${!key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`}.`,
-      );
-    }
-  }
-  const balance = (await store.balance(key.account)) ?? 0n;
-  return insufficientCredits(`This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}.`);
+  throw await refusal(store, key, prices, worst, budget, ask);
 }

@@ -1,0 +1,70 @@
+/**
+ * The 402 of a hold the balance or the key's budget cannot cover (docs/billing.md "402"): which
+ * limit refused, what the request may cost, and, when its worst case comes from an output
+ * budget, the largest `max_tokens` the money left can pay for, found with the same cost
+ * function the hold used (core/money.ts costOf), so the number is exact: one token more is
+ * refused, that many is admitted.
+ */
+import type { BudgetHold } from "../core/budget.js";
+import { insufficientCredits, type GatewayError } from "../core/errors.js";
+import { costOf, nanoToUsd, type Prices } from "../core/money.js";
+import type { KeyRecord, Store } from "../store/index.js";
+import { budgetLeft } from "./budget.js";
+
+/** The output a request asks for: its worst case is the prompt bound plus `maxTokens` per choice. */
+export interface OutputAsk {
+  promptTokens: number;
+  /** Per choice: max_tokens, or the model's output limit when the request set none. */
+  maxTokens: number;
+  n: number;
+  /** The request set max_tokens (else the limit is the model's). */
+  requested: boolean;
+}
+
+/** The largest max_tokens whose worst case fits `available` nano-USD; -1 when the prompt alone does not. */
+export function affordableMaxTokens(prices: Prices, ask: OutputAsk, available: bigint): number {
+  const fits = (tokens: number) => BigInt(costOf(prices, ask.promptTokens, tokens * ask.n)) <= available;
+  if (!fits(0)) return -1;
+  let lo = 0; // fits
+  let hi = ask.maxTokens; // the asked amount does not fit, or the refusal is not about output
+  if (fits(hi)) return hi;
+  while (hi - lo > 1) {
+    const mid = lo + Math.floor((hi - lo) / 2);
+    if (fits(mid)) lo = mid;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `: it asks for up to N tokens (max_tokens) ...` for the limit that refused, when the request asks for output. */
+function outputClause(prices: Prices, ask: OutputAsk | undefined, available: bigint, payer: string): string {
+  if (!ask) return ".";
+  const most = affordableMaxTokens(prices, ask, available);
+  const what = `${ask.maxTokens} tokens (${ask.requested ? "max_tokens" : "the model's output limit; max_tokens was not set"})${ask.n > 1 ? ` for each of ${ask.n} choices` : ""}`;
+  if (most < 0) return `: it asks for up to ${what}, and ${payer} does not cover even its prompt.`;
+  return `: it asks for up to ${what}, but ${payer} can pay for at most ${most}.`;
+}
+
+/** The 402 says which limit refused: the key's budget (what is left of it) or the balance. */
+export async function refusal(
+  store: Store,
+  key: KeyRecord,
+  prices: Prices,
+  worst: number,
+  budget: BudgetHold | undefined,
+  ask?: OutputAsk,
+): Promise<GatewayError> {
+  if (budget) {
+    const left = await budgetLeft(store, budget);
+    if (left < BigInt(worst)) {
+      const period = !key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`;
+      return insufficientCredits(
+        `This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${period}${outputClause(prices, ask, left, "the budget")}`,
+      );
+    }
+  }
+  const balance = (await store.balance(key.account)) ?? 0n;
+  return insufficientCredits(
+    `This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}${outputClause(prices, ask, balance, "the balance")}`,
+  );
+}
