@@ -22,7 +22,7 @@ export interface OutputAsk {
 }
 
 /** The largest max_tokens whose worst case fits `available` nano-USD; -1 when the prompt alone does not. */
-export function affordableMaxTokens(prices: Prices, ask: OutputAsk, available: bigint): number {
+function affordableMaxTokens(prices: Prices, ask: OutputAsk, available: bigint): number {
   const fits = (tokens: number) => BigInt(costOf(prices, ask.promptTokens, tokens * ask.n)) <= available;
   if (!fits(0)) return -1;
   let lo = 0; // fits
