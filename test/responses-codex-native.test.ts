@@ -128,6 +128,16 @@ describe("native to OpenAI's Responses API", () => {
     await expect.poll(row).toEqual([{ prompt_tokens: 1000, completion_tokens: 300, cost: COST, endpoint: "responses", usage_source: "provider" }]);
   });
 
+  test("usage beyond what the request's text could make (encrypted reasoning, hosted tools' results) is billed as reported, not capped", async () => {
+    h.fake.queue(responsesAnswer([messageItem("searched")], { input_tokens: 60_000, output_tokens: 10 }));
+    const res = await create({ input: "hi", tools: [{ type: "web_search" }], store: false });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as any).usage.input_tokens).toBe(60_000);
+    expect(await ledger(res.headers.get("x-request-id"))).toEqual([
+      { prompt_tokens: 60_000, completion_tokens: 10, cost: 60_000 * 1_000 + 10 * 2_000, endpoint: "responses", usage_source: "provider" },
+    ]);
+  });
+
   test("previous_response_id: the gateway's store; the provider gets the whole conversation with store false and no previous_response_id", async () => {
     h.fake.queue(responsesAnswer([reasoning, messageItem("first")], USAGE));
     const first = (await (await create({ input: "one" })).json()) as any;

@@ -72,6 +72,13 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     if (!isNative(route) && ctx.strict) refuseHosted(ctx.req.tools ?? []);
     return route;
   },
+  async hold(gw, key, route, req, requestId) {
+    const bill = await CHAT_UPSTREAM.hold(gw, key, route, req, requestId);
+    // Natively the provider reads what the chat form leaves out (encrypted reasoning items, hosted
+    // tools' results): its usage is billed as reported, not cut to the chat form's bound (docs/responses.md).
+    if (isNative(route)) bill.bound = null;
+    return bill;
+  },
   adapter: (gw, job, e, signal) => (isNative(job.route) ? nativeAdapter(gw, job, e, signal) : CHAT_UPSTREAM.adapter(gw, job, e, signal)),
   async render(gw, ex, job, value, usage) {
     noteIgnored(ex, job);
