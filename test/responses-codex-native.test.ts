@@ -128,6 +128,16 @@ describe("native to OpenAI's Responses API", () => {
     await expect.poll(row).toEqual([{ prompt_tokens: 1000, completion_tokens: 300, cost: COST, endpoint: "responses", usage_source: "provider" }]);
   });
 
+  test("hosted tools' items replayed by the client (web_search_call, tool_search_call) are accepted and forwarded as sent", async () => {
+    const search = { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "gateway" } };
+    const found = { type: "tool_search_call", id: "ts_1", call_id: "call_ts_1", execution: "client", arguments: { query: "lint" }, status: "completed" };
+    h.fake.queue(responsesAnswer([messageItem("ok")], USAGE));
+    const input = [{ type: "message", role: "user", content: "find it" }, search, found, reasoning];
+    const res = await create({ input, store: false });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(h.fake.requests.at(-1)!.body.input).toEqual(input);
+  });
+
   test("usage beyond what the request's text could make (encrypted reasoning, hosted tools' results) is billed as reported, not capped", async () => {
     h.fake.queue(responsesAnswer([messageItem("searched")], { input_tokens: 60_000, output_tokens: 10 }));
     const res = await create({ input: "hi", tools: [{ type: "web_search" }], store: false });

@@ -221,6 +221,22 @@ describe("hosted tools", () => {
     expect(id).toBeTruthy();
   });
 
+  test("a hosted tool's item replayed from an earlier native turn is dropped on a translated route", async () => {
+    h.fake.queue(message([textBlock("ok")], usage));
+    const search = { type: "web_search_call", id: "ws_1", status: "completed", action: { type: "search", query: "gateway" } };
+    const res = await create({ input: [user("find it"), search, user("and now?")] });
+    expect(res.status, await res.clone().text()).toBe(200);
+    expect(h.sent().messages).toEqual([
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "find it" },
+          { type: "text", text: "and now?" },
+        ],
+      },
+    ]);
+  });
+
   test("compat strict: a hosted tool the provider does not run is a 400 unsupported_parameter naming it, nothing sent upstream", async () => {
     const fake = await startFakeUpstream();
     const gw = await startGateway(config("strict")(fake.url));

@@ -75,6 +75,8 @@ function itemSchemas(strict: boolean) {
   });
   /** A reasoning item from an earlier turn: the providers behind the gateway cannot read it, so it is dropped. */
   const ReasoningItem = object({ type: z.literal("reasoning"), ...replayed("id", "summary", "content", "encrypted_content", "status") });
+  /** Items only a native route produces (hosted tools' calls, ...), replayed by clients: forwarded natively, dropped when translated. */
+  const Hosted = HOSTED_ITEMS.map((type) => z.looseObject({ type: z.literal(type) }));
   return {
     ContentPart,
     InputItem: z.discriminatedUnion("type", [
@@ -84,9 +86,34 @@ function itemSchemas(strict: boolean) {
       CustomToolCallItem,
       CustomToolCallOutputItem,
       ReasoningItem,
+      ...Hosted,
     ]),
   };
 }
+
+/** OpenAI's output and input item types beyond messages, functions and custom tools (OAPI `Item`). */
+const HOSTED_ITEMS = [
+  "web_search_call",
+  "file_search_call",
+  "computer_call",
+  "computer_call_output",
+  "code_interpreter_call",
+  "image_generation_call",
+  "local_shell_call",
+  "local_shell_call_output",
+  "shell_call",
+  "shell_call_output",
+  "apply_patch_call",
+  "apply_patch_call_output",
+  "mcp_call",
+  "mcp_list_tools",
+  "mcp_approval_request",
+  "mcp_approval_response",
+  "tool_search_call",
+  "tool_search_output",
+  "compaction",
+  "item_reference",
+] as const;
 
 const StrictItems = itemSchemas(true);
 const LooseItems = itemSchemas(false);
