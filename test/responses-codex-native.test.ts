@@ -6,7 +6,7 @@
  * model name and `store: false`; the answer is OpenAI's but for the gateway's id, model and
  * usage; a stream is relayed event by event; the cost is the Responses usage at list prices
  * (cached input at the cache price) exactly; previous_response_id is the gateway's own store,
- * the provider getting the whole conversation.
+ * the provider getting the whole conversation. Azure OpenAI: its v1 API's /responses with `api-key`.
  */
 import { describe, expect, test } from "vitest";
 import { useGateway } from "./helpers/gateway.js";
@@ -170,5 +170,38 @@ describe("native to OpenAI's Responses API", () => {
     ]);
     const stored = await fetch(`${h.gw.url}/v1/responses/${second.id}`, { headers: { authorization: `Bearer ${h.key}` } });
     expect(((await stored.json()) as any).output).toEqual([messageItem("second")]);
+  });
+});
+
+describe("native to Azure OpenAI's Responses API", () => {
+  const az = useGateway(
+    (fakeUrl) => ({
+      server: { compat: "openai" },
+      providers: { azure: { baseUrl: `${fakeUrl}/openai`, apiKey: "azure-upstream-key-1" } },
+      models: [{ id: "test/azure", pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "azure", model: "gpt5-prod" }] }],
+    }),
+    { account: "azure" },
+  );
+
+  test("the v1 API's /responses with the api-key header and the deployment as model; the gateway's id and usage", async () => {
+    az.fake.queue(responsesAnswer([messageItem("hi from azure")], { input_tokens: 10, output_tokens: 3 }));
+    const res = await fetch(`${az.gw.url}/v1/responses`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${az.key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "test/azure", input: "hi", tools: [{ type: "web_search" }] }),
+    });
+    const body = (await res.json()) as any;
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    const got = az.fake.requests.at(-1)!;
+    expect(got.path).toBe("/openai/v1/responses");
+    expect(got.headers["api-key"]).toBe("azure-upstream-key-1");
+    expect(got.headers.authorization).toBeUndefined();
+    expect(got.body).toEqual({ model: "gpt5-prod", input: "hi", tools: [{ type: "web_search" }], store: false, stream: false });
+    expect(body).toMatchObject({
+      id: `resp_${res.headers.get("x-request-id")!.slice(4)}`,
+      model: "test/azure",
+      store: true,
+      usage: { input_tokens: 10, output_tokens: 3, total_tokens: 13 },
+    });
   });
 });

@@ -17,7 +17,7 @@ export function responsesOpenApi(): OpenApiPart {
       CreateResponseRequest: {
         ...json(ResponsesRequest),
         description:
-          "OpenAI's Responses request, served for every chat model by translating it to the chat request. Input items are read leniently (fields replayed from earlier output are dropped); the top level is strict (`passthrough` drops unknown top-level fields). An explicit null means absent.",
+          "OpenAI's Responses request: sent natively to OpenAI's and Azure OpenAI's own Responses API, translated to the chat request for every other provider (docs/responses.md). Input items are read leniently (fields replayed from earlier output are dropped); the top level is strict (`passthrough` drops unknown top-level fields). An explicit null means absent. Hosted tools a translated route's provider does not run are left out and named in the X-Gateway-Ignored header (a 400 under server.compat strict).",
       },
       Response: {
         ...json(ResponseObject),
