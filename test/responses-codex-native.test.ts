@@ -148,6 +148,18 @@ describe("native to OpenAI's Responses API", () => {
     ]);
   });
 
+  test("a stream cut before its terminal event ends with response.failed; what was delivered is billed as estimated", async () => {
+    const full = responsesStream([messageItem("Hello there, this is cut")], USAGE) as { sse: Array<{ event: string; data: any }> };
+    const upTo = full.sse.findIndex((e) => e.event === "response.output_text.delta");
+    h.fake.queue({ sse: full.sse.slice(0, upTo + 1), cut: true, delayMs: 30 });
+    const res = await create({ input: "hi", stream: true, store: false });
+    const frames = (await res.text()).split("\n\n").filter((f) => f.includes("data: "));
+    const last = JSON.parse(frames.at(-1)!.slice(frames.at(-1)!.indexOf("data: ") + 6)) as any;
+    expect(last).toMatchObject({ type: "response.failed", sequence_number: upTo + 1, response: { status: "failed", error: { code: "server_error" } } });
+    const rows = async () => ledger(res.headers.get("x-request-id"));
+    await expect.poll(rows).toEqual([expect.objectContaining({ endpoint: "responses", usage_source: "estimated" })]);
+  });
+
   test("previous_response_id: the gateway's store; the provider gets the whole conversation with store false and no previous_response_id", async () => {
     h.fake.queue(responsesAnswer([reasoning, messageItem("first")], USAGE));
     const first = (await (await create({ input: "one" })).json()) as any;

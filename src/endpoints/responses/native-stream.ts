@@ -28,10 +28,13 @@ type EventData = Record<string, unknown> & { type?: unknown; response?: unknown;
 export async function relayNativeStream(out: SseSink, o: NativeStreamOptions): Promise<StreamResult> {
   let usage: Usage | null = null;
   let outcome: StreamResult["outcome"] = "error";
+  let ended = false; // a terminal event went out
+  let seq = -1;
   try {
     for (let r: IteratorResult<UpstreamEvent> = { done: false, value: o.first }; !r.done; r = await o.rest.next()) {
       const data = r.value.data as EventData | null;
       if (!data || typeof data !== "object") continue;
+      if (typeof data.sequence_number === "number") seq = data.sequence_number;
       const type = typeof data.type === "string" ? data.type : (r.value.event ?? "message");
       if (typeof data.delta === "string") o.delivered.text += data.delta;
       if (data.response && typeof data.response === "object") {
@@ -48,13 +51,21 @@ export async function relayNativeStream(out: SseSink, o: NativeStreamOptions): P
       if (out.signal.aborted) return await cancelled(o, usage);
       if (TERMINAL.has(type)) outcome = "ok";
       if (FAILED.has(type)) outcome = "error";
+      if (TERMINAL.has(type) || FAILED.has(type)) ended = true;
     }
   } catch {
     if (out.signal.aborted) return await cancelled(o, usage);
     outcome = "error";
   }
-  out.end("");
+  // Cut before its terminal event: the client gets `response.failed`, as on the translated path.
+  out.end(ended ? "" : failedFrame(o.head, seq + 1));
   return { usage, estimated: false, text: o.delivered.text, outcome };
+}
+
+function failedFrame(head: NativeHead, sequence: number): string {
+  const error = { code: "server_error", message: "The upstream stream failed after it started. The answer is incomplete." };
+  const response = { id: head.id, object: "response", status: "failed", model: head.model, error, usage: null };
+  return `event: response.failed\ndata: ${JSON.stringify({ type: "response.failed", sequence_number: sequence, response })}\n\n`;
 }
 
 async function cancelled(o: NativeStreamOptions, usage: Usage | null): Promise<StreamResult> {
