@@ -363,3 +363,14 @@ describe("errors, models and keys on /v1beta", () => {
     expect(wrong.status).toBe(401);
   });
 });
+
+test("GET /v1/openapi.json describes the Gemini routes from the request schemas", async () => {
+  const doc = await json(await fetch(`${h.gw.url}/v1/openapi.json`));
+  expect(doc.paths["/v1beta/models/{model}:generateContent"].post.requestBody.content["application/json"].schema).toEqual({
+    $ref: "#/components/schemas/GenerateContentRequest",
+  });
+  expect(doc.components.schemas.GenerateContentRequest.required).toEqual(["contents"]);
+  expect(Object.keys(doc.paths)).toEqual(
+    expect.arrayContaining(["/v1beta/models/{model}:streamGenerateContent", "/v1beta/models/{model}:countTokens", "/v1beta/models"]),
+  );
+});
