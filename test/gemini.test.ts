@@ -310,7 +310,9 @@ describe("errors, models and keys on /v1beta", () => {
     expect((await json(invalid)).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: expect.stringContaining("contents") });
     const missing = await gen("no-such-model", { contents: [{ parts: [{ text: "x" }] }] });
     expect(missing.status).toBe(404);
-    expect((await json(missing)).error).toMatchObject({ code: 404, status: "NOT_FOUND", reason: "model_not_found" });
+    const notFound = (await json(missing)).error;
+    expect(notFound).toMatchObject({ code: 404, status: "NOT_FOUND", reason: "model_not_found", param: "model" });
+    expect(notFound.message).toContain('aliases: {"no-such-model": vendor/model}');
     const method = await fetch(`${h.gw.url}/v1beta/models/gemini-2.5-flash:embedContent?key=${h.key}`, { method: "POST", body: "{}" });
     expect(method.status).toBe(404);
     expect((await json(method)).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
