@@ -331,6 +331,22 @@ describe("errors, models and keys on /v1beta", () => {
     expect(JSON.parse(text).error).toMatchObject({ code: 503, status: "UNAVAILABLE", reason: "upstream_unavailable" });
   });
 
+  test("a failure after the first byte ends the stream with one error event in Google's envelope, natively and translated", async () => {
+    h.fake.queue(sse([response([candidate([{ text: "Hel" }])]), { error: { code: 500, message: "secret upstream detail", status: "INTERNAL" } }]));
+    const native = await gen("gemini-2.5-flash", { contents: [{ parts: [{ text: "hi" }] }] }, { stream: true });
+    h.fake.queue(stream(["Hel"], { prompt_tokens: 9, completion_tokens: 2 }, { cut: true, delayMs: 30 }));
+    const translated = await gen("gemini-translated", { contents: [{ parts: [{ text: "hi" }] }] }, { stream: true });
+    for (const res of [native, translated]) {
+      expect(res.status, `${res.url} ${await res.clone().text()}`).toBe(200);
+      const text = await res.text();
+      expect(text).not.toContain("secret upstream detail");
+      const all = events(text);
+      expect(all[0].candidates[0].content.parts[0].text).toBe("Hel");
+      expect(all.at(-1).error).toMatchObject({ code: 500, status: "INTERNAL", reason: "stream_interrupted", request_id: res.headers.get("x-request-id") });
+      await expect.poll(async () => (await ledger(res))?.status).toBe("error");
+    }
+  });
+
   test("GET /v1beta/models lists the account's models in Google's shape; one model by name", async () => {
     const res = await fetch(`${h.gw.url}/v1beta/models`, { headers: { "x-goog-api-key": h.key } });
     expect(res.status).toBe(200);
