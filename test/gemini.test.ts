@@ -1,63 +1,18 @@
 /**
  * Google's generateContent API on the gateway (docs/gemini.md): native to a Google-format fake
  * (the body arrives byte for byte, the answer and each stream chunk come back unchanged, usage
- * billed exactly from usageMetadata) and translated to an OpenAI-format fake (function-call
- * round trip, system, generationConfig, stream chunks); Google's error envelope, countTokens
- * both ways, the model list, and the key in `?key=` and `x-goog-api-key`.
+ * billed exactly from usageMetadata; countTokens is Google's) and translated to an OpenAI-format
+ * fake (function-call round trip, system, generationConfig, stream chunks, the 400s, the
+ * estimated countTokens). Errors, the model list and keys: test/gemini-errors.test.ts.
  */
 import { describe, expect, test } from "vitest";
 import { costOf } from "../src/core/money.js";
-import { usdToNano } from "../src/core/money.js";
-import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
+import { events, geminiSuite, json, PRICES } from "./helpers/gemini.js";
 import { rows } from "./helpers/rows.js";
 import { candidate, response, sse } from "./providers/google.fixture.js";
 import { completion, stream } from "./helpers/openai-wire.js";
 
-const PRICES = { prompt: usdToNano("1"), completion: usdToNano("2"), cacheRead: usdToNano("0.25") };
-
-const h = useGateway((fakeUrl) => ({
-  server: { compat: "openai" },
-  providers: {
-    google: { baseUrl: fakeUrl, apiKey: "g-upstream-secret-1234" },
-    openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-secret-0000" },
-  },
-  models: [
-    {
-      id: "google/gemini-2.5-flash",
-      pricing: { prompt: "1", completion: "2", cache_read: "0.25" },
-      max_output: 8192,
-      endpoints: [{ provider: "google", model: "gemini-2.5-flash-up" }],
-    },
-    { id: "openai/gpt-4o-mini", pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-    {
-      id: "acme/thinker",
-      pricing: { prompt: "1", completion: "2" },
-      capabilities: { reasoning: true },
-      endpoints: [{ provider: "openai", model: "o-thinker" }],
-    },
-  ],
-  retry: FAST_RETRY,
-  aliases: { "gemini-translated": "openai/gpt-4o-mini" },
-}));
-
-const gen = (model: string, body: unknown, opts: { stream?: boolean; headers?: Record<string, string>; query?: string } = {}) =>
-  fetch(`${h.gw.url}/v1beta/models/${model}:${opts.stream ? "streamGenerateContent?alt=sse" : "generateContent"}${opts.query ?? ""}`, {
-    method: "POST",
-    headers: { "x-goog-api-key": h.key, "content-type": "application/json", ...opts.headers },
-    body: typeof body === "string" ? body : JSON.stringify(body),
-  });
-
-const ledger = async (res: Response) =>
-  (await rows<Record<string, any>>(h.gw.db, "SELECT * FROM ledger WHERE request_id = ?", res.headers.get("x-request-id")))[0]!;
-
-const json = (res: Response) => res.json() as Promise<any>;
-
-/** The `data:` events of an SSE body, parsed. */
-const events = (text: string) =>
-  text
-    .split("\n\n")
-    .filter((e) => e.startsWith("data: "))
-    .map((e) => JSON.parse(e.slice(6)));
+const { h, gen, ledger } = geminiSuite();
 
 const USAGE = { promptTokenCount: 1200, candidatesTokenCount: 40, thoughtsTokenCount: 100, cachedContentTokenCount: 1000 };
 
@@ -292,103 +247,4 @@ describe("translated: routed to an OpenAI-format provider", () => {
     expect(totalTokens).toBeLessThan(20);
     expect(h.fake.requests).toEqual([]);
   });
-});
-
-describe("errors, models and keys on /v1beta", () => {
-  test("errors use Google's envelope with the gateway's fields", async () => {
-    const noKey = await fetch(`${h.gw.url}/v1beta/models/gemini-2.5-flash:generateContent`, { method: "POST", body: "{}" });
-    expect(noKey.status).toBe(401);
-    expect((await json(noKey)).error).toEqual({
-      code: 401,
-      status: "UNAUTHENTICATED",
-      message: expect.any(String),
-      type: "authentication_error",
-      reason: "invalid_api_key",
-      request_id: noKey.headers.get("x-request-id"),
-    });
-    const invalid = await gen("gemini-2.5-flash", { contents: [] });
-    expect((await json(invalid)).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", message: expect.stringContaining("contents") });
-    const missing = await gen("no-such-model", { contents: [{ parts: [{ text: "x" }] }] });
-    expect(missing.status).toBe(404);
-    const notFound = (await json(missing)).error;
-    expect(notFound).toMatchObject({ code: 404, status: "NOT_FOUND", reason: "model_not_found", param: "model" });
-    expect(notFound.message).toContain('aliases: {"no-such-model": vendor/model}');
-    const method = await fetch(`${h.gw.url}/v1beta/models/gemini-2.5-flash:embedContent?key=${h.key}`, { method: "POST", body: "{}" });
-    expect(method.status).toBe(404);
-    expect((await json(method)).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
-  });
-
-  test("an upstream failure is a 503 in Google's envelope", async () => {
-    h.fake.queue(
-      { status: 500, json: { error: { code: 500, message: "secret upstream detail", status: "INTERNAL" } } },
-      { status: 500, json: {} },
-      { status: 500, json: {} },
-    );
-    const res = await gen("gemini-2.5-flash", { contents: [{ parts: [{ text: "x" }] }] });
-    expect(res.status).toBe(503);
-    const text = await res.text();
-    expect(text).not.toContain("secret upstream detail");
-    expect(JSON.parse(text).error).toMatchObject({ code: 503, status: "UNAVAILABLE", reason: "upstream_unavailable" });
-  });
-
-  test("a failure after the first byte ends the stream with one error event in Google's envelope, natively and translated", async () => {
-    h.fake.queue(sse([response([candidate([{ text: "Hel" }])]), { error: { code: 500, message: "secret upstream detail", status: "INTERNAL" } }]));
-    const native = await gen("gemini-2.5-flash", { contents: [{ parts: [{ text: "hi" }] }] }, { stream: true });
-    h.fake.queue(stream(["Hel"], { prompt_tokens: 9, completion_tokens: 2 }, { cut: true, delayMs: 30 }));
-    const translated = await gen("gemini-translated", { contents: [{ parts: [{ text: "hi" }] }] }, { stream: true });
-    for (const res of [native, translated]) {
-      expect(res.status, `${res.url} ${await res.clone().text()}`).toBe(200);
-      const text = await res.text();
-      expect(text).not.toContain("secret upstream detail");
-      const all = events(text);
-      expect(all[0].candidates[0].content.parts[0].text).toBe("Hel");
-      expect(all.at(-1).error).toMatchObject({ code: 500, status: "INTERNAL", reason: "stream_interrupted", request_id: res.headers.get("x-request-id") });
-      await expect.poll(async () => (await ledger(res))?.status).toBe("error");
-    }
-  });
-
-  test("GET /v1beta/models lists the account's models in Google's shape; one model by name", async () => {
-    const res = await fetch(`${h.gw.url}/v1beta/models`, { headers: { "x-goog-api-key": h.key } });
-    expect(res.status).toBe(200);
-    const { models } = await json(res);
-    expect(models).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({
-          name: "models/gemini-2.5-flash",
-          displayName: "google/gemini-2.5-flash",
-          outputTokenLimit: 8192,
-          supportedGenerationMethods: expect.arrayContaining(["generateContent"]),
-        }),
-        expect.objectContaining({ name: "models/gpt-4o-mini", displayName: "openai/gpt-4o-mini" }),
-        expect.objectContaining({ name: "models/gemini-translated", displayName: "openai/gpt-4o-mini" }),
-      ]),
-    );
-    const one = await fetch(`${h.gw.url}/v1beta/models/gpt-4o-mini?key=${h.key}`);
-    expect(await json(one)).toMatchObject({ name: "models/gpt-4o-mini", displayName: "openai/gpt-4o-mini" });
-    const none = await fetch(`${h.gw.url}/v1beta/models/nope?key=${h.key}`);
-    expect((await json(none)).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
-  });
-
-  test("the key in Authorization: Bearer works too; a wrong ?key= is a 401", async () => {
-    h.fake.queue({ json: response([candidate([{ text: "ok" }], "STOP")], { promptTokenCount: 1, candidatesTokenCount: 1 }) });
-    const bearer = await gen(
-      "gemini-2.5-flash",
-      { contents: [{ parts: [{ text: "x" }] }] },
-      { headers: { "x-goog-api-key": "", authorization: `Bearer ${h.key}` } },
-    );
-    expect(bearer.status).toBe(200);
-    const wrong = await gen("gemini-2.5-flash", { contents: [{ parts: [{ text: "x" }] }] }, { headers: { "x-goog-api-key": "" }, query: "?key=sk-wrong" });
-    expect(wrong.status).toBe(401);
-  });
-});
-
-test("GET /v1/openapi.json describes the Gemini routes from the request schemas", async () => {
-  const doc = await json(await fetch(`${h.gw.url}/v1/openapi.json`));
-  expect(doc.paths["/v1beta/models/{model}:generateContent"].post.requestBody.content["application/json"].schema).toEqual({
-    $ref: "#/components/schemas/GenerateContentRequest",
-  });
-  expect(doc.components.schemas.GenerateContentRequest.required).toEqual(["contents"]);
-  expect(Object.keys(doc.paths)).toEqual(
-    expect.arrayContaining(["/v1beta/models/{model}:streamGenerateContent", "/v1beta/models/{model}:countTokens", "/v1beta/models"]),
-  );
 });
