@@ -63,6 +63,28 @@ describe("errors, models and keys on /v1beta", () => {
     }
   });
 
+  test("402 and 429 in Google's terms; countTokens is never billed but counts against the key's rate limit", async () => {
+    const broke = await h.gw.createKey({ account: "broke" });
+    const poor = await gen("gemini-2.5-flash", { contents: [{ parts: [{ text: "x" }] }] }, { headers: { "x-goog-api-key": broke } });
+    expect(poor.status).toBe(402);
+    expect((await json(poor)).error).toMatchObject({ code: 402, status: "FAILED_PRECONDITION", type: "insufficient_credits" });
+
+    const limited = await h.gw.createKey({ rpm: 2 });
+    const count = () =>
+      fetch(`${h.gw.url}/v1beta/models/gemini-translated:countTokens`, {
+        method: "POST",
+        headers: { "x-goog-api-key": limited },
+        body: JSON.stringify({ contents: [{ parts: [{ text: "x" }] }] }),
+      });
+    expect((await count()).status).toBe(200);
+    expect((await count()).status).toBe(200);
+    const third = await count();
+    expect(third.status).toBe(429);
+    expect(third.headers.get("retry-after")).toBeTruthy();
+    expect((await json(third)).error).toMatchObject({ code: 429, status: "RESOURCE_EXHAUSTED", reason: "rate_limited" });
+    expect(h.fake.requests).toEqual([]);
+  });
+
   test("GET /v1beta/models lists the account's models in Google's shape; one model by name", async () => {
     const res = await fetch(`${h.gw.url}/v1beta/models`, { headers: { "x-goog-api-key": h.key } });
     expect(res.status).toBe(200);
