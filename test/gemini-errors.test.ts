@@ -85,6 +85,13 @@ describe("errors, models and keys on /v1beta", () => {
     expect(h.fake.requests).toEqual([]);
   });
 
+  test("contents and parts are bounded before validation", async () => {
+    const parts = Array.from({ length: 20_001 }, () => ({ text: "x" }));
+    const res = await gen("gemini-2.5-flash", { contents: [{ parts }] });
+    expect(res.status).toBe(400);
+    expect((await json(res)).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", reason: "request_too_large", param: "contents" });
+  });
+
   test("GET /v1beta/models lists the account's models in Google's shape; one model by name", async () => {
     const res = await fetch(`${h.gw.url}/v1beta/models`, { headers: { "x-goog-api-key": h.key } });
     expect(res.status).toBe(200);

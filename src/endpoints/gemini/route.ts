@@ -13,7 +13,7 @@ import { definesStages } from "../../pipeline/stages.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
 import { modelMissing } from "../../catalog/model-hint.js";
-import { validate } from "../../core/validate.js";
+import { MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import type { Completion } from "../../plugin/contract.js";
 import { googleEnvelope } from "./errors.js";
@@ -55,7 +55,9 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
   parse(_gw, raw, _key, ex) {
     const at = geminiPath(ex.url);
     if (!at || at.method === "countTokens") throw invalidRequest("model: Required (the path is /v1beta/models/{model}:generateContent)");
-    const req = validate(GenerateContentRequest, parseJsonBody(raw));
+    const json = parseJsonBody(raw);
+    checkContentCount(json);
+    const req = validate(GenerateContentRequest, json);
     const { chat, problems } = toChatRequest(req, at.model, at.method === "streamGenerateContent");
     const text = raw.toString("utf8");
     contexts.set(chat, {
@@ -98,4 +100,17 @@ function withAliasHint(err: GatewayError, requested: string): GatewayError {
   if (requested.includes("/") || err.code !== "model_not_found") return err;
   const hint = ` To serve it with another model, add a config alias (aliases: {"${requested}": vendor/model}, or a glob such as "gemini-*").`;
   return new GatewayError(err.status, err.type, err.code, err.message + hint, { param: err.param, headers: err.headers });
+}
+
+/** Contents and their parts, counted before zod runs (the bound core/validate.ts puts on chat's messages). */
+function checkContentCount(json: unknown): void {
+  const contents = (json as { contents?: unknown } | null)?.contents;
+  if (!Array.isArray(contents)) return;
+  let items = contents.length;
+  for (let i = 0; i < contents.length && items <= MAX_REQUEST_ITEMS; i++) {
+    const parts = (contents[i] as { parts?: unknown } | null)?.parts;
+    if (Array.isArray(parts)) items += parts.length;
+  }
+  if (items > MAX_REQUEST_ITEMS)
+    throw invalidRequest(`contents: A request may hold at most ${MAX_REQUEST_ITEMS} contents and parts together`, "request_too_large", "contents");
 }
