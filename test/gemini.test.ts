@@ -191,6 +191,12 @@ describe("translated: routed to an OpenAI-format provider", () => {
     });
     expect(res.status).toBe(200);
     expect(h.fake.requests[0]!.body.reasoning_effort).toBe("high");
+    // A provider without a reasoning switch: the thinking level is a hint, dropped, not a 400.
+    h.fake.queue(completion("ok"));
+    const local = await gen("acme/llama", { contents: [{ parts: [{ text: "x" }] }], generationConfig: { thinkingConfig: { thinkingLevel: "HIGH" } } });
+    expect(local.status).toBe(200);
+    expect(h.fake.requests[1]!.path).toBe("/local/v1/chat/completions");
+    expect(h.fake.requests[1]!.body).not.toHaveProperty("reasoning_effort");
     expect(h.fake.requests[0]!.body.response_format).toEqual({
       type: "json_schema",
       json_schema: { name: "response", schema: { type: "object", properties: { a: { type: "integer" } } } },

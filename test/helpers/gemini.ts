@@ -1,7 +1,8 @@
 /**
  * The gateway the Gemini suites share (test/gemini.test.ts, test/gemini-errors.test.ts): a
  * Google-format and an OpenAI-format fake on one server (paths tell them apart), a native
- * Google model, an OpenAI model behind the alias `gemini-translated`, and a reasoning model.
+ * Google model, an OpenAI model behind the alias `gemini-translated`, a reasoning model, and a local
+ * server's model (no reasoning switch).
  */
 import { usdToNano } from "../../src/core/money.js";
 import { FAST_RETRY, useGateway } from "./gateway.js";
@@ -14,6 +15,7 @@ const config = (fakeUrl: string) => ({
   providers: {
     google: { baseUrl: fakeUrl, apiKey: "g-upstream-secret-1234" },
     openai: { baseUrl: `${fakeUrl}/v1`, apiKey: "sk-upstream-secret-0000" },
+    ollama: { plugin: "openai-compatible", baseUrl: `${fakeUrl}/local/v1`, apiKey: "local-upstream-key-77" },
   },
   models: [
     {
@@ -23,6 +25,7 @@ const config = (fakeUrl: string) => ({
       endpoints: [{ provider: "google", model: "gemini-2.5-flash-up" }],
     },
     { id: "openai/gpt-4o-mini", pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
+    { id: "acme/llama", pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: "ollama", model: "llama" }] },
     {
       id: "acme/thinker",
       pricing: { prompt: "1", completion: "2" },

@@ -14,10 +14,12 @@ import type { Problem } from "./translate.js";
 
 export function narrowGemini(found: Route, req: ChatRequest, problems: Problem[]): Route {
   requireChatModel(found.model);
-  // Thinking settings for a model that does not think are a hint with no meaning there.
-  if (found.model.capabilities?.reasoning === false) delete req.reasoning_effort;
   const native = found.endpoints.filter((e) => e.instance.plugin.nativeGemini);
   const others = found.endpoints.filter((e) => !e.instance.plugin.nativeGemini);
+  // Thinking settings are a hint where they cannot be honoured: a model that does not reason
+  // (the catalog says so) or providers without a reasoning switch (Gemini CLI sends them always).
+  const canReason = found.model.capabilities?.reasoning !== false && others.some((e) => e.instance.plugin.features?.includes("reasoning_effort"));
+  if (!canReason) delete req.reasoning_effort;
   let translated: Route["endpoints"] = [];
   let refusal: unknown;
   if (others.length) {
