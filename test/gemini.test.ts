@@ -47,13 +47,14 @@ describe("native: routed to Google", () => {
   });
 
   test("countTokens is Google's own count, never billed", async () => {
-    h.fake.queue({ json: { totalTokens: 31 } });
+    const counted = { totalTokens: 31, cachedContentTokenCount: 0, promptTokensDetails: [{ modality: "TEXT", tokenCount: 31 }] };
+    h.fake.queue({ json: counted });
     const res = await fetch(`${h.gw.url}/v1beta/models/gemini-2.5-flash:countTokens?key=${h.key}`, {
       method: "POST",
       body: JSON.stringify({ contents: [{ parts: [{ text: "count me" }] }] }),
     });
     expect(res.status).toBe(200);
-    expect(await json(res)).toEqual({ totalTokens: 31 });
+    expect(await json(res)).toEqual(counted);
     expect(h.fake.requests[0]!.path).toBe("/v1beta/models/gemini-2.5-flash-up:countTokens");
     expect(await rows(h.gw.db, "SELECT * FROM ledger WHERE request_id = ?", res.headers.get("x-request-id"))).toEqual([]);
   });

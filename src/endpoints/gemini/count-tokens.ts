@@ -1,6 +1,6 @@
 /**
  * POST /v1beta/models/{model}:countTokens -> `{totalTokens}` (https://ai.google.dev/api/tokens):
- * Google's own count where the model has a native endpoint (the body as sent), else, or when
+ * Google's own answer where the model has a native endpoint (the body as sent), else, or when
  * every native endpoint fails, the gateway's tokenizer estimate of the request's chat form
  * (billing/tokens.ts, o200k). Never billed; it counts against the key's rate limit as a
  * request (it is authenticated like every keyed route).
@@ -20,7 +20,7 @@ import { readJson } from "../../upstream/body.js";
 import { CountTokensRequest, type GenerateContentRequest } from "./schema.js";
 import { toChatRequest } from "./translate.js";
 
-export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, model: string): Promise<{ totalTokens: number }> {
+export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, model: string): Promise<unknown> {
   const limit = gw.config.server.maxBodyBytes;
   if (Number(event.req.headers.get("content-length")) > limit) throw requestTooLarge(limit);
   const raw = Buffer.from(await event.req.arrayBuffer());
@@ -33,16 +33,19 @@ export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, m
   for (const e of found.endpoints) {
     if (!e.instance.plugin.nativeGemini) continue;
     const counted = await nativeCount(gw, e, raw.toString("utf8"), event.req.signal).catch(() => undefined);
-    if (counted !== undefined) return { totalTokens: counted };
+    if (counted !== undefined) return counted;
   }
   return { totalTokens: await estimateCount(req.generateContentRequest ?? { contents: req.contents ?? [] }, model) };
 }
 
-async function nativeCount(gw: Gateway, e: RoutedEndpoint, body: string, signal: AbortSignal): Promise<number> {
+/** Google's answer as it came (`totalTokens`, and its cached-content and modality details), once checked. */
+async function nativeCount(gw: Gateway, e: RoutedEndpoint, body: string, signal: AbortSignal): Promise<unknown> {
   const plugin = e.instance.plugin;
   const ctx = { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: false };
   const res = await gw.upstream.send(plugin.nativeGemini!.countTokens(body, ctx), plugin, signal);
-  return plugin.nativeGemini!.countTokensResponse(await readJson(res.body, gw.config.server.upstream.maxResponseBytes));
+  const json = await readJson(res.body, gw.config.server.upstream.maxResponseBytes);
+  plugin.nativeGemini!.countTokensResponse(json);
+  return json;
 }
 
 /** The chat form's prompt as the gateway counts it when a provider reports none, tool declarations included. */
