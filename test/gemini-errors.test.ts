@@ -6,7 +6,7 @@
 import { describe, expect, test } from "vitest";
 import { events, geminiSuite, json } from "./helpers/gemini.js";
 import { candidate, response, sse } from "./providers/google.fixture.js";
-import { stream } from "./helpers/openai-wire.js";
+import { completion, stream } from "./helpers/openai-wire.js";
 
 const { h, gen, ledger } = geminiSuite();
 
@@ -90,6 +90,18 @@ describe("errors, models and keys on /v1beta", () => {
     const res = await gen("gemini-2.5-flash", { contents: [{ parts }] });
     expect(res.status).toBe(400);
     expect((await json(res)).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", reason: "request_too_large", param: "contents" });
+  });
+
+  test("failover crosses paths: Google fails, the OpenAI-format endpoint answers, rendered in Google's shape", async () => {
+    h.fake.queue(
+      { status: 503, json: { error: { code: 503, message: "overloaded", status: "UNAVAILABLE" } } },
+      completion("from the second", { prompt_tokens: 5, completion_tokens: 3 }),
+    );
+    const res = await gen("acme/both", { contents: [{ parts: [{ text: "x" }] }] });
+    expect(res.status).toBe(200);
+    expect((await json(res)).candidates[0].content.parts).toEqual([{ text: "from the second" }]);
+    expect(h.fake.requests.map((r) => r.path)).toEqual(["/v1beta/models/gemini-first:generateContent", "/v1/chat/completions"]);
+    expect(await ledger(res)).toMatchObject({ provider: "openai", attempts: 2, prompt_tokens: 5, completion_tokens: 3, endpoint: "gemini" });
   });
 
   test("GET /v1beta/models lists the account's models in Google's shape; one model by name", async () => {

@@ -25,6 +25,15 @@ const config = (fakeUrl: string) => ({
       endpoints: [{ provider: "google", model: "gemini-2.5-flash-up" }],
     },
     { id: "openai/gpt-4o-mini", pricing: { prompt: "1", completion: "2" }, max_output: 4096, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
+    {
+      id: "acme/both",
+      pricing: { prompt: "1", completion: "2" },
+      order: "fixed",
+      endpoints: [
+        { provider: "google", model: "gemini-first" },
+        { provider: "openai", model: "gpt-second" },
+      ],
+    },
     { id: "acme/llama", pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: "ollama", model: "llama" }] },
     {
       id: "acme/thinker",
