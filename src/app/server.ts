@@ -109,33 +109,22 @@ function createApp(gw: Gateway): H3 {
       fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, endpoint))),
     );
   }
-  // Google's routes carry the model and the method in the path (`{model}:generateContent`): the
-  // path selects the pipeline's Gemini endpoint, or countTokens, which is a keyed small route.
-  const gemini = fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, GEMINI)));
-  for (const prefix of GEMINI_PREFIXES) {
-    app.post(`${prefix}**`, async (event) => {
-      const at = geminiPath(event.url.pathname);
-      if (at?.method === "countTokens") return withHeaders(event, await countTokens(gw, await keyOf(event), event, at.model));
-      if (at) return gemini(event);
-      await limitByIp(gw, stateOf(event), clientIp(event));
-      throw routeNotFound(event.url.pathname);
-    });
-  }
-  const keyOf = (event: H3Event) =>
-    authenticate(
-      gw,
-      stateOf(event),
-      credentialOf((name) => event.req.headers.get(name), event.req.url),
-      () => clientIp(event),
-    );
+  mountGemini(app, gw, clientIp);
   for (const route of SMALL_ROUTES) {
     app.on(route.method, route.path, async (event) => {
+      const state = stateOf(event);
       if (route.access === "ip") {
         const ip = clientIp(event);
-        await limitByIp(gw, stateOf(event), ip);
+        await limitByIp(gw, state, ip);
         return withHeaders(event, await route.handle(gw, event, ip));
       }
-      return withHeaders(event, await route.handle(gw, await keyOf(event), event));
+      const key = await authenticate(
+        gw,
+        state,
+        credentialOf((name) => event.req.headers.get(name), event.req.url),
+        () => clientIp(event),
+      );
+      return withHeaders(event, await route.handle(gw, key, event));
     });
   }
   // The web dashboard: its pages and /dashboard/api/, in src/dashboard/.
@@ -145,6 +134,28 @@ function createApp(gw: Gateway): H3 {
     throw routeNotFound(event.url.pathname);
   });
   return app;
+}
+
+/**
+ * Google's routes carry the model and the method in the path (`{model}:generateContent`): the
+ * path selects the pipeline's Gemini endpoint, or countTokens, a keyed route of its own
+ * (docs/gemini.md). Another method is the unknown route's 404.
+ */
+function mountGemini(app: H3, gw: Gateway, clientIp: (event: H3Event) => string): void {
+  const pipeline = fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, GEMINI)));
+  for (const prefix of GEMINI_PREFIXES) {
+    app.post(`${prefix}**`, async (event) => {
+      const at = geminiPath(event.url.pathname);
+      if (at && at.method !== "countTokens") return pipeline(event);
+      if (!at) {
+        await limitByIp(gw, stateOf(event), clientIp(event));
+        throw routeNotFound(event.url.pathname);
+      }
+      const credential = credentialOf((name) => event.req.headers.get(name), event.req.url);
+      const key = await authenticate(gw, stateOf(event), credential, () => clientIp(event));
+      return withHeaders(event, await countTokens(gw, key, event, at.model));
+    });
+  }
 }
 
 /** `Allow` by exact path, and by prefix for the paths with an id (`:id`, `**`). */
