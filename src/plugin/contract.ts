@@ -209,6 +209,8 @@ export interface ProviderPlugin {
     request(ctx: Omit<CallContext, "model" | "stream" | "maxOutput">): UpstreamRequest | Promise<UpstreamRequest>;
     response(json: unknown): ModelInfo[];
   };
+  /** Google's generateContent API spoken natively on /v1beta (docs/gemini.md); absent: requests there are translated. */
+  nativeGemini?: NativeGemini;
 }
 
 /** What an embeddings adapter honours beyond a batch of texts (docs/embeddings.md). */
@@ -262,4 +264,25 @@ export type FailureKind = Exclude<Outcome, "success">;
  */
 export function upstreamFailure(kind: FailureKind, failure: { retryable: boolean; status?: number; detail: string }): GatewayError {
   return new UpstreamFailure(kind, failure.retryable, failure.status ?? null, null, failure.detail);
+}
+
+/**
+ * Google's generateContent API spoken natively (docs/gemini.md): a /v1beta request routed to
+ * this provider travels as the client sent it, byte for byte, to the provider's own
+ * `:generateContent` / `:streamGenerateContent?alt=sse` / `:countTokens` for the upstream
+ * model, and its answer (or each stream chunk) goes back to the client unchanged.
+ */
+export interface NativeGemini {
+  /** `:generateContent`, or `:streamGenerateContent?alt=sse` when `ctx.stream`, with the client's body. */
+  request(body: string, ctx: CallContext): UpstreamRequest;
+  /**
+   * What the gateway reads of an answer or one stream chunk (throw on one not in Google's
+   * format): its usage (a stream's running totals) and its answer text, for an estimate
+   * when a stream is cut before usage arrives.
+   */
+  read(json: unknown): { usage?: Usage; text: string };
+  /** `:countTokens` with the client's body. */
+  countTokens(body: string, ctx: CallContext): UpstreamRequest;
+  /** Its answer's `totalTokens` (throw on another shape). */
+  countTokensResponse(json: unknown): number;
 }
