@@ -12,6 +12,8 @@ import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { CHAT_COMPLETIONS } from "../endpoints/chat/route.js";
 import { mountDashboard } from "../dashboard/mount.js";
 import { EMBEDDINGS } from "../endpoints/embeddings/route.js";
+import { COUNT_TOKENS_PATH, serveCountTokens } from "../endpoints/messages/count-tokens.js";
+import { MESSAGES } from "../endpoints/messages/route.js";
 import { CREATE_RESPONSE } from "../endpoints/responses/route.js";
 import { errorReply } from "../http/error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "../core/errors.js";
@@ -26,12 +28,12 @@ import { serve } from "../pipeline/serve.js";
 import { SMALL_ROUTES } from "./small-routes.js";
 
 /** The routes that carry model traffic: node:http and the pipeline, each with its Endpoint. */
-const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE];
+const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE, MESSAGES];
 
 const CHAT = CHAT_COMPLETIONS.path;
 
 /** The methods each path answers, from both tables; another method is a 405 with `Allow`. */
-const ALLOWED = allowedMethods([...MODEL_ROUTES.map((e) => ({ method: "POST", path: e.path })), ...SMALL_ROUTES]);
+const ALLOWED = allowedMethods([...MODEL_ROUTES.map((e) => ({ method: "POST", path: e.path })), { method: "POST", path: COUNT_TOKENS_PATH }, ...SMALL_ROUTES]);
 
 /** The node:http listener: the chat route straight to its pipeline, the rest through h3. */
 export function createHandler(gw: Gateway): RequestListener {
@@ -97,6 +99,11 @@ function createApp(gw: Gateway): H3 {
       fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, endpoint))),
     );
   }
+  // Anthropic's token count: authenticated and rate limited, never billed (endpoints/messages/count-tokens.ts).
+  app.post(
+    COUNT_TOKENS_PATH,
+    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveCountTokens(gw, req as IncomingMessage, res as ServerResponse))),
+  );
   for (const route of SMALL_ROUTES) {
     app.on(route.method, route.path, async (event) => {
       const state = stateOf(event);
