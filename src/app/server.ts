@@ -35,13 +35,31 @@ const CHAT = CHAT_COMPLETIONS.path;
 /** The methods each path answers, from both tables; another method is a 405 with `Allow`. */
 const ALLOWED = allowedMethods([...MODEL_ROUTES.map((e) => ({ method: "POST", path: e.path })), { method: "POST", path: COUNT_TOKENS_PATH }, ...SMALL_ROUTES]);
 
-/** The node:http listener: the chat route straight to its pipeline, the rest through h3. */
+/**
+ * Other model routes served straight on node:http by their canonical path (a query ignored), as
+ * chat is: through h3, a streamed answer cost its adapter a second `end()` and the error object
+ * Node builds for it (docs/messages.md, "Performance").
+ */
+const DIRECT: Record<string, (gw: Gateway, req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+  [MESSAGES.path]: (gw, req, res) => serve(gw, req, res, MESSAGES),
+  [COUNT_TOKENS_PATH]: serveCountTokens,
+};
+
+/** The node:http listener: the chat route (and DIRECT's) straight to its pipeline, the rest through h3. */
 export function createHandler(gw: Gateway): RequestListener {
   const app = toNodeHandler(createApp(gw));
   return (req, res) => {
     if (req.headers.host === undefined && req.httpVersion === "1.1") return void refuseWithoutHost(gw, req, res);
-    return req.method === "POST" && isChatUrl(req.url) ? void serve(gw, req, res, CHAT_COMPLETIONS) : app(req, res);
+    if (req.method !== "POST") return app(req, res);
+    if (isChatUrl(req.url)) return void serve(gw, req, res, CHAT_COMPLETIONS);
+    const direct = DIRECT[pathOf(req.url)];
+    return direct ? void direct(gw, req, res) : app(req, res);
   };
+}
+
+function pathOf(url: string | undefined): string {
+  const q = url?.indexOf("?") ?? -1;
+  return q < 0 ? (url ?? "") : url!.slice(0, q);
 }
 
 /**
