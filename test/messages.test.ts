@@ -407,3 +407,15 @@ describe("count_tokens", () => {
     expect(((await res.json()) as any).type).toBe("error");
   });
 });
+
+describe("route", () => {
+  test("405 for other methods with Allow; /v1/openapi.json describes both paths", async () => {
+    const get = await fetch(`${gw.url}/v1/messages?beta=true`, { headers: { "x-api-key": key } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get("allow")).toBe("POST");
+    const doc = (await (await fetch(`${gw.url}/v1/openapi.json`)).json()) as Record<string, any>;
+    expect(Object.keys(doc.paths["/v1/messages"])).toEqual(["post"]);
+    expect(Object.keys(doc.paths["/v1/messages/count_tokens"])).toEqual(["post"]);
+    expect(doc.components.schemas.MessagesRequest.required).toEqual(expect.arrayContaining(["model", "messages", "max_tokens"]));
+  });
+});
