@@ -9,7 +9,17 @@ import { startGateway, type TestGateway } from "./helpers/gateway.js";
 import { completion } from "./helpers/openai-wire.js";
 import { rows } from "./helpers/rows.js";
 import { CLAUDE, CLAUDE_UPSTREAM, claudeCost, GPT_PRICES, messagesConfig, openaiToolCall, openaiToolStream } from "./helpers/messages-wire.js";
-import { message, messageEnd, messageStart, ping, textBlock, textBlockEvents, thinkingBlock, toolBlockEvents } from "./providers/anthropic.fixture.js";
+import {
+  message,
+  messageEnd,
+  messageStart,
+  ping,
+  streamError,
+  textBlock,
+  textBlockEvents,
+  thinkingBlock,
+  toolBlockEvents,
+} from "./providers/anthropic.fixture.js";
 
 let anth: FakeUpstream;
 let oai: FakeUpstream;
@@ -153,6 +163,20 @@ describe("native (Anthropic)", () => {
       .toBe(claudeCost({ input_tokens: 30, cache_read_input_tokens: 500, cache_creation_input_tokens: 40, output_tokens: 44 }));
   });
 
+  test("a provider error event after the first byte ends the stream with the gateway's event: error", async () => {
+    anth.queue({
+      sse: [
+        messageStart({ input_tokens: 5, cache_read_input_tokens: 0, cache_creation_input_tokens: 0 }),
+        ...textBlockEvents(0, ["Hi"]).slice(0, 2),
+        streamError,
+      ],
+      done: false,
+    });
+    const got = await frames(await post({ model: CLAUDE, max_tokens: 100, stream: true, messages: [{ role: "user", content: "hi" }] }));
+    expect(got.map(([e]) => e)).toEqual(["message_start", "content_block_start", "content_block_delta", "error"]);
+    expect(got.at(-1)![1]).toMatchObject({ type: "error", error: { type: "upstream_error", code: "stream_interrupted" } });
+  });
+
   test("a bare claude id resolves to anthropic/...; the OpenAI fake is never asked", async () => {
     anth.queue(message([textBlock("ok")], { input_tokens: 3, output_tokens: 1 }));
     const res = await post({ model: CLAUDE, max_tokens: 5, messages: [{ role: "user", content: "x" }] });
@@ -232,6 +256,7 @@ describe("translated (OpenAI format, via the glob alias claude-haiku-*)", () => 
     expect(sent.tools).toEqual([{ type: "function", function: { name: "Bash", description: "Run", parameters: { type: "object" } } }]);
     expect(sent.parallel_tool_calls).toBe(false);
     expect(sent.stop).toEqual(["END"]);
+    expect(sent.max_completion_tokens).toBe(1000);
     expect(sent.temperature).toBe(0.5);
     const body = (await res.json()) as Record<string, any>;
     expect(body).toMatchObject({
@@ -310,6 +335,28 @@ describe("translated (OpenAI format, via the glob alias claude-haiku-*)", () => 
       { type: "text_delta", text: "lo" },
     ]);
     expect(got.at(-2)![1].delta.stop_reason).toBe("end_turn");
+  });
+
+  test("max_tokens above the model's output limit is lowered to it; a cut stream ends with event: error", async () => {
+    oai.queue({
+      sse: [
+        {
+          data: {
+            id: "c",
+            object: "chat.completion.chunk",
+            created: 1,
+            model: "m",
+            choices: [{ index: 0, delta: { role: "assistant", content: "Hel" }, finish_reason: null }],
+          },
+        },
+      ],
+      cut: true,
+      delayMs: 20,
+    });
+    const got = await frames(await post({ model: HAIKU, max_tokens: 128000, stream: true, messages: [{ role: "user", content: "hi" }] }));
+    expect(oai.requests[0]!.body.max_completion_tokens).toBe(16384);
+    expect(got.map(([e]) => e)).toEqual(["message_start", "content_block_start", "content_block_delta", "error"]);
+    expect(got.at(-1)![1]).toMatchObject({ type: "error", error: { type: "upstream_error", code: "stream_interrupted" } });
   });
 
   test("a field that would change the answer and has no translation is a 400 naming it, before any upstream call", async () => {

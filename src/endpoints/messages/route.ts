@@ -93,6 +93,9 @@ function routeMessages(found: Route, chat: ChatRequest): Route {
     }
   }
   if (!others.length) requireChatModel(found.model);
+  // Claude Code asks for 128,000 output tokens whatever the model: a translated model gets at most its own limit.
+  const limit = found.model.maxOutput;
+  if (translated.length && limit && chat.max_tokens !== undefined && chat.max_tokens > limit) chat.max_tokens = limit;
   const endpoints = [...native, ...translated];
   return endpoints.length === found.endpoints.length ? found : { ...found, endpoints };
 }
