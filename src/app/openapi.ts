@@ -7,6 +7,7 @@ import { chatOpenApi } from "../endpoints/chat/openapi.js";
 import { embeddingsOpenApi } from "../endpoints/embeddings/schema.js";
 import { geminiOpenApi } from "../endpoints/gemini/openapi.js";
 import { keyOpenApi } from "../endpoints/key/openapi.js";
+import { messagesOpenApi } from "../endpoints/messages/openapi.js";
 import { modelsOpenApi } from "../endpoints/models/openapi.js";
 import { responsesOpenApi } from "../endpoints/responses/openapi.js";
 import { ErrorBody, OpenAIErrorBody } from "../http/error-schema.js";
@@ -28,7 +29,7 @@ const appPaths = {
 };
 
 export function openApiDocument() {
-  const parts: OpenApiPart[] = [chatOpenApi(), keyOpenApi(), modelsOpenApi(), responsesOpenApi(), embeddingsOpenApi(), geminiOpenApi()];
+  const parts: OpenApiPart[] = [chatOpenApi(), keyOpenApi(), modelsOpenApi(), responsesOpenApi(), embeddingsOpenApi(), messagesOpenApi(), geminiOpenApi()];
   return {
     openapi: "3.1.0",
     info: { title: "LLM gateway", version: "1.0.0", description: "OpenAI-compatible chat completions across many providers." },

@@ -12,6 +12,8 @@ import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { CHAT_COMPLETIONS } from "../endpoints/chat/route.js";
 import { mountDashboard } from "../dashboard/mount.js";
 import { EMBEDDINGS } from "../endpoints/embeddings/route.js";
+import { COUNT_TOKENS_PATH, serveCountTokens } from "../endpoints/messages/count-tokens.js";
+import { MESSAGES } from "../endpoints/messages/route.js";
 import { CREATE_RESPONSE } from "../endpoints/responses/route.js";
 import { countTokens } from "../endpoints/gemini/count-tokens.js";
 import { googleEnvelope } from "../endpoints/gemini/errors.js";
@@ -30,13 +32,14 @@ import { serve } from "../pipeline/serve.js";
 import { SMALL_ROUTES } from "./small-routes.js";
 
 /** The routes that carry model traffic: node:http and the pipeline, each with its Endpoint. */
-const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE];
+const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE, MESSAGES];
 
 const CHAT = CHAT_COMPLETIONS.path;
 
 /** The methods each path answers, from both tables; another method is a 405 with `Allow`. */
 const ALLOWED = allowedMethods([
   ...MODEL_ROUTES.map((e) => ({ method: "POST", path: e.path })),
+  { method: "POST", path: COUNT_TOKENS_PATH },
   ...GEMINI_PREFIXES.map((prefix) => ({ method: "POST", path: `${prefix}**` })),
   ...SMALL_ROUTES,
 ]);
@@ -44,13 +47,31 @@ const ALLOWED = allowedMethods([
 /** Google's routes answer errors in Google's envelope (endpoints/gemini/errors.ts), h3's own refusals included. */
 const envelopeFor = (path: string) => (path.startsWith("/v1beta/") || geminiPath(path) ? googleEnvelope : undefined);
 
-/** The node:http listener: the chat route straight to its pipeline, the rest through h3. */
+/**
+ * Other model routes served straight on node:http by their canonical path (a query ignored), as
+ * chat is: through h3, a streamed answer cost its adapter a second `end()` and the error object
+ * Node builds for it (docs/messages.md, "Performance").
+ */
+const DIRECT: Record<string, (gw: Gateway, req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+  [MESSAGES.path]: (gw, req, res) => serve(gw, req, res, MESSAGES),
+  [COUNT_TOKENS_PATH]: serveCountTokens,
+};
+
+/** The node:http listener: the chat route (and DIRECT's) straight to its pipeline, the rest through h3. */
 export function createHandler(gw: Gateway): RequestListener {
   const app = toNodeHandler(createApp(gw));
   return (req, res) => {
     if (req.headers.host === undefined && req.httpVersion === "1.1") return void refuseWithoutHost(gw, req, res);
-    return req.method === "POST" && isChatUrl(req.url) ? void serve(gw, req, res, CHAT_COMPLETIONS) : app(req, res);
+    if (req.method !== "POST") return app(req, res);
+    if (isChatUrl(req.url)) return void serve(gw, req, res, CHAT_COMPLETIONS);
+    const direct = DIRECT[pathOf(req.url)];
+    return direct ? void direct(gw, req, res) : app(req, res);
   };
+}
+
+function pathOf(url: string | undefined): string {
+  const q = url?.indexOf("?") ?? -1;
+  return q < 0 ? (url ?? "") : url!.slice(0, q);
 }
 
 /**
@@ -109,6 +130,11 @@ function createApp(gw: Gateway): H3 {
       fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, endpoint))),
     );
   }
+  // Anthropic's token count: authenticated and rate limited, never billed (endpoints/messages/count-tokens.ts).
+  app.post(
+    COUNT_TOKENS_PATH,
+    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveCountTokens(gw, req as IncomingMessage, res as ServerResponse))),
+  );
   mountGemini(app, gw, clientIp);
   for (const route of SMALL_ROUTES) {
     app.on(route.method, route.path, async (event) => {

@@ -26,6 +26,8 @@ const PLAIN_ROUTES = new Set([
   "/v1/chat/completions",
   "/v1/embeddings",
   "/v1/responses",
+  "/v1/messages",
+  "/v1/messages/count_tokens",
   "/metrics",
 ]);
 

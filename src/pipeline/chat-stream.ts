@@ -61,6 +61,7 @@ async function streamWith(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, guar
 /**
  * A cut stream without usage is billed on an estimate of what was delivered. The write is
  * retried until it lands (billing/settle-retry.ts), its final row kept in the journal meanwhile.
+ * Also the settle stage of /v1/messages streams (endpoints/messages/stream-stage.ts).
  */
 export function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: RoutedEndpoint, r: StreamResult, untrack: () => void): void {
   const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") => {

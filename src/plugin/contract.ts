@@ -204,6 +204,8 @@ export interface ProviderPlugin {
   classifyError?(status: number, body: unknown): ErrorClass | undefined;
   /** POST /v1/embeddings (docs/embeddings.md); absent when the provider has no embeddings API. */
   embeddings?: EmbeddingsAdapter;
+  /** Anthropic's Messages API spoken natively: POST /v1/messages travels unchanged (docs/messages.md); absent: translated. */
+  nativeMessages?: NativeMessages;
   /** Used by `gateway models sync`. */
   models?: {
     request(ctx: Omit<CallContext, "model" | "stream" | "maxOutput">): UpstreamRequest | Promise<UpstreamRequest>;
@@ -285,4 +287,29 @@ export interface NativeGemini {
   countTokens(body: string, ctx: CallContext): UpstreamRequest;
   /** Its answer's `totalTokens` (throw on another shape). */
   countTokensResponse(json: unknown): number;
+}
+
+/** The client's headers a native Messages call forwards: `anthropic-version` (2023-06-01 when absent) and `anthropic-beta`. */
+export interface MessagesHeaders {
+  version: string;
+  beta?: string;
+}
+
+/**
+ * A provider that takes Anthropic's Messages API body itself (Anthropic; Claude models on
+ * Bedrock). POST /v1/messages routed to it sends the client's body unchanged but for `model`
+ * (already the upstream id when `request` gets it), and its answer goes back unchanged but for
+ * the id and the usage, which are the gateway's record (docs/messages.md). Streams are the
+ * provider's Messages events, relayed one by one.
+ */
+export interface NativeMessages {
+  /** Whether this upstream model takes the Messages body (Bedrock: Claude models only); absent: every model. */
+  accepts?(model: string): boolean;
+  request(body: Record<string, unknown>, headers: MessagesHeaders, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** POST /v1/messages/count_tokens upstream, where the provider counts (answer `{input_tokens}`); absent: the gateway estimates. */
+  countTokens?(body: Record<string, unknown>, headers: MessagesHeaders, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Decoded stream events as Messages events (Bedrock unwraps its chunks); absent: the events as they come. */
+  events?(events: AsyncIterable<UpstreamEvent>): AsyncIterable<UpstreamEvent>;
+  /** A message's `usage` (or a stream's, accumulated) as billed: cache reads and writes apart; undefined when it has none. */
+  usage(wire: unknown): Usage | undefined;
 }
