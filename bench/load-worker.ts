@@ -18,6 +18,7 @@ export interface LoadSpec {
   warmupS: number;
   durationS: number;
   stream: boolean;
+  api?: "chat" | "messages";
 }
 
 export interface LoadResult {
@@ -48,7 +49,11 @@ type Autocannon = (opts: Record<string, unknown>, done: (err: Error | null, resu
 const autocannon = createRequire(import.meta.url)("autocannon") as Autocannon;
 
 /** Cheap per-response check (runs on every response, so no JSON.parse); full checks are sampled in check.ts. */
-export function bodyOk(stream: boolean): (body: string) => boolean {
+export function bodyOk(stream: boolean, api: LoadSpec["api"] = "chat"): (body: string) => boolean {
+  if (api === "messages")
+    return stream
+      ? (b) => b.endsWith('event: message_stop\ndata: {"type":"message_stop"}\n\n') && b.includes('"stop_reason":"end_turn"') && b.includes('"output_tokens"')
+      : (b) => b.includes('"type":"message"') && b.includes('"stop_reason":"end_turn"') && b.includes('"output_tokens"');
   return stream
     ? (b) => b.endsWith("data: [DONE]\n\n") && b.includes('"finish_reason":"stop"') && b.includes('"total_tokens"')
     : (b) => b.includes('"object":"chat.completion"') && b.includes('"finish_reason":"stop"') && b.includes('"total_tokens"');
@@ -65,7 +70,7 @@ function cannon(spec: LoadSpec, durationS: number, onLatency?: (ms: number) => v
         connections: spec.connections,
         duration: durationS,
         timeout: 10,
-        verifyBody: bodyOk(spec.stream),
+        verifyBody: bodyOk(spec.stream, spec.api),
       },
       (err, result) => (err ? reject(err) : resolve(result)),
     );

@@ -21,6 +21,8 @@ export interface Case {
   latencyMs: number;
   stream: boolean;
   connections: number;
+  /** The API the request speaks: chat completions (default) or Anthropic's Messages (messages.ts). */
+  api?: "chat" | "messages";
 }
 
 export const REQUEST = {
@@ -33,7 +35,19 @@ export const REQUEST = {
   temperature: 0.2,
 };
 
-export const bodyFor = (stream: boolean): string => JSON.stringify(stream ? { ...REQUEST, stream: true } : REQUEST);
+/** REQUEST as a Messages API request: the same model, prompt and limits. */
+const MESSAGES_REQUEST = {
+  model: REQUEST.model,
+  system: REQUEST.messages[0]!.content,
+  messages: [REQUEST.messages[1]!],
+  max_tokens: REQUEST.max_tokens,
+  temperature: REQUEST.temperature,
+};
+
+export const bodyFor = (stream: boolean, api: Case["api"] = "chat"): string => {
+  const request = api === "messages" ? MESSAGES_REQUEST : REQUEST;
+  return JSON.stringify(stream ? { ...request, stream: true } : request);
+};
 
 export interface Measurement extends LoadResult {
   /** Peak VmRSS of the gateway during this run (MB); null when measuring direct. */
@@ -43,12 +57,13 @@ export interface Measurement extends LoadResult {
 export async function measure(target: Target, c: Case, timing: { warmupS: number; durationS: number }, gatewayPid?: number): Promise<Measurement> {
   const spec: LoadSpec = {
     url: target.url,
-    body: bodyFor(c.stream),
+    body: bodyFor(c.stream, c.api),
     headers: { "content-type": "application/json", ...target.headers },
     connections: c.connections,
     warmupS: timing.warmupS,
     durationS: timing.durationS,
     stream: c.stream,
+    api: c.api ?? "chat",
   };
   const rss = gatewayPid === undefined ? null : sampleRss(gatewayPid);
   try {

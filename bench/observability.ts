@@ -27,6 +27,7 @@ import { join } from "node:path";
 import { HZ, processTicks } from "./cpu.js";
 import { benchConfig, prepare, startGateway, type BenchSetup, type GatewayProcess } from "./gateway-process.js";
 import { measure, type Case, type Target } from "./load.js";
+import { median } from "./stats.js";
 
 export interface ObservabilityResult {
   case: string;
@@ -132,12 +133,6 @@ export async function compareObservability(fakePort: number, timing: { warmupS: 
     r.cpuRatio = median(r.offCpuUs.map((o, i) => o / r.onCpuUs[i]!));
   }
   return results;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
 }
 
 export function renderObservability(results: ObservabilityResult[]): string {

@@ -1,9 +1,9 @@
 /**
  * CPU profile of the gateway under the instant-upstream, 50-connection, non-streamed load:
- *   node dist/bench/profile.js [--duration 10] [--connections 50] [--stream] [--startup] [--dir /tmp/prof]
+ *   node dist/bench/profile.js [--duration 10] [--connections 50] [--stream] [--messages] [--startup] [--dir /tmp/prof]
  * runs `node --cpu-prof` for `gateway serve`, stops it with SIGINT (V8 writes the profile on
  * exit) and prints the summary. --startup profiles only spawn-to-ready (no load); --off runs
- * with metrics and the request log switched off.
+ * with metrics and the request log switched off; --messages sends the same request to POST /v1/messages.
  * Profiles stay out of the repo (*.cpuprofile is ignored).
  */
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -24,6 +24,7 @@ const { values: opts } = parseArgs({
     connections: { type: "string", default: "50" },
     // Metrics and the request log switched off (observability.ts's "off" side).
     off: { type: "boolean", default: false },
+    messages: { type: "boolean", default: false },
   },
 });
 
@@ -57,10 +58,11 @@ async function main(): Promise<void> {
 }
 
 async function load(url: string, key: string, pid: number): Promise<void> {
-  const target = { name: "gateway" as const, url: `${url}/v1/chat/completions`, headers: { authorization: `Bearer ${key}` } };
+  const path = opts.messages ? "/v1/messages" : "/v1/chat/completions";
+  const target = { name: "gateway" as const, url: `${url}${path}`, headers: { authorization: `Bearer ${key}` } };
   const m = await measure(
     target,
-    { id: "profile", latencyMs: 0, connections: Number(opts.connections), stream: opts.stream },
+    { id: "profile", latencyMs: 0, connections: Number(opts.connections), stream: opts.stream, api: opts.messages ? "messages" : "chat" },
     { warmupS: 1, durationS: Number(opts.duration) },
     pid,
   );

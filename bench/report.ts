@@ -2,6 +2,7 @@
  * Results: the per-case comparison, the targets (PASS/MISS) from issue 6, the terminal
  * table and the JSON file.
  */
+import type { MessagesResult } from "./messages.js";
 import type { FleetResult } from "./fleet.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -55,6 +56,8 @@ export interface BenchResults {
   targets: TargetResult[];
   /** Metrics and the request log on vs off (observability.ts). */
   observability?: ObservabilityResult[];
+  /** POST /v1/messages vs chat completions, streamed (messages.ts). */
+  messages?: MessagesResult;
   valid: boolean;
   totalS: number;
 }

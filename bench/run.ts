@@ -6,6 +6,7 @@
  * across repeated runs.
  * Options: --duration <s> (default 5), --warmup <s> (default 1), --out <file>.
  * --observability: only metrics + request log on vs off (observability.ts), about 5 minutes.
+ * --messages: only POST /v1/messages vs chat completions, streamed (messages.ts), about 1 minute.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -18,6 +19,7 @@ import { LONG_STREAMS, measureLongStreams } from "./long-streams.js";
 import { measureFleet, renderFleet } from "./fleet.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compareObservability, observabilityBudgetS, observabilityTargets, renderObservability } from "./observability.js";
+import { compareMessages, messagesBudgetS, renderMessages } from "./messages.js";
 import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
 
 const { values: opts } = parseArgs({
@@ -26,6 +28,7 @@ const { values: opts } = parseArgs({
     warmup: { type: "string", default: "1" },
     out: { type: "string" },
     observability: { type: "boolean", default: false },
+    messages: { type: "boolean", default: false },
   },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
@@ -174,11 +177,18 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
 
 async function main(): Promise<void> {
   const budget =
-    20 + CASES.length * 3 * (timing.warmupS + timing.durationS) + REPEATS * (Math.min(timing.durationS, 3) + 0.5) + 14 + observabilityBudgetS(timing);
+    20 +
+    CASES.length * 3 * (timing.warmupS + timing.durationS) +
+    REPEATS * (Math.min(timing.durationS, 3) + 0.5) +
+    14 +
+    observabilityBudgetS(timing) +
+    messagesBudgetS(timing);
   log(
-    opts.observability
-      ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
-      : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+    opts.messages
+      ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
+      : opts.observability
+        ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
+        : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
   );
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
@@ -186,6 +196,10 @@ async function main(): Promise<void> {
   let setup: BenchSetup | undefined;
   try {
     const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
+    if (opts.messages) {
+      process.stdout.write(`\n${renderMessages(await compareMessages(port, timing))}\n`);
+      return;
+    }
     if (opts.observability) {
       // Its gateways and databases are its own: nothing else to start.
       process.stdout.write(`\n${renderObservability(await compareObservability(port, timing))}\n`);
@@ -199,9 +213,11 @@ async function main(): Promise<void> {
     // Last, in its own gateway processes: metrics and the request log on vs off (issue 14).
     results.observability = await compareObservability(port, timing);
     results.targets.push(...observabilityTargets(results.observability));
+    // And /v1/messages streamed next to chat's streamed case (issue 27).
+    results.messages = await compareMessages(port, timing);
     results.totalS = elapsedS();
     writeJson(OUT, results);
-    process.stdout.write(`\n${render(results)}\n\n${renderFleet(results.fleet)}\nJSON: ${OUT}\n`);
+    process.stdout.write(`\n${render(results)}\n\n${renderFleet(results.fleet)}\n${renderMessages(results.messages)}\nJSON: ${OUT}\n`);
     if (!results.valid) process.exitCode = 1;
   } finally {
     await stop(fake);

@@ -6,3 +6,9 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 export const sortedCopy = (xs: readonly number[]): number[] => [...xs].sort((a, b) => a - b);
+
+export function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}

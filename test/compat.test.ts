@@ -46,7 +46,15 @@ function config(fakeUrl: string) {
         ],
       },
     ],
-    aliases: { "gpt-4o-mini": "openai/gpt-4o-mini", claude: "anthropic/claude", ghost: "openai/not-configured" },
+    // Globs after exact names on purpose: an exact name wins wherever it is listed.
+    aliases: {
+      "claude-*-vip": "anthropic/claude",
+      "claude-*": "openai/gpt-4o-mini",
+      "gpt-4o-mini": "openai/gpt-4o-mini",
+      claude: "anthropic/claude",
+      ghost: "openai/not-configured",
+      "gpt-?": "anthropic/claude",
+    },
   };
 }
 
@@ -239,6 +247,22 @@ describe("models", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as any).model).toBe("anthropic/claude");
     expect(h.sent().model).toBe(CLAUDE);
+  });
+
+  test("glob aliases: an exact name first, then the first glob listed that matches; listed as written", async () => {
+    const routed = async (model: string) => {
+      const res = await h.post({ model });
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { model: string }).model;
+    };
+    expect(await routed("claude-sonnet-4-5")).toBe("openai/gpt-4o-mini"); // claude-*
+    expect(await routed("claude-opus-5-vip")).toBe("anthropic/claude"); // claude-*-vip, listed first
+    expect(await routed("claude")).toBe("anthropic/claude"); // exact, though claude-* is listed before it
+    expect(await routed("gpt-5")).toBe("anthropic/claude"); // gpt-? matches one character
+    await openaiError(await h.post({ model: "gpt-55" }), 404, "model_not_found", "model"); // ? is one character, not two
+    const list = (await (await get("/v1/models")).json()) as { data: { id: string; alias_of?: string }[] };
+    expect(list.data.find((m) => m.id === "claude-*")).toMatchObject({ alias_of: "openai/gpt-4o-mini" });
+    expect(await (await get("/v1/models/claude-haiku-4-5")).json()).toMatchObject({ id: "claude-haiku-4-5", alias_of: "openai/gpt-4o-mini" });
   });
 });
 

@@ -3,7 +3,8 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse } from "yaml";
 import { describe, expect, test } from "vitest";
-import { loadConfig, parseConfig } from "../src/config/config.js";
+import { parseConfig } from "../src/config/config.js";
+import { loadConfig } from "../src/config/load.js";
 import { loadProviders } from "../src/plugin/load.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 

@@ -3,7 +3,7 @@
  * `gateway users add` opens the sign-in link, sets a password, creates a key, uses it with the
  * official openai client, sees the request on the usage page, revokes the key and sees it
  * refused, signs out. Another account's key never appears. Runs against a real
- * `gateway serve` child process; screenshots of every page go to test-artifacts/dashboard/,
+ * `gateway serve` child process; screenshots of every page go to the run's temp folder,
  * and, with GATEWAY_UPDATE_SCREENSHOTS=1, the keys and usage pages to docs/ for the README (a
  * plain run leaves the working tree clean).
  */
@@ -13,7 +13,7 @@ import OpenAI from "openai";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { stringify } from "yaml";
-import { ARTIFACTS, launchChromium } from "./helpers/browser.js";
+import { ARTIFACTS, launchChromium, setPasswordByLink } from "./helpers/browser.js";
 import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { openaiConfig } from "./helpers/gateway.js";
@@ -168,10 +168,7 @@ test("an admin looks at any account and adds credits", async () => {
   expect(added.exitCode).toBe(0);
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
-  await page.goto(added.json.link);
-  await page.getByLabel("New password").fill("the admin's long password");
-  await page.getByRole("button", { name: "Set password" }).click();
-  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible(), { timeout: 15_000 }).toBe(true);
+  await setPasswordByLink(page, added.json.link, "the admin's long password");
 
   // Every account's keys, one account at a time.
   await page.getByLabel("Viewing account").selectOption("globex");

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { stringify } from "yaml";
-import { launchChromium } from "./helpers/browser.js";
+import { launchChromium, setPasswordByLink } from "./helpers/browser.js";
 import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { openaiConfig } from "./helpers/gateway.js";
@@ -59,10 +59,7 @@ async function signedIn(email: string, ...flags: string[]): Promise<Page> {
   const added = await cli("--json", "users", "add", email, "--account", "acme", ...flags);
   expect(added.exitCode).toBe(0);
   const page = await (await browser.newContext({ viewport: PHONE })).newPage();
-  await page.goto(added.json.link);
-  await page.getByLabel("New password").fill("a long enough password");
-  await page.getByRole("button", { name: "Set password" }).click();
-  await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible(), { timeout: 15_000 }).toBe(true);
+  await setPasswordByLink(page, added.json.link, "a long enough password");
   return page;
 }
 

@@ -9,7 +9,7 @@ import { knownTypes } from "../../src/plugin/contract.js";
 
 const count = z.number().nullish();
 
-const usageSchema = z.object({
+export const usageSchema = z.object({
   input_tokens: count,
   output_tokens: count,
   cache_read_input_tokens: count,

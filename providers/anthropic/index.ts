@@ -8,6 +8,7 @@ import { defineProvider, type CallContext, type Feature } from "../../src/plugin
 import { jsonToolOf } from "./call-state.js";
 import { classifyError } from "./errors.js";
 import { MODELS_PATH, modelsOf } from "./models.js";
+import { nativeMessages } from "./native.js";
 import { toMessagesBody } from "./request.js";
 import { fromMessage } from "./response.js";
 import { fromEvents } from "./stream.js";
@@ -52,6 +53,7 @@ export default defineProvider({
     response: (json, ctx) => fromMessage(json, jsonToolOf(ctx)),
     stream: (events, ctx) => fromEvents(events, jsonToolOf(ctx)),
   },
+  nativeMessages,
   classifyError,
   models: {
     request: (ctx) => ({ url: `${base(ctx)}${MODELS_PATH}`, method: "GET", headers: auth(ctx) }),

@@ -1,5 +1,5 @@
 /**
- * AWS Bedrock through the Converse API, signed with SigV4. `apiKey` is
+ * AWS Bedrock through the Converse API (and InvokeModel for /v1/messages to Claude, native.ts), signed with SigV4. `apiKey` is
  * `ACCESS_KEY_ID:SECRET_ACCESS_KEY[:SESSION_TOKEN]`; options: `region` (default: from the
  * baseUrl host, else us-east-1), `maxTokens` (default output limit), `controlUrl` (model list).
  */
@@ -9,6 +9,7 @@ import { credentialsOf, regionOf } from "./credentials.js";
 import { bedrockEmbeddings } from "./embeddings.js";
 import { decodeEventStream } from "./eventstream.js";
 import { listRequest, listResponse } from "./models.js";
+import { nativeMessages } from "./native.js";
 import { toConverse } from "./request.js";
 import { fromConverse } from "./response.js";
 import { signRequest } from "./sign.js";
@@ -69,6 +70,8 @@ export default defineProvider({
     stream: (events, ctx) => fromConverseStream(events, stateOf(ctx)),
   },
   decodeStream: decodeEventStream,
+  // POST /v1/messages to a Claude model: InvokeModel with the client's body (native.ts).
+  nativeMessages,
   classifyError,
   embeddings: bedrockEmbeddings,
   models: { request: listRequest, response: listResponse },

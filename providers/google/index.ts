@@ -11,6 +11,7 @@ import { fromGenerateContent } from "./response.js";
 import { fromStream } from "./stream.js";
 
 import { googleEmbeddings } from "./embeddings.js";
+import { nativeGemini } from "./native.js";
 import { headers, resource, root } from "./url.js";
 
 function modelsOf(json: unknown): ModelInfo[] {
@@ -49,6 +50,8 @@ export default defineProvider({
   },
   classifyError,
   embeddings: googleEmbeddings,
+  // /v1beta requests travel as the client sent them (docs/gemini.md).
+  nativeGemini,
   models: {
     // 1000 is the documented page maximum; the Gemini API lists far fewer models.
     request: (ctx) => ({ url: `${root(ctx.settings)}/models?pageSize=1000`, method: "GET", headers: headers(ctx.apiKey) }),

@@ -13,7 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { readAnswer, type StreamDelta, type ToolCallDelta } from "../../src/plugin/contract.js";
-import { chunkSchema, type WireChunkChoice, type WireToolDelta } from "./answer-schema.js";
+import { chunkSchema, plainChunk, type WireChunkChoice, type WireToolDelta } from "./answer-schema.js";
 import { contentText, finishReason, logprobsOf, usageOf } from "./translate.js";
 
 interface Call {
@@ -32,7 +32,7 @@ export class ChunkReader {
   }
 
   *read(json: unknown): Iterable<StreamDelta> {
-    const chunk = readAnswer(chunkSchema, json, this.what);
+    const chunk = plainChunk(json) ?? readAnswer(chunkSchema, json, this.what);
     for (const c of chunk.choices ?? []) yield* this.choice(c);
     const usage = usageOf(chunk.usage);
     if (usage) yield { usage };

@@ -21,7 +21,7 @@ export default defineProvider({
   ...base,
   // https://platform.openai.com/docs/api-reference/responses/create: /v1/responses goes as the
   // client sent it (docs/responses.md "Native or translated").
-  responses: {
+  nativeResponses: {
     request: (body, ctx) => ({
       url: `${ctx.settings.baseUrl.replace(/\/+$/, "")}/responses`,
       headers: { "content-type": "application/json", ...(ctx.apiKey && { authorization: `Bearer ${ctx.apiKey}` }) },

@@ -5,7 +5,9 @@
  */
 import { chatOpenApi } from "../endpoints/chat/openapi.js";
 import { embeddingsOpenApi } from "../endpoints/embeddings/schema.js";
+import { geminiOpenApi } from "../endpoints/gemini/openapi.js";
 import { keyOpenApi } from "../endpoints/key/openapi.js";
+import { messagesOpenApi } from "../endpoints/messages/openapi.js";
 import { modelsOpenApi } from "../endpoints/models/openapi.js";
 import { responsesOpenApi } from "../endpoints/responses/openapi.js";
 import { ErrorBody, OpenAIErrorBody } from "../http/error-schema.js";
@@ -27,13 +29,18 @@ const appPaths = {
 };
 
 export function openApiDocument() {
-  const parts: OpenApiPart[] = [chatOpenApi(), keyOpenApi(), modelsOpenApi(), responsesOpenApi(), embeddingsOpenApi()];
+  const parts: OpenApiPart[] = [chatOpenApi(), keyOpenApi(), modelsOpenApi(), responsesOpenApi(), embeddingsOpenApi(), messagesOpenApi(), geminiOpenApi()];
   return {
     openapi: "3.1.0",
     info: { title: "LLM gateway", version: "1.0.0", description: "OpenAI-compatible chat completions across many providers." },
     servers: [{ url: "/" }],
     components: {
-      securitySchemes: { bearerAuth: { type: "http", scheme: "bearer" } },
+      securitySchemes: {
+        bearerAuth: { type: "http", scheme: "bearer" },
+        // Google's clients on /v1beta (docs/gemini.md); every key header works on every route.
+        googApiKey: { type: "apiKey", in: "header", name: "x-goog-api-key" },
+        googQueryKey: { type: "apiKey", in: "query", name: "key" },
+      },
       schemas: Object.assign(
         {
           Error: describe(json(ErrorBody), "Under `server.compat: strict`."),

@@ -8,7 +8,7 @@
 import { createServer, type RequestListener, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { dirname } from "node:path";
-import type { LoadedConfig } from "../config/config.js";
+import type { LoadedConfig } from "../config/load.js";
 import { createGateway, type Gateway } from "../gateway.js";
 import type { LogTarget } from "../observability/log.js";
 import { settleLeftovers } from "../billing/journal.js";

@@ -12,7 +12,13 @@ import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { CHAT_COMPLETIONS } from "../endpoints/chat/route.js";
 import { mountDashboard } from "../dashboard/mount.js";
 import { EMBEDDINGS } from "../endpoints/embeddings/route.js";
+import { COUNT_TOKENS_PATH, serveCountTokens } from "../endpoints/messages/count-tokens.js";
+import { MESSAGES } from "../endpoints/messages/route.js";
 import { CREATE_RESPONSE } from "../endpoints/responses/route.js";
+import { countTokens } from "../endpoints/gemini/count-tokens.js";
+import { googleEnvelope } from "../endpoints/gemini/errors.js";
+import { GEMINI_PREFIXES, geminiPath } from "../endpoints/gemini/path.js";
+import { GEMINI } from "../endpoints/gemini/route.js";
 import { errorReply } from "../http/error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
@@ -26,20 +32,46 @@ import { serve } from "../pipeline/serve.js";
 import { SMALL_ROUTES } from "./small-routes.js";
 
 /** The routes that carry model traffic: node:http and the pipeline, each with its Endpoint. */
-const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE];
+const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE, MESSAGES];
 
 const CHAT = CHAT_COMPLETIONS.path;
 
 /** The methods each path answers, from both tables; another method is a 405 with `Allow`. */
-const ALLOWED = allowedMethods([...MODEL_ROUTES.map((e) => ({ method: "POST", path: e.path })), ...SMALL_ROUTES]);
+const ALLOWED = allowedMethods([
+  ...MODEL_ROUTES.map((e) => ({ method: "POST", path: e.path })),
+  { method: "POST", path: COUNT_TOKENS_PATH },
+  ...GEMINI_PREFIXES.map((prefix) => ({ method: "POST", path: `${prefix}**` })),
+  ...SMALL_ROUTES,
+]);
 
-/** The node:http listener: the chat route straight to its pipeline, the rest through h3. */
+/** Google's routes answer errors in Google's envelope (endpoints/gemini/errors.ts), h3's own refusals included. */
+const envelopeFor = (path: string) => (path.startsWith("/v1beta/") || geminiPath(path) ? googleEnvelope : undefined);
+
+/**
+ * Other model routes served straight on node:http by their canonical path (a query ignored), as
+ * chat is: through h3, a streamed answer cost its adapter a second `end()` and the error object
+ * Node builds for it (docs/messages.md, "Performance").
+ */
+const DIRECT: Record<string, (gw: Gateway, req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+  [MESSAGES.path]: (gw, req, res) => serve(gw, req, res, MESSAGES),
+  [COUNT_TOKENS_PATH]: serveCountTokens,
+};
+
+/** The node:http listener: the chat route (and DIRECT's) straight to its pipeline, the rest through h3. */
 export function createHandler(gw: Gateway): RequestListener {
   const app = toNodeHandler(createApp(gw));
   return (req, res) => {
     if (req.headers.host === undefined && req.httpVersion === "1.1") return void refuseWithoutHost(gw, req, res);
-    return req.method === "POST" && isChatUrl(req.url) ? void serve(gw, req, res, CHAT_COMPLETIONS) : app(req, res);
+    if (req.method !== "POST") return app(req, res);
+    if (isChatUrl(req.url)) return void serve(gw, req, res, CHAT_COMPLETIONS);
+    const direct = DIRECT[pathOf(req.url)];
+    return direct ? void direct(gw, req, res) : app(req, res);
   };
+}
+
+function pathOf(url: string | undefined): string {
+  const q = url?.indexOf("?") ?? -1;
+  return q < 0 ? (url ?? "") : url!.slice(0, q);
 }
 
 /**
@@ -73,7 +105,8 @@ function createApp(gw: Gateway): H3 {
     onError: async (error, event) => {
       // h3's own refusals (a path it cannot decode) are limited per IP like every request without a key.
       if (!(error.cause instanceof GatewayError) && error.status === 400) error = (await ipLimited(gw, stateOf(event), clientIp(event))) ?? error;
-      const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted, gw.config.server.compat !== "strict");
+      const compat = gw.config.server.compat !== "strict";
+      const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted, compat, envelopeFor(event.url.pathname));
       return new Response(body, { status, headers });
     },
   });
@@ -97,6 +130,12 @@ function createApp(gw: Gateway): H3 {
       fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, endpoint))),
     );
   }
+  // Anthropic's token count: authenticated and rate limited, never billed (endpoints/messages/count-tokens.ts).
+  app.post(
+    COUNT_TOKENS_PATH,
+    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveCountTokens(gw, req as IncomingMessage, res as ServerResponse))),
+  );
+  mountGemini(app, gw, clientIp);
   for (const route of SMALL_ROUTES) {
     app.on(route.method, route.path, async (event) => {
       const state = stateOf(event);
@@ -121,6 +160,28 @@ function createApp(gw: Gateway): H3 {
     throw routeNotFound(event.url.pathname);
   });
   return app;
+}
+
+/**
+ * Google's routes carry the model and the method in the path (`{model}:generateContent`): the
+ * path selects the pipeline's Gemini endpoint, or countTokens, a keyed route of its own
+ * (docs/gemini.md). Another method is the unknown route's 404.
+ */
+function mountGemini(app: H3, gw: Gateway, clientIp: (event: H3Event) => string): void {
+  const pipeline = fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, GEMINI)));
+  for (const prefix of GEMINI_PREFIXES) {
+    app.post(`${prefix}**`, async (event) => {
+      const at = geminiPath(event.url.pathname);
+      if (at && at.method !== "countTokens") return pipeline(event);
+      if (!at) {
+        await limitByIp(gw, stateOf(event), clientIp(event));
+        throw routeNotFound(event.url.pathname);
+      }
+      const credential = credentialOf((name) => event.req.headers.get(name), event.req.url);
+      const key = await authenticate(gw, stateOf(event), credential, () => clientIp(event));
+      return withHeaders(event, await countTokens(gw, key, event, at.model));
+    });
+  }
 }
 
 /** `Allow` by exact path, and by prefix for the paths with an id (`:id`, `**`). */

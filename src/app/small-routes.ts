@@ -5,6 +5,7 @@
  */
 import type { H3Event } from "h3";
 import { deleteResponse, getResponse } from "../endpoints/responses/route.js";
+import { geminiModel, geminiModels } from "../endpoints/gemini/models.js";
 import { keyInfo } from "../endpoints/key/route.js";
 import { getModel, listModels } from "../endpoints/models/route.js";
 import type { Gateway } from "../gateway.js";
@@ -34,6 +35,14 @@ export const SMALL_ROUTES: readonly SmallRoute[] = [
     path: `${MODEL_PREFIX}**`,
     access: "key",
     handle: (gw, key, event) => getModel(gw, key, decodePath(event.url.pathname.slice(MODEL_PREFIX.length))),
+  },
+  // Google's model list for Gemini clients (docs/gemini.md); errors there in Google's envelope (app/server.ts).
+  { method: "GET", path: "/v1beta/models", access: "key", handle: (gw, key) => geminiModels(gw, key) },
+  {
+    method: "GET",
+    path: "/v1beta/models/**",
+    access: "key",
+    handle: (gw, key, event) => geminiModel(gw, key, decodePath(event.url.pathname.slice("/v1beta/models/".length))),
   },
   { method: "GET", path: "/v1/health/providers", access: "ip", handle: providerHealth },
   {

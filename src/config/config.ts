@@ -1,15 +1,12 @@
 /**
- * gateway.config.yaml: discovery (cosmiconfig), `${VAR}` interpolation and validation (zod).
- * An invalid config fails at start with the path of the bad key and why.
+ * gateway.config.yaml's schema, `${VAR}` interpolation and validation (zod); finding and
+ * reading the file is config/load.ts. An invalid config fails at start with the path of the
+ * bad key and why.
  */
-import { isUrl } from "../core/database-url.js";
-import { readFileSync, statSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { cosmiconfig } from "cosmiconfig";
 import proxyAddr from "proxy-addr";
 import { z } from "zod";
-import { formatProblems, nearMiss, problemsOf, unsetProblem, yamlSyntaxError, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
-import { linesOf, mask, PLACEHOLDER, rememberSource } from "./source.js";
+import { formatProblems, nearMiss, problemsOf, unsetProblem, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
+import { PLACEHOLDER } from "./source.js";
 import { UsageError } from "../core/errors.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 
@@ -194,17 +191,6 @@ export function redisOf(config: Config, env: NodeJS.ProcessEnv): RedisSettings |
   return { url, prefix: config.redis?.prefix ?? "gw:" };
 }
 
-export interface LoadedConfig {
-  config: Config;
-  /** The file it came from; undefined for zero-config start. */
-  file?: string;
-  /**
-   * `${VAR}` references whose variable is unset, one line each (file:line: path: ...). They
-   * stop `gateway serve`; admin commands (keys, credits) need no provider keys and go on.
-   */
-  unset?: string[];
-}
-
 /**
  * `${VAR}` (and `${VAR:-default}`) in any string value, from the environment. A value that is
  * only a placeholder takes the YAML type of what it expands to (`port: ${PORT}` is a number),
@@ -242,7 +228,7 @@ export function parseConfig(raw: unknown, env: NodeJS.ProcessEnv = process.env, 
   throw new UsageError(formatProblems([...unset, ...invalid], source?.file, source?.lineOf).join("\n"));
 }
 
-function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; unset: Problem[]; invalid: Problem[] } {
+export function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; unset: Problem[]; invalid: Problem[] } {
   const unset: Problem[] = [];
   const data = interpolate(raw ?? {}, env, unset);
   const result = Config.safeParse(data);
@@ -250,89 +236,4 @@ function checkConfig(raw: unknown, env: NodeJS.ProcessEnv): { config?: Config; u
   // `port: 1${PORT}` with PORT unset also fails its type: the unset variable is the cause, said once.
   const invalid = problemsOf(result.error.issues, Config, data).filter((p) => !unset.some((u) => u.path.join(".") === p.path.join(".")));
   return { unset, invalid };
-}
-
-/**
- * `{ apiKey: ${OPENAI_API_KEY} }` (docs/cli.md's own style) is not valid YAML: `{` and `}`
- * cannot stand in a plain scalar inside a flow map. Placeholders are swapped for inert tokens
- * before parsing and put back after, so `${VAR}` works in every YAML style.
- */
-async function yamlLoader(_file: string, content: string): Promise<unknown> {
-  const { parse } = await import("yaml"); // only when there is a YAML file: zero-config skips it
-  const saved: string[] = [];
-  const masked = mask(content, saved);
-  let parsed: unknown;
-  try {
-    parsed = parse(masked);
-  } catch (err) {
-    // yaml's own code frame would show the masked text: say it with the file's own line.
-    throw new UsageError(yamlSyntaxError(_file, content, masked, err, saved));
-  }
-  return restore(parsed ?? {}, saved);
-}
-
-function restore(value: unknown, saved: string[]): unknown {
-  if (typeof value === "string") return value.replace(/__GATEWAY_ENV_(\d+)__/g, (_m, i: string) => saved[Number(i)] ?? "");
-  if (Array.isArray(value)) return value.map((v) => restore(v, saved));
-  if (value && typeof value === "object") return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v, saved)]));
-  return value;
-}
-
-export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): Promise<LoadedConfig> {
-  const explorer = cosmiconfig("gateway", {
-    searchPlaces: [
-      "gateway.config.yaml",
-      "gateway.config.yml",
-      "gateway.config.json",
-      ".gatewayrc",
-      ".gatewayrc.yaml",
-      ".gatewayrc.yml",
-      ".gatewayrc.json",
-      "package.json",
-    ],
-    loaders: { ".yaml": yamlLoader, ".yml": yamlLoader, noExt: yamlLoader },
-    searchStrategy: "project",
-    cache: false,
-  });
-  let found;
-  try {
-    found = file ? await explorer.load(resolve(cwd, file)) : await explorer.search(cwd);
-  } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(jsonSyntaxError(err as Error) ?? `cannot read config${file ? ` ${file}` : ""}: ${(err as Error).message}`);
-  }
-  if (!found) return { config: parseConfig({}, env), unset: [] };
-  const { config, unset, invalid } = checkConfig(found.config, env);
-  const lines = async (problems: Problem[]) => formatProblems(problems, found.filepath, await linesOf(found.filepath));
-  if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
-  // A relative database path is relative to the config file, not to wherever the CLI runs.
-  if (found.config?.database && !isUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
-  rememberSource(config, found.filepath);
-  if (!isUrl(config.database) && isDirectory(config.database)) {
-    throw new UsageError(
-      (await lines([{ path: ["database"], message: `${config.database} is a directory; expected a file path (e.g. ./gateway.db)` }])).join("\n"),
-    );
-  }
-  return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
-}
-
-function isDirectory(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false; // absent: serve creates it
-  }
-}
-
-/**
- * cosmiconfig's JSON error is a multi-line code frame; the operator gets one line, `file:line`,
- * as for YAML (config/diagnostics.ts). Null when the error is not a JSON syntax error.
- */
-function jsonSyntaxError(err: Error): string | null {
-  const file = (err as { filepath?: string }).filepath;
-  const at = /JSON at position (\d+)/.exec(err.message);
-  if (!file || !at) return null;
-  const line = readFileSync(file, "utf8").slice(0, Number(at[1])).split("\n").length;
-  const reason = /\n\n([^\n]*JSON at position[^\n]*)/.exec(err.message)?.[1] ?? "not valid JSON";
-  return `${file}:${line}: invalid JSON: ${reason.replace(/ while parsing .*$/, "")}`;
 }

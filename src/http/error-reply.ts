@@ -14,7 +14,7 @@ export interface ErrorReply {
 }
 
 /** The error object as docs/http.md defines it, before an API's envelope goes around it. */
-interface ErrorObject {
+export interface ErrorObject {
   message: string;
   type: string;
   code: string | null;

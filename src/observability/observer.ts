@@ -26,6 +26,8 @@ const PLAIN_ROUTES = new Set([
   "/v1/chat/completions",
   "/v1/embeddings",
   "/v1/responses",
+  "/v1/messages",
+  "/v1/messages/count_tokens",
   "/metrics",
 ]);
 
@@ -39,6 +41,8 @@ function routeOf(path: string): string {
   if (path.length > 1 && path.endsWith("/") && PLAIN_ROUTES.has(path.slice(0, -1))) return path.slice(0, -1);
   if (path.startsWith("/v1/models/")) return "/v1/models/{id}";
   if (path.startsWith("/v1/responses/")) return "/v1/responses/{id}";
+  // Google's routes (docs/gemini.md): the list, and a model's methods (countTokens, a model's entry).
+  if (path.startsWith("/v1beta/models")) return path === "/v1beta/models" ? path : "/v1beta/models/{model}";
   return "other";
 }
 

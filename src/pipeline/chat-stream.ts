@@ -73,8 +73,9 @@ async function streamWith<T>(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, g
 /**
  * A cut stream without usage is billed on an estimate of what was delivered. The write is
  * retried until it lands (billing/settle-retry.ts), its final row kept in the journal meanwhile.
+ * Also the settle stage of /v1/messages streams (endpoints/messages/stream-stage.ts).
  */
-function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: RoutedEndpoint, r: StreamResult, untrack: () => void): void {
+export function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: RoutedEndpoint, r: StreamResult, untrack: () => void): void {
   const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") => {
     const row = usage && job.bill.inflightRow(endpoint, usage);
     if (row) gw.journal.track(job.requestId, () => Promise.resolve(row));

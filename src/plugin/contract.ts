@@ -204,11 +204,17 @@ export interface ProviderPlugin {
   classifyError?(status: number, body: unknown): ErrorClass | undefined;
   /** POST /v1/embeddings (docs/embeddings.md); absent when the provider has no embeddings API. */
   embeddings?: EmbeddingsAdapter;
+  /** Anthropic's Messages API spoken natively: POST /v1/messages travels unchanged (docs/messages.md); absent: translated. */
+  nativeMessages?: NativeMessages;
   /** Used by `gateway models sync`. */
   models?: {
     request(ctx: Omit<CallContext, "model" | "stream" | "maxOutput">): UpstreamRequest | Promise<UpstreamRequest>;
     response(json: unknown): ModelInfo[];
   };
+  /** Google's generateContent API spoken natively on /v1beta (docs/gemini.md); absent: requests there are translated. */
+  nativeGemini?: NativeGemini;
+  /** OpenAI's Responses API spoken natively: POST /v1/responses travels as sent (docs/responses.md); absent: translated to chat. */
+  nativeResponses?: NativeResponses;
 }
 
 /** What an embeddings adapter honours beyond a batch of texts (docs/embeddings.md). */
@@ -265,6 +271,52 @@ export function upstreamFailure(kind: FailureKind, failure: { retryable: boolean
 }
 
 /**
+ * Google's generateContent API spoken natively (docs/gemini.md): a /v1beta request routed to
+ * this provider travels as the client sent it, byte for byte, to the provider's own
+ * `:generateContent` / `:streamGenerateContent?alt=sse` / `:countTokens` for the upstream
+ * model, and its answer (or each stream chunk) goes back to the client unchanged.
+ */
+export interface NativeGemini {
+  /** `:generateContent`, or `:streamGenerateContent?alt=sse` when `ctx.stream`, with the client's body. */
+  request(body: string, ctx: CallContext): UpstreamRequest;
+  /**
+   * What the gateway reads of an answer or one stream chunk (throw on one not in Google's
+   * format): its usage (a stream's running totals) and its answer text, for an estimate
+   * when a stream is cut before usage arrives.
+   */
+  read(json: unknown): { usage?: Usage; text: string };
+  /** `:countTokens` with the client's body. */
+  countTokens(body: string, ctx: CallContext): UpstreamRequest;
+  /** Its answer's `totalTokens` (throw on another shape). */
+  countTokensResponse(json: unknown): number;
+}
+
+/** The client's headers a native Messages call forwards: `anthropic-version` (2023-06-01 when absent) and `anthropic-beta`. */
+export interface MessagesHeaders {
+  version: string;
+  beta?: string;
+}
+
+/**
+ * A provider that takes Anthropic's Messages API body itself (Anthropic; Claude models on
+ * Bedrock). POST /v1/messages routed to it sends the client's body unchanged but for `model`
+ * (already the upstream id when `request` gets it), and its answer goes back unchanged but for
+ * the id and the usage, which are the gateway's record (docs/messages.md). Streams are the
+ * provider's Messages events, relayed one by one.
+ */
+export interface NativeMessages {
+  /** Whether this upstream model takes the Messages body (Bedrock: Claude models only); absent: every model. */
+  accepts?(model: string): boolean;
+  request(body: Record<string, unknown>, headers: MessagesHeaders, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** POST /v1/messages/count_tokens upstream, where the provider counts (answer `{input_tokens}`); absent: the gateway estimates. */
+  countTokens?(body: Record<string, unknown>, headers: MessagesHeaders, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** Decoded stream events as Messages events (Bedrock unwraps its chunks); absent: the events as they come. */
+  events?(events: AsyncIterable<UpstreamEvent>): AsyncIterable<UpstreamEvent>;
+  /** A message's `usage` (or a stream's, accumulated) as billed: cache reads and writes apart; undefined when it has none. */
+  usage(wire: unknown): Usage | undefined;
+}
+
+/**
  * A provider's own Responses API (docs/responses.md "Native or translated"): POST /v1/responses
  * routed to it travels as the client sent it, so hosted tools, reasoning items and
  * `encrypted_content` work as direct. The core sends the body (the model already the upstream
@@ -273,9 +325,4 @@ export function upstreamFailure(kind: FailureKind, failure: { retryable: boolean
  */
 export interface NativeResponses {
   request(body: Record<string, unknown>, ctx: CallContext): UpstreamRequest;
-}
-
-export interface ProviderPlugin {
-  /** Native /v1/responses (OpenAI, Azure OpenAI); absent: the request is translated to chat. */
-  responses?: NativeResponses;
 }

@@ -2,7 +2,7 @@
 import { userInfo } from "node:os";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { loadConfig, type LoadedConfig } from "../../config/config.js";
+import { loadConfig, type LoadedConfig } from "../../config/load.js";
 import { UsageError } from "../../core/errors.js";
 import type { Store } from "../../store/index.js";
 import { requireFleetSecret } from "../../access/byok.js";

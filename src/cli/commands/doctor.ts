@@ -2,7 +2,8 @@
 import { isPostgresUrl } from "../../core/database-url.js";
 import { dirname } from "node:path";
 import type { Command } from "commander";
-import { redisOf, type LoadedConfig } from "../../config/config.js";
+import { redisOf } from "../../config/config.js";
+import type { LoadedConfig } from "../../config/load.js";
 import { redisFinding } from "../doctor-redis.js";
 import type { Finding } from "../doctor-checks.js";
 import { configFor, globals } from "./context.js";

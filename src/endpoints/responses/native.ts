@@ -1,6 +1,6 @@
 /**
  * /v1/responses to a provider with its own Responses API (OpenAI, Azure OpenAI; the plugin's
- * `responses`), docs/responses.md "Native or translated": the request goes as the client sent
+ * `nativeResponses`), docs/responses.md "Native or translated": the request goes as the client sent
  * it, but with the upstream model name, the whole conversation as `input` and `store: false`
  * (the gateway keeps the stored responses itself, so `previous_response_id` means the same on
  * every route); the answer and every stream event come back unchanged but for the response's
@@ -18,7 +18,7 @@ import { decodeSse, readJson } from "../../upstream/body.js";
 import type { InputItem, ResponsesRequest } from "./schema.js";
 
 /** A route is served natively when every endpoint it may fail over to has a Responses API; a mixed route is translated throughout. */
-export const isNative = (route: Route): boolean => route.endpoints.length > 0 && route.endpoints.every((e) => e.instance.plugin.responses !== undefined);
+export const isNative = (route: Route): boolean => route.endpoints.length > 0 && route.endpoints.every((e) => e.instance.plugin.nativeResponses !== undefined);
 
 const NativeUsage = z.looseObject({
   input_tokens: z.number().int().min(0),
@@ -60,7 +60,7 @@ export async function sendNative(gw: Gateway, job: Job<ChatRequest>, e: RoutedEn
     stream: body.stream === true,
     maxOutput: outputBudget(job.body, job.route),
   };
-  const adapter = plugin.responses as NativeResponses;
+  const adapter = plugin.nativeResponses as NativeResponses;
   return gw.upstream.send(adapter.request({ ...body, model: e.model }, ctx), plugin, signal);
 }
 

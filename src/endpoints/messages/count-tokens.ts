@@ -1,0 +1,63 @@
+/**
+ * POST /v1/messages/count_tokens (docs/messages.md): `{input_tokens}` for a Messages request.
+ * The provider's own count where the routed model's provider has one (Anthropic's
+ * /v1/messages/count_tokens, the body as sent but for `model`), else, or when that call fails,
+ * the gateway's tokenizer estimate (billing/tokens.ts). Authenticated and rate limited like
+ * every request; never held, never billed, no ledger row. Errors in Anthropic's envelope.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { countPromptTokens, countTextTokens } from "../../billing/tokens.js";
+import { resolveAlias } from "../../catalog/aliases.js";
+import type { RoutedEndpoint } from "../../catalog/catalog.js";
+import { modelMissing } from "../../catalog/model-hint.js";
+import { validate } from "../../core/validate.js";
+import type { Gateway } from "../../gateway.js";
+import { authenticate } from "../../http/authenticate.js";
+import { parseJsonBody } from "../../http/body.js";
+import { Exchange } from "../../http/exchange.js";
+import { readJson } from "../../upstream/body.js";
+import { nativeOf } from "./context.js";
+import { anthropicEnvelope, messagesHeaders } from "./route.js";
+import { CountTokensRequest } from "./schema.js";
+import { toChatRequest } from "./translate.js";
+
+export const COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
+
+export function serveCountTokens(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const ex = new Exchange(req, res, gw.config.server.compat !== "strict", gw.config.server);
+  gw.obs.begin(ex.state.rec, COUNT_TOKENS_PATH, req);
+  const done = countTokens(gw, ex).catch((err: unknown) => ex.fail(err, anthropicEnvelope));
+  gw.pending.add(done);
+  return done.finally(() => {
+    gw.pending.delete(done);
+    gw.obs.respond(ex.state.rec);
+  });
+}
+
+async function countTokens(gw: Gateway, ex: Exchange): Promise<void> {
+  const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // the key's rate limit counts it
+  const json = parseJsonBody(await ex.body(gw.config.server.maxBodyBytes)) as Record<string, unknown>;
+  const req = validate(CountTokensRequest, json);
+  const byok = await gw.byok.forAccount(key.account);
+  const found = gw.catalog.find(resolveAlias(gw.config.aliases, req.model), (p) => byok.get(p), "anthropic");
+  if (!found) throw modelMissing(gw.catalog, req.model, (p) => byok.get(p));
+  ex.state.rec.model = found.model.id;
+  const e = found.endpoints.find((x) => nativeOf(x)?.countTokens);
+  const counted = e ? await providerCount(gw, ex, e, json).catch(() => undefined) : undefined;
+  ex.json(200, JSON.stringify({ input_tokens: counted ?? (await estimate(req)) }));
+}
+
+async function providerCount(gw: Gateway, ex: Exchange, e: RoutedEndpoint, json: Record<string, unknown>): Promise<number | undefined> {
+  const n = nativeOf(e)!;
+  const ctx = { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: false };
+  const res = await gw.upstream.send(await n.countTokens!({ ...json, model: e.model }, messagesHeaders(ex), ctx), e.instance.plugin, ex.signal);
+  const answer = (await readJson(res.body, gw.config.server.upstream.maxResponseBytes)) as { input_tokens?: unknown } | null;
+  const count = answer?.input_tokens;
+  return typeof count === "number" && Number.isSafeInteger(count) && count >= 0 ? count : undefined;
+}
+
+/** The prompt as chat counts it, plus the tool definitions' text. */
+async function estimate(req: CountTokensRequest): Promise<number> {
+  const { chat } = toChatRequest({ ...req, max_tokens: 1 });
+  return (await countPromptTokens(chat.messages)) + (chat.tools ? await countTextTokens(JSON.stringify(chat.tools)) : 0);
+}
