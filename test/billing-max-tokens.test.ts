@@ -1,7 +1,8 @@
 /**
  * The 402 of a hold the money left cannot cover names the largest max_tokens it can pay for
  * (docs/billing.md "402"), exactly: that many is admitted, one more is refused. For the balance
- * and for a key's budget, on /v1/chat/completions and /v1/responses (max_output_tokens), and
+ * and for a key's budget, on /v1/chat/completions, /v1/responses (max_output_tokens) and
+ * /v1/messages, and
  * when the request set no max_tokens (the model's output limit is what it asks for).
  *
  * Prices $1 / $2 per 1M tokens: 1,000 and 2,000 nano-USD a token. The prompt "hi" is bounded
@@ -82,6 +83,24 @@ describe("the 402 names the largest affordable max_tokens", () => {
     expect(await refusal(await ask(128000))).toContain("it asks for up to 128000 tokens (max_tokens), but the balance can pay for at most 24983.");
     expect((await ask(24984)).status).toBe(402);
     expect((await ask(24983)).status).toBe(200);
+  });
+
+  test("/v1/messages (Claude Code asks for max_tokens 128000) gets the same number, in Anthropic's error envelope", async () => {
+    const key = await account("messages-balance", "0.05");
+    const ask = (max: number) =>
+      fetch(`${h.gw.url}/v1/messages`, {
+        method: "POST",
+        headers: { "x-api-key": key, "anthropic-version": "2023-06-01", "content-type": "application/json" },
+        body: JSON.stringify({ model: "test/big", max_tokens: max, messages: [{ role: "user", content: "hi" }] }),
+      });
+    const res = await ask(128000);
+    const body = (await res.json()) as { type: string; error: { message: string } };
+    expect(res.status, JSON.stringify(body)).toBe(402);
+    expect(body.type).toBe("error");
+    const most = Number(/can pay for at most (\d+)\./.exec(body.error.message)?.[1]);
+    expect(body.error.message).toContain("it asks for up to 128000 tokens (max_tokens), but the balance can pay for at most");
+    expect((await ask(most + 1)).status).toBe(402);
+    expect((await ask(most)).status).toBe(200);
   });
 
   test("a prompt the money cannot cover at all says so", async () => {
