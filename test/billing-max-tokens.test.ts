@@ -2,8 +2,8 @@
  * The 402 of a hold the money left cannot cover names the largest max_tokens it can pay for
  * (docs/billing.md "402"), exactly: that many is admitted, one more is refused. For the balance
  * and for a key's budget, on /v1/chat/completions, /v1/responses (max_output_tokens) and
- * /v1/messages, and
- * when the request set no max_tokens (the model's output limit is what it asks for).
+ * /v1/messages, and when the request set no max_tokens (the model's output limit is what it
+ * asks for).
  *
  * Prices $1 / $2 per 1M tokens: 1,000 and 2,000 nano-USD a token. The prompt "hi" is bounded
  * at 34 tokens (billing/bill.ts promptUpperBound: 16 + 16 + 2 bytes), so $0.05 pays for
