@@ -15,6 +15,7 @@ import type { Outcome } from "../plugin/failure.js";
 import type { Health } from "./health.js";
 import { ProviderNotices } from "./provider-notices.js";
 import { failureReason } from "./failure-reason.js";
+import { preferredOrder } from "./preferences.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
 import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
@@ -56,6 +57,7 @@ export class Router {
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
     const usable = byokOnly ? route.endpoints.filter((e) => e.byok) : route.endpoints;
+    if (route.preferences) return preferredOrder(route.preferences, usable, this.deps.health);
     if (route.model.order === "fixed" || usable.length < 2) return usable;
     const { health } = this.deps;
     const now = this.deps.now();
