@@ -12,7 +12,7 @@ import { isErrorCode } from "../upstream/failure-reason.js";
 import type { Job } from "./endpoint.js";
 
 export function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
-  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, (e) =>
+  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts, oneRound: job.moreModels }, (e) =>
     timed(gw.obs, ex.state.rec, attempt, e),
   );
 }

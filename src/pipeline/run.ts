@@ -30,6 +30,7 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
     const modelTier = gw.config.limits.models[route.model.id]; // limits: the model tier's window
     if (modelTier) await takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
     const job: Job<Req> = { requestId: ex.state.id, keyId: key.id, body, route, bill: await ep.hold(gw, key, route, body, ex.state.id), attempts };
+    job.moreModels = i + 1 < routes.length;
     job.bill.endpoint = ep.name;
     job.bill.observe(ex.state.rec);
     try {

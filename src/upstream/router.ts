@@ -37,6 +37,8 @@ export interface RunOptions {
   signal: AbortSignal;
   requestId: string;
   attempts: Attempt[];
+  /** Another model follows (docs/routing.md): one round, no backoff, then the next model's turn. */
+  oneRound?: boolean;
 }
 
 interface RoundOptions extends RunOptions {
@@ -88,7 +90,7 @@ export class Router {
         try {
           return await this.round(route, round, attempt);
         } catch (err) {
-          if (!(err instanceof RoundFailed)) throw err;
+          if (!(err instanceof RoundFailed) || opts.oneRound) throw err;
           await wait(err, n);
         }
       }
