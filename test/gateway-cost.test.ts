@@ -90,3 +90,13 @@ test("a stream's usage chunk carries usage.cost, the row's charge", async () => 
   expect(last.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 5, cost: "0.0000149" });
   expect(await charged(res)).toBe(C_COST);
 });
+
+test("GET /v1/openapi.json documents the routing fields and X-Gateway-Cost", async () => {
+  const doc = (await (await fetch(`${gw.url}/v1/openapi.json`, { headers: bearer(key) })).json()) as any;
+  for (const name of ["ChatCompletionRequest", "OpenAIChatCompletionRequest", "CreateResponseRequest", "MessagesRequest"]) {
+    expect(Object.keys(doc.components.schemas[name].properties)).toEqual(expect.arrayContaining(["models", "provider", "usage"]));
+  }
+  for (const path of ["/v1/chat/completions", "/v1/responses", "/v1/embeddings", "/v1/messages"]) {
+    expect(doc.paths[path].post.responses["200"].headers).toHaveProperty("X-Gateway-Cost");
+  }
+});

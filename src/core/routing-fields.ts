@@ -25,7 +25,7 @@ export type ProviderPreferences = z.infer<typeof ProviderPreferences>;
 /** At most this many models in `models`: each may cost a round of failover. */
 const MAX_FALLBACK_MODELS = 8;
 
-const RoutingFields = z.strictObject({
+export const RoutingFields = z.strictObject({
   models: z.array(z.string().min(1)).min(1).max(MAX_FALLBACK_MODELS).optional(),
   provider: ProviderPreferences.optional(),
   usage: z.strictObject({ include: z.boolean().optional() }).optional(),
