@@ -132,3 +132,36 @@ describe("config fallbacks", () => {
     expect(s.beta.requests).toHaveLength(0);
   });
 });
+
+describe("on Responses and Messages", () => {
+  const post = (path: string, key: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${s.gw.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}`, ...headers },
+      body: JSON.stringify(body),
+    });
+
+  test("POST /v1/responses with `models`: the next model serves and names itself", async () => {
+    const key = await funded(s, "fb-responses");
+    s.alpha.queue(error(503));
+    const res = await post("/v1/responses", key, { model: "acme/a", models: ["acme/b"], input: "hi" });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { model: string }).model).toBe("acme/b");
+    expect(res.headers.get("x-gateway-cost")).toBe("0.000056");
+    expect(s.beta.requests[0]!.body).not.toHaveProperty("models");
+  });
+
+  test("POST /v1/messages with `models`: the next model serves and names itself", async () => {
+    const key = await funded(s, "fb-messages");
+    s.alpha.queue(error(503));
+    const res = await post(
+      "/v1/messages",
+      key,
+      { models: ["acme/a", "acme/b"], max_tokens: 100, messages: [{ role: "user", content: "hi" }] },
+      { "anthropic-version": "2023-06-01" },
+    );
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { model: string }).model).toBe("acme/b");
+    expect(await ledgerOf(s, "fb-messages")).toEqual([{ model: "acme/b", provider: "beta", cost: B_COST, status: "ok", attempts: 2 }]);
+  });
+});

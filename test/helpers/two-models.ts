@@ -1,5 +1,5 @@
 /**
- * Two OpenAI-format fakes, `alpha` and `beta`, and models priced apart (docs/routing.md): the
+ * Two OpenAI-compatible fakes, `alpha` and `beta`, and models priced apart (docs/routing.md): the
  * fallback, provider-preference and cost suites' shared shape. `acme/a` is served by alpha at
  * $1 / $2 per 1M, `acme/b` by beta at $3 / $4, `acme/f` by alpha with `fallbacks: [acme/b]`,
  * and `acme/both` by both, alpha at its own $5 / $5 and beta at $1 / $1.
@@ -28,8 +28,8 @@ export async function startTwoModels(extra: Record<string, unknown> = {}): Promi
   const beta = await startFakeUpstream(answer("from beta"));
   const gw = await startGateway({
     providers: {
-      alpha: { plugin: "openai", baseUrl: `${alpha.url}/v1`, apiKey: "sk-alpha-upstream-secret-1111" },
-      beta: { plugin: "openai", baseUrl: `${beta.url}/v1`, apiKey: "sk-beta-upstream-secret-2222" },
+      alpha: { plugin: "openai-compatible", baseUrl: `${alpha.url}/v1`, apiKey: "sk-alpha-upstream-secret-1111" },
+      beta: { plugin: "openai-compatible", baseUrl: `${beta.url}/v1`, apiKey: "sk-beta-upstream-secret-2222" },
     },
     models: [
       { id: "acme/a", pricing: { prompt: "1", completion: "2" }, max_output: 1000, endpoints: [{ provider: "alpha", model: "a-model" }] },
