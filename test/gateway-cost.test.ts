@@ -5,6 +5,7 @@
  * `usage: {include: true}`, under strict compat. One OpenAI-compatible fake serves them all.
  */
 import { afterAll, beforeAll, expect, test } from "vitest";
+import { encrypt, loadSecret } from "../src/access/byok.js";
 import { openaiEmbeddingReply } from "./helpers/embeddings-wire.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { startGateway, type TestGateway } from "./helpers/gateway.js";
@@ -21,9 +22,13 @@ beforeAll(async () => {
     return req.body?.stream ? stream(["cost ", "me"]) : completion("cost me");
   });
   gw = await startGateway({
-    providers: { local: { plugin: "openai-compatible", baseUrl: `${fake.url}/v1`, apiKey: "sk-cost-upstream-secret-3333" } },
+    providers: {
+      local: { plugin: "openai-compatible", baseUrl: `${fake.url}/v1`, apiKey: "sk-cost-upstream-secret-3333" },
+      own: { plugin: "openai", baseUrl: `${fake.url}/v1`, apiKey: "sk-cost-platform-secret-4444" },
+    },
     models: [
       { id: "acme/c", pricing: { prompt: "0.7", completion: "1.3" }, max_output: 1000, endpoints: [{ provider: "local", model: "c-model" }] },
+      { id: "acme/own", pricing: { prompt: "0.7", completion: "1.3" }, max_output: 1000, endpoints: [{ provider: "own", model: "own-model" }] },
       { id: "acme/free", pricing: { prompt: "0", completion: "0" }, max_output: 1000, endpoints: [{ provider: "local", model: "free-model" }] },
       { id: "acme/e", kind: "embeddings", pricing: { prompt: "0.9", completion: "0" }, endpoints: [{ provider: "local", model: "e-model" }] },
     ],
@@ -66,6 +71,19 @@ test.each(CASES)("%s: X-Gateway-Cost is the ledger row's charge", async (_name, 
 test("a free model answers X-Gateway-Cost: 0", async () => {
   const res = await send("/v1/chat/completions", { model: "acme/free", messages: [{ role: "user", content: "hi" }] });
   expect(res.headers.get("x-gateway-cost")).toBe("0");
+});
+
+test("a BYOK answer: X-Gateway-Cost 0, usage.cost 0, the row's charge 0", async () => {
+  await gw.store.ensureAccount("byok", Date.now());
+  const secret = loadSecret(gw.db, { GATEWAY_SECRET: "test-secret" });
+  const own = "sk-account-own-key-cost-5555";
+  await gw.store.setByok({ account: "byok", provider: "openai", secret: encrypt(secret, "byok", "openai", own), last4: "5555", updatedAt: Date.now() });
+  const byokKey = await gw.createKey({ account: "byok" });
+  const res = await send("/v1/chat/completions", { model: "acme/own", messages: [{ role: "user", content: "hi" }], usage: { include: true } }, bearer(byokKey));
+  expect(fake.requests.at(-1)!.headers.authorization).toBe(`Bearer ${own}`);
+  expect(res.headers.get("x-gateway-cost")).toBe("0");
+  expect(((await res.json()) as { usage: { cost: string } }).usage.cost).toBe("0");
+  expect(await charged(res)).toBe(0);
 });
 
 test("usage: {include: true} adds usage.cost to a chat answer, under strict compat; never sent upstream", async () => {
