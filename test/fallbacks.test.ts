@@ -5,6 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { error, stream } from "./helpers/openai-wire.js";
+import { rows } from "./helpers/rows.js";
+import { onPostgres } from "./helpers/services.js";
 import { answer, balanceOf, chat, events, funded, ledgerOf, startTwoModels, type TwoModels } from "./helpers/two-models.js";
 
 let s: TwoModels;
@@ -37,6 +39,11 @@ describe("models: [...]", () => {
     expect(sent).not.toHaveProperty("models");
     expect(await ledgerOf(s, "fb-503")).toEqual([{ model: "acme/b", provider: "beta", cost: B_COST, status: "ok", attempts: 2 }]);
     expect(await balanceOf(s, "fb-503")).toBe(1_000_000_000 - B_COST);
+    // PostgreSQL keeps holds as rows and sums: the first model's hold is gone, not leaked.
+    if (onPostgres()) {
+      expect(await rows(s.gw.db, "SELECT held FROM accounts WHERE id = ?", "fb-503")).toEqual([{ held: 0 }]);
+      expect(await rows(s.gw.db, "SELECT id FROM holds WHERE account = ?", "fb-503")).toEqual([]);
+    }
   });
 
   test("the first model answers: the second is never called", async () => {
