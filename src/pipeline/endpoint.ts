@@ -30,6 +30,8 @@ export interface Job<Req extends Parsed = Parsed> {
   route: Route;
   bill: Bill;
   attempts: Attempt[];
+  /** A fallback model follows this one (docs/routing.md): its failover is one round. */
+  moreModels?: boolean;
 }
 
 /** The account's own key for a plugin, if it has one (access/byok.ts). */

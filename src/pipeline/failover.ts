@@ -12,8 +12,10 @@ import { isErrorCode } from "../upstream/failure-reason.js";
 import type { Job } from "./endpoint.js";
 
 export function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
-  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, (e) =>
-    timed(gw.obs, ex.state.rec, attempt, e),
+  return gw.router.run(
+    job.route,
+    { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts, oneRound: job.moreModels },
+    (e) => timed(gw.obs, ex.state.rec, attempt, e),
   );
 }
 

@@ -15,6 +15,7 @@ import type { Outcome } from "../plugin/failure.js";
 import type { Health } from "./health.js";
 import { ProviderNotices } from "./provider-notices.js";
 import { failureReason } from "./failure-reason.js";
+import { preferredOrder } from "./preferences.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
 import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
@@ -36,6 +37,8 @@ export interface RunOptions {
   signal: AbortSignal;
   requestId: string;
   attempts: Attempt[];
+  /** Another model follows (docs/routing.md): one round, no backoff, then the next model's turn. */
+  oneRound?: boolean;
 }
 
 interface RoundOptions extends RunOptions {
@@ -56,6 +59,7 @@ export class Router {
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
     const usable = byokOnly ? route.endpoints.filter((e) => e.byok) : route.endpoints;
+    if (route.preferences) return preferredOrder(route.preferences, usable, this.deps.health);
     if (route.model.order === "fixed" || usable.length < 2) return usable;
     const { health } = this.deps;
     const now = this.deps.now();
@@ -86,7 +90,7 @@ export class Router {
         try {
           return await this.round(route, round, attempt);
         } catch (err) {
-          if (!(err instanceof RoundFailed)) throw err;
+          if (!(err instanceof RoundFailed) || opts.oneRound) throw err;
           await wait(err, n);
         }
       }

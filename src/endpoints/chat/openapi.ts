@@ -1,14 +1,14 @@
 /** POST /v1/chat/completions in GET /v1/openapi.json: the request in both dialects, the completion and its chunk. */
 import { OpenAIChatRequest, StrictChatRequest } from "../../core/chat-request.js";
-import { describe, either, errorResponses, json, rateLimitHeaders, bearer, type OpenApiPart } from "../../http/openapi-parts.js";
+import { answerHeaders, describe, either, errorResponses, json, withRouting, bearer, type OpenApiPart } from "../../http/openapi-parts.js";
 import { ChatChunk, ChatCompletion, OpenAIChatChunk, OpenAIChatCompletion } from "./schema.js";
 
 export function chatOpenApi(): OpenApiPart {
   return {
     schemas: {
-      ChatCompletionRequest: describe(json(StrictChatRequest), "The request as specified (`server.compat: strict`, the default)."),
+      ChatCompletionRequest: describe(withRouting(json(StrictChatRequest)), "The request as specified (`server.compat: strict`, the default)."),
       OpenAIChatCompletionRequest: describe(
-        json(OpenAIChatRequest),
+        withRouting(json(OpenAIChatRequest)),
         "The OpenAI request superset (`server.compat: openai`; `passthrough` also drops unknown top-level fields). An explicit null for an optional field means absent.",
       ),
       ChatCompletionResponse: json(ChatCompletion),
@@ -24,7 +24,7 @@ export function chatOpenApi(): OpenApiPart {
           responses: {
             "200": {
               description: "A completion (JSON), or with stream=true a text/event-stream of `data: <ChatCompletionChunk>` lines ending with `data: [DONE]`.",
-              headers: rateLimitHeaders,
+              headers: answerHeaders,
               content: {
                 "application/json": { schema: either("ChatCompletionResponse", "OpenAIChatCompletionResponse") },
                 "text/event-stream": { schema: either("ChatCompletionChunk", "OpenAIChatCompletionChunk") },

@@ -7,6 +7,7 @@
  * read and deleted by their owner only (GET and DELETE /v1/responses/{id}).
  */
 import { parseJsonBody } from "../../http/body.js";
+import { keepRouting, takeRouting } from "../../core/routing-fields.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
 import { streamsChat } from "../../pipeline/chat-stream.js";
@@ -43,6 +44,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
   async parse(gw, raw, key) {
     const json = parseJsonBody(raw);
     dropNulls(json);
+    const routing = takeRouting(json); // the gateway's own fields, under every compat mode (docs/routing.md)
     checkInputCount(json);
     const compat = gw.config.server.compat;
     const req = validate(compat === "passthrough" ? LooseResponsesRequest : ResponsesRequest, json) as ResponsesRequest;
@@ -50,6 +52,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     const input = inputItems(req);
     const { chat, tools } = toChatRequest(req, history, input);
     checkItemCount(chat); // the chain and the input together
+    keepRouting(chat, routing);
     keepContext(chat, {
       req,
       account: key.account,
