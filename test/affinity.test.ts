@@ -1,0 +1,244 @@
+/**
+ * Prompt-cache affinity (docs/limits.md, "Prompt-cache affinity"): a conversation's turns go to
+ * the endpoint that served it while that endpoint is healthy; another conversation, or another
+ * account's identical prompt, follows the router's normal order; health wins, and a
+ * conversation moved by a failure stays where it moved. Two OpenAI-format fakes play two
+ * provider instances of one model. The router ranks an endpoint never measured as fastest
+ * (docs/limits.md), so without affinity a second request goes to the endpoint the first did not.
+ */
+import { readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, test } from "vitest";
+import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
+import { startGateway, type TestGateway } from "./helpers/gateway.js";
+import { bearer } from "./helpers/http.js";
+import { completion, error } from "./helpers/openai-wire.js";
+import { sampleOf, scrape } from "./helpers/prometheus.js";
+import type { Route, RoutedEndpoint } from "../src/catalog/catalog.js";
+import { affinityTicket, AffinityPins, type AffinityTicket } from "../src/upstream/affinity.js";
+
+const MODEL = "acme/chat";
+const SYSTEM = { role: "system", content: "You are a careful assistant. ".repeat(40) };
+
+interface Setup {
+  gw: TestGateway;
+  east: FakeUpstream;
+  west: FakeUpstream;
+  key: string;
+}
+
+const cleanups: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  for (const close of cleanups.splice(0).reverse()) await close();
+});
+
+async function setup(model: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<Setup> {
+  const east = await startFakeUpstream(() => completion("from east"));
+  const west = await startFakeUpstream(() => completion("from west"));
+  const gw = await startGateway({
+    providers: {
+      east: { plugin: "openai", baseUrl: `${east.url}/v1`, apiKey: "sk-east-upstream-secret-1111" },
+      west: { plugin: "openai", baseUrl: `${west.url}/v1`, apiKey: "sk-west-upstream-secret-2222" },
+    },
+    models: [
+      {
+        id: MODEL,
+        pricing: { prompt: "1", completion: "2" },
+        max_output: 1000,
+        ...model,
+        endpoints: [
+          { provider: "east", model: "e-model" },
+          { provider: "west", model: "w-model" },
+        ],
+      },
+    ],
+    retry: { initialInterval: 10, maxInterval: 50, exponent: 1.5, maxElapsedTime: 2000 },
+    ...extra,
+  });
+  let closed = false;
+  const close = gw.close.bind(gw);
+  gw.close = async () => void (closed || ((closed = true), await close()));
+  cleanups.push(
+    () => east.close(),
+    () => west.close(),
+    () => gw.close(),
+  );
+  const key = await gw.createKey({ account: "acme" });
+  await gw.addCredits("10", "acme");
+  return { gw, east, west, key };
+}
+
+/** One chat request; resolves with the instance that answered. */
+async function ask(s: Setup, messages: unknown[], extra: Record<string, unknown> = {}, key = s.key): Promise<"east" | "west"> {
+  const res = await fetch(`${s.gw.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...bearer(key) },
+    body: JSON.stringify({ model: MODEL, messages, ...extra }),
+  });
+  const body = (await res.json()) as { choices: Array<{ message: { content: string } }> };
+  expect(res.status).toBe(200);
+  return body.choices[0]!.message.content === "from east" ? "east" : "west";
+}
+
+/** Turn `n` (1-based) of a conversation: the system prompt, then n user turns with the answers between. */
+function turn(n: number, topic = "the tides"): unknown[] {
+  const messages: unknown[] = [SYSTEM];
+  for (let i = 1; i <= n; i++) {
+    if (i > 1) messages.push({ role: "assistant", content: `answer ${i - 1}` });
+    messages.push({ role: "user", content: i === 1 ? `Tell me about ${topic}.` : `And then ${i}?` });
+  }
+  return messages;
+}
+
+/** The request lines of a closed gateway's log, in order. */
+function affinities(s: Setup): Array<string | undefined> {
+  expect(s.gw.logFile, "the suite runs with a log folder (test/global-setup.ts)").toBeDefined();
+  return readFileSync(s.gw.logFile!, "utf8")
+    .split("\n")
+    .filter((l) => l.includes('"route":"/v1/chat/completions"'))
+    .map((l) => (JSON.parse(l) as { affinity?: string }).affinity);
+}
+
+describe("one conversation, two equal endpoints", () => {
+  test("all 20 turns land on one endpoint; the log and the metric say miss once, then hit", async () => {
+    const s = await setup();
+    const served: string[] = [];
+    for (let n = 1; n <= 20; n++) served.push(await ask(s, turn(n)));
+    const first = served[0]!;
+    expect(served.filter((x) => x === first)).toHaveLength(20);
+    expect(s.east.requests.length + s.west.requests.length).toBe(20);
+    const metrics = await scrape(s.gw.url);
+    expect(sampleOf(metrics, "gateway_cache_affinity_total", { result: "hit" })).toBe(19);
+    expect(sampleOf(metrics, "gateway_cache_affinity_total", { result: "miss" })).toBe(1);
+    await s.gw.close();
+    expect(affinities(s)).toEqual(["miss", ...Array<string>(19).fill("hit")]);
+  });
+
+  test("20 different conversations spread over both endpoints", async () => {
+    const s = await setup();
+    const served: string[] = [];
+    for (let n = 1; n <= 20; n++) served.push(await ask(s, turn(1, `topic ${n}`)));
+    // The second goes to the endpoint not yet measured; after that, the faster one.
+    expect(served[1]).not.toBe(served[0]);
+    expect(new Set(served).size).toBe(2);
+  });
+
+  test("another account's identical prompt follows the normal order; the first account stays", async () => {
+    const s = await setup();
+    const other = await s.gw.createKey({ account: "globex" });
+    await s.gw.addCredits("10", "globex");
+    const mine = await ask(s, turn(1));
+    expect(await ask(s, turn(1), {}, other)).not.toBe(mine);
+    for (let n = 2; n <= 5; n++) expect(await ask(s, turn(n))).toBe(mine);
+  });
+
+  test("the same prompt_cache_key, or the same user, keeps different prompts together", async () => {
+    const s = await setup({}, { server: { compat: "openai" } });
+    const byKey = await ask(s, turn(1, "ships"), { prompt_cache_key: "conv-7" });
+    for (const topic of ["trains", "planes", "boats"]) expect(await ask(s, turn(1, topic), { prompt_cache_key: "conv-7" })).toBe(byKey);
+    const byUser = await ask(s, turn(1, "rivers"), { user: "u-42" });
+    for (const topic of ["lakes", "seas"]) expect(await ask(s, turn(1, topic), { user: "u-42" })).toBe(byUser);
+  });
+
+  test("prompt_cache_key is accepted under compat strict (the default), and forwarded to OpenAI", async () => {
+    const s = await setup();
+    const at = await ask(s, turn(1), { prompt_cache_key: "conv-9" });
+    expect((at === "east" ? s.east : s.west).requests[0]!.body.prompt_cache_key).toBe("conv-9");
+  });
+});
+
+describe("health wins", () => {
+  test("the endpoint failing moves the conversation, and it stays moved after that endpoint recovers", async () => {
+    // A fixed order: east is first for every request, so only affinity keeps a conversation on west.
+    const s = await setup({ order: "fixed" });
+    expect(await ask(s, turn(1))).toBe("east");
+    expect(await ask(s, turn(2))).toBe("east");
+    s.east.fallback = () => error(503, "overloaded");
+    expect(await ask(s, turn(3))).toBe("west");
+    s.east.fallback = () => completion("from east");
+    // east answers again: another conversation is served there, and east is healthy.
+    expect(await ask(s, turn(1, "another topic"))).toBe("east");
+    for (let n = 4; n <= 8; n++) expect(await ask(s, turn(n))).toBe("west");
+    await s.gw.close();
+    expect(affinities(s)).toEqual(["miss", "hit", "miss", "miss", "hit", "hit", "hit", "hit", "hit"]);
+  });
+
+  test("an open circuit on the conversation's endpoint is skipped; after it closed the conversation stays moved", async () => {
+    const s = await setup({ order: "fixed" }, { health: { failureThreshold: 2, cooldown: 300 } });
+    expect(await ask(s, turn(1))).toBe("east");
+    s.east.fallback = () => error(503, "overloaded");
+    // Two failures open east's circuit; each request still answers from west.
+    for (let i = 0; i < 2; i++) expect(await ask(s, turn(1, `outage ${i}`))).toBe("west");
+    const tried = s.east.requests.length;
+    expect(await ask(s, turn(2))).toBe("west");
+    expect(s.east.requests.length, "an open circuit is not tried").toBe(tried);
+    s.east.fallback = () => completion("from east");
+    await sleep(350);
+    // Half-open: another conversation's probe closes east's circuit.
+    expect(await ask(s, turn(1, "probe"))).toBe("east");
+    for (let n = 3; n <= 5; n++) expect(await ask(s, turn(n))).toBe("west");
+  });
+});
+
+describe("the pins (upstream/affinity.ts)", () => {
+  const at = (provider: string) => ({ provider, model: "m", byok: false }) as RoutedEndpoint;
+  const ticket = (key: string): AffinityTicket => ({ key, result: null });
+  const firstOf = (pins: AffinityPins, key: string, now: number) => pins.first([at("a"), at("b")], ticket(key), () => true, now)[0]!.provider;
+
+  test("an LRU: past its cap the least recently served conversation is forgotten", () => {
+    const pins = new AffinityPins(2, 60_000);
+    for (const key of ["k1", "k2"]) pins.served(ticket(key), at("b"), 0);
+    pins.served(ticket("k1"), at("b"), 1); // k1 used again: k2 is now the oldest
+    pins.served(ticket("k3"), at("b"), 2);
+    expect([firstOf(pins, "k1", 3), firstOf(pins, "k2", 3), firstOf(pins, "k3", 3)]).toEqual(["b", "a", "b"]);
+  });
+
+  test("health wins: an endpoint not ready is not moved first; a platform endpoint never ahead of a BYOK one", () => {
+    const pins = new AffinityPins(10, 60_000);
+    pins.served(ticket("k"), at("b"), 0);
+    expect(pins.first([at("a"), at("b")], ticket("k"), (e) => e.provider !== "b", 1)[0]!.provider).toBe("a");
+    expect(pins.first([{ ...at("a"), byok: true }, at("b")], ticket("k"), () => true, 1)[0]!.provider).toBe("a");
+    expect(firstOf(pins, "k", 1)).toBe("b");
+  });
+
+  test("an idle conversation is forgotten after the TTL; each turn extends it", () => {
+    const pins = new AffinityPins(10, 1000);
+    pins.served(ticket("k"), at("b"), 0);
+    pins.served(ticket("k"), at("b"), 900);
+    expect(firstOf(pins, "k", 1800)).toBe("b");
+    expect(firstOf(pins, "k", 1900)).toBe("a");
+  });
+
+  test("the key: a conversation's later turn has its first turn's key; another account's does not", () => {
+    const route = { model: { id: MODEL }, endpoints: [at("a"), at("b")] } as unknown as Route;
+    const key = (account: string, messages: unknown[], extra: object = {}) => affinityTicket(account, route, { messages, ...extra })!.key;
+    expect(key("acme", turn(7))).toBe(key("acme", turn(1)));
+    expect(key("acme", turn(1, "ships"))).not.toBe(key("acme", turn(1)));
+    expect(key("globex", turn(1))).not.toBe(key("acme", turn(1)));
+    expect(key("acme", turn(1, "x"), { user: "u" })).toBe(key("acme", turn(3, "y"), { user: "u" }));
+    expect(affinityTicket("acme", { ...route, endpoints: [at("a")] }, { messages: turn(1) })).toBeUndefined();
+  });
+});
+
+describe("what the provider receives", () => {
+  const names = (r: Recorded) => (r.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name);
+  test("tools and messages in the client's order", async () => {
+    const s = await setup({}, { server: { compat: "openai" } });
+    const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
+    const messages = [
+      SYSTEM,
+      { role: "user", content: "zeta first" },
+      { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "zulu", arguments: "{}" } }] },
+      { role: "tool", tool_call_id: "c1", content: "done" },
+      { role: "user", content: "alpha last" },
+    ];
+    const reply: Reply = completion("from east");
+    s.east.queue(reply);
+    s.west.queue(completion("from west"));
+    await ask(s, messages, { tools: [tool("zulu"), tool("alpha"), tool("mike")] });
+    const sent = [...s.east.requests, ...s.west.requests][0]!;
+    expect(names(sent)).toEqual(["zulu", "alpha", "mike"]);
+    expect((sent.body.messages as Array<{ role: string }>).map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
+    expect((sent.body.messages as Array<{ content: unknown }>).map((m) => m.content)).toEqual(messages.map((m) => m.content));
+  });
+});
