@@ -14,6 +14,7 @@ import { startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";
 import { completion, error } from "./helpers/openai-wire.js";
 import { sampleOf, scrape } from "./helpers/prometheus.js";
+import { messageItem, responseObject } from "./helpers/responses-wire.js";
 import type { Route, RoutedEndpoint } from "../src/catalog/catalog.js";
 import { affinityTicket, AffinityPins, type AffinityTicket } from "../src/upstream/affinity.js";
 
@@ -32,9 +33,13 @@ afterEach(async () => {
   for (const close of cleanups.splice(0).reverse()) await close();
 });
 
+/** Chat completions, or OpenAI's own Responses API (served natively: docs/responses.md). */
+const answer = (r: Recorded, text: string): Reply =>
+  r.path.endsWith("/responses") ? { json: responseObject([messageItem(text)], { input_tokens: 12, output_tokens: 5 }) } : completion(text);
+
 async function setup(model: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<Setup> {
-  const east = await startFakeUpstream(() => completion("from east"));
-  const west = await startFakeUpstream(() => completion("from west"));
+  const east = await startFakeUpstream((r) => answer(r, "from east"));
+  const west = await startFakeUpstream((r) => answer(r, "from west"));
   const gw = await startGateway({
     providers: {
       east: { plugin: "openai", baseUrl: `${east.url}/v1`, apiKey: "sk-east-upstream-secret-1111" },
@@ -138,6 +143,23 @@ describe("one conversation, two equal endpoints", () => {
     for (const topic of ["trains", "planes", "boats"]) expect(await ask(s, turn(1, topic), { prompt_cache_key: "conv-7" })).toBe(byKey);
     const byUser = await ask(s, turn(1, "rivers"), { user: "u-42" });
     for (const topic of ["lakes", "seas"]) expect(await ask(s, turn(1, topic), { user: "u-42" })).toBe(byUser);
+  });
+
+  test("Responses: Codex's prompt_cache_key keeps a thread's turns on one endpoint", async () => {
+    const s = await setup();
+    const create = async (input: string) => {
+      const res = await fetch(`${s.gw.url}/v1/responses`, {
+        method: "POST",
+        headers: { "content-type": "application/json", ...bearer(s.key) },
+        body: JSON.stringify({ model: MODEL, input, store: false, prompt_cache_key: "thread-1" }),
+      });
+      const body = (await res.json()) as { output: Array<{ content: Array<{ text: string }> }> };
+      expect(res.status).toBe(200);
+      return body.output[0]!.content[0]!.text;
+    };
+    const first = await create("turn 1");
+    for (let n = 2; n <= 6; n++) expect(await create(`turn ${n}`)).toBe(first);
+    expect(s.east.requests.length + s.west.requests.length).toBe(6);
   });
 
   test("prompt_cache_key is accepted under compat strict (the default), and forwarded to OpenAI", async () => {
