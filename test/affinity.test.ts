@@ -12,11 +12,9 @@ import { afterEach, describe, expect, test } from "vitest";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
 import { startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";
-import { completion, error } from "./helpers/openai-wire.js";
+import { completion, error, stream } from "./helpers/openai-wire.js";
 import { sampleOf, scrape } from "./helpers/prometheus.js";
 import { messageItem, responseObject } from "./helpers/responses-wire.js";
-import type { Route, RoutedEndpoint } from "../src/catalog/catalog.js";
-import { affinityTicket, AffinityPins, type AffinityTicket } from "../src/upstream/affinity.js";
 
 const MODEL = "acme/chat";
 const SYSTEM = { role: "system", content: "You are a careful assistant. ".repeat(40) };
@@ -33,9 +31,13 @@ afterEach(async () => {
   for (const close of cleanups.splice(0).reverse()) await close();
 });
 
-/** Chat completions, or OpenAI's own Responses API (served natively: docs/responses.md). */
+/** Chat completions (streamed when asked), or OpenAI's own Responses API (served natively: docs/responses.md). */
 const answer = (r: Recorded, text: string): Reply =>
-  r.path.endsWith("/responses") ? { json: responseObject([messageItem(text)], { input_tokens: 12, output_tokens: 5 }) } : completion(text);
+  r.path.endsWith("/responses")
+    ? { json: responseObject([messageItem(text)], { input_tokens: 12, output_tokens: 5 }) }
+    : r.body?.stream
+      ? stream([text])
+      : completion(text);
 
 async function setup(model: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<Setup> {
   const east = await startFakeUpstream((r) => answer(r, "from east"));
@@ -119,6 +121,21 @@ describe("one conversation, two equal endpoints", () => {
     expect(affinities(s)).toEqual(["miss", ...Array<string>(19).fill("hit")]);
   });
 
+  test("a streamed turn keeps to the conversation's endpoint too", async () => {
+    const s = await setup();
+    const first = await ask(s, turn(1));
+    const res = await fetch(`${s.gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...bearer(s.key) },
+      body: JSON.stringify({ model: MODEL, messages: turn(2), stream: true }),
+    });
+    expect(res.status).toBe(200);
+    await res.text();
+    expect((first === "east" ? s.east : s.west).requests.map((r) => r.body.stream === true)).toEqual([false, true]);
+    await s.gw.close();
+    expect(affinities(s)).toEqual(["miss", "hit"]);
+  });
+
   test("20 different conversations spread over both endpoints", async () => {
     const s = await setup();
     const served: string[] = [];
@@ -199,46 +216,6 @@ describe("health wins", () => {
     // Half-open: another conversation's probe closes east's circuit.
     expect(await ask(s, turn(1, "probe"))).toBe("east");
     for (let n = 3; n <= 5; n++) expect(await ask(s, turn(n))).toBe("west");
-  });
-});
-
-describe("the pins (upstream/affinity.ts)", () => {
-  const at = (provider: string) => ({ provider, model: "m", byok: false }) as RoutedEndpoint;
-  const ticket = (key: string): AffinityTicket => ({ key, result: null });
-  const firstOf = (pins: AffinityPins, key: string, now: number) => pins.first([at("a"), at("b")], ticket(key), () => true, now)[0]!.provider;
-
-  test("an LRU: past its cap the least recently served conversation is forgotten", () => {
-    const pins = new AffinityPins(2, 60_000);
-    for (const key of ["k1", "k2"]) pins.served(ticket(key), at("b"), 0);
-    pins.served(ticket("k1"), at("b"), 1); // k1 used again: k2 is now the oldest
-    pins.served(ticket("k3"), at("b"), 2);
-    expect([firstOf(pins, "k1", 3), firstOf(pins, "k2", 3), firstOf(pins, "k3", 3)]).toEqual(["b", "a", "b"]);
-  });
-
-  test("health wins: an endpoint not ready is not moved first; a platform endpoint never ahead of a BYOK one", () => {
-    const pins = new AffinityPins(10, 60_000);
-    pins.served(ticket("k"), at("b"), 0);
-    expect(pins.first([at("a"), at("b")], ticket("k"), (e) => e.provider !== "b", 1)[0]!.provider).toBe("a");
-    expect(pins.first([{ ...at("a"), byok: true }, at("b")], ticket("k"), () => true, 1)[0]!.provider).toBe("a");
-    expect(firstOf(pins, "k", 1)).toBe("b");
-  });
-
-  test("an idle conversation is forgotten after the TTL; each turn extends it", () => {
-    const pins = new AffinityPins(10, 1000);
-    pins.served(ticket("k"), at("b"), 0);
-    pins.served(ticket("k"), at("b"), 900);
-    expect(firstOf(pins, "k", 1800)).toBe("b");
-    expect(firstOf(pins, "k", 1900)).toBe("a");
-  });
-
-  test("the key: a conversation's later turn has its first turn's key; another account's does not", () => {
-    const route = { model: { id: MODEL }, endpoints: [at("a"), at("b")] } as unknown as Route;
-    const key = (account: string, messages: unknown[], extra: object = {}) => affinityTicket(account, route, { messages, ...extra })!.key;
-    expect(key("acme", turn(7))).toBe(key("acme", turn(1)));
-    expect(key("acme", turn(1, "ships"))).not.toBe(key("acme", turn(1)));
-    expect(key("globex", turn(1))).not.toBe(key("acme", turn(1)));
-    expect(key("acme", turn(1, "x"), { user: "u" })).toBe(key("acme", turn(3, "y"), { user: "u" }));
-    expect(affinityTicket("acme", { ...route, endpoints: [at("a")] }, { messages: turn(1) })).toBeUndefined();
   });
 });
 
