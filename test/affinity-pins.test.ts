@@ -55,6 +55,22 @@ describe("the pins", () => {
     expect(key("acme", turn(1, "ships"))).not.toBe(key("acme", turn(1)));
     expect(key("globex", turn(1))).not.toBe(key("acme", turn(1)));
     expect(key("acme", turn(1, "x"), { user: "u" })).toBe(key("acme", turn(3, "y"), { user: "u" }));
+    // Only the first 8,192 characters of the prefix count, however long the prompt.
+    const long = (tail: string) => [
+      { role: "system", content: "x".repeat(9000) + tail },
+      { role: "user", content: "hi" },
+    ];
+    expect(key("acme", long("a"))).toBe(key("acme", long("b")));
+    const parts = (url: string) => [
+      {
+        role: "user",
+        content: [
+          { type: "text", text: "look" },
+          { type: "image_url", image_url: { url } },
+        ],
+      },
+    ];
+    expect(key("acme", parts("https://a.example/1.png"))).not.toBe(key("acme", parts("https://a.example/2.png")));
     expect(affinityTicket("acme", { ...route, endpoints: [at("a")] }, { messages: turn(1) })).toBeUndefined();
   });
 });

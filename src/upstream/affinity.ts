@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
-import type { ChatMessage } from "../core/chat-request.js";
+import type { ChatMessage, ContentPart } from "../core/chat-request.js";
 
 /** Conversations remembered at most (about 150 bytes each), and how long an idle one is. */
 const MAX_PINS = 100_000;
@@ -36,6 +36,13 @@ interface Pin {
   until: number;
 }
 
+/** A part's text, or an image's URL; nothing for a part of another kind a translation may have made. */
+function partText(p: ContentPart): string {
+  const loose = p as { text?: unknown; image_url?: { url?: unknown } };
+  const s = typeof loose.text === "string" ? loose.text : loose.image_url?.url;
+  return typeof s === "string" ? s : "";
+}
+
 /**
  * The prompt prefix of a conversation: every message up to and including the first user
  * message (the system and developer prompts before it), each as its role and its text (an
@@ -47,8 +54,8 @@ function prefixOf(messages: ChatMessage[]): string {
   for (const m of messages) {
     out += `\u0000${m.role}\u0000`;
     const c = m.content;
-    if (typeof c === "string") out += c.slice(0, PREFIX_CHARS - out.length);
-    else if (c) for (const p of c) out += (p.type === "text" ? p.text : p.image_url.url).slice(0, Math.max(0, PREFIX_CHARS - out.length));
+    if (typeof c === "string") out += c.slice(0, Math.max(0, PREFIX_CHARS - out.length));
+    else if (c) for (const p of c) out += partText(p).slice(0, Math.max(0, PREFIX_CHARS - out.length));
     if (m.role === "user" || out.length >= PREFIX_CHARS) break;
   }
   return out;
