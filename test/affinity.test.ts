@@ -15,7 +15,6 @@ import { bearer } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
 import { sampleOf, scrape } from "./helpers/prometheus.js";
 import { messageItem, responseObject } from "./helpers/responses-wire.js";
-import { message, textBlock } from "./providers/anthropic.fixture.js";
 
 const MODEL = "acme/chat";
 const SYSTEM = { role: "system", content: "You are a careful assistant. ".repeat(40) };
@@ -217,63 +216,5 @@ describe("health wins", () => {
     // Half-open: another conversation's probe closes east's circuit.
     expect(await ask(s, turn(1, "probe"))).toBe("east");
     for (let n = 3; n <= 5; n++) expect(await ask(s, turn(n))).toBe("west");
-  });
-});
-
-describe("what the provider receives", () => {
-  const tool = (name: string) => ({ type: "function", function: { name, parameters: { type: "object", properties: {} } } });
-  const TOOLS = [tool("zulu"), tool("alpha"), tool("mike")];
-  const MESSAGES = [
-    SYSTEM,
-    { role: "user", content: "zeta first" },
-    { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "zulu", arguments: "{}" } }] },
-    { role: "tool", tool_call_id: "c1", content: "done" },
-    { role: "user", content: "alpha last" },
-  ];
-
-  test("OpenAI format: tools and messages in the client's order", async () => {
-    const s = await setup({}, { server: { compat: "openai" } });
-    await ask(s, MESSAGES, { tools: TOOLS });
-    const sent = [...s.east.requests, ...s.west.requests][0]!.body as { tools: typeof TOOLS; messages: typeof MESSAGES };
-    expect(sent.tools.map((t) => t.function.name)).toEqual(["zulu", "alpha", "mike"]);
-    expect(sent.messages.map((m) => m.role)).toEqual(["system", "user", "assistant", "tool", "user"]);
-    expect(sent.messages.map((m) => m.content)).toEqual(MESSAGES.map((m) => m.content));
-  });
-
-  test("Anthropic: the same order (the system prompt in its own field, the tool result and the next text in one user turn)", async () => {
-    const fake = await startFakeUpstream(() => message([textBlock("ok")], { input_tokens: 12, output_tokens: 5 }));
-    const gw = await startGateway({
-      providers: { anthropic: { baseUrl: fake.url, apiKey: "sk-ant-affinity-test-7a1b" } },
-      models: [
-        {
-          id: "anthropic/claude-x",
-          pricing: { prompt: "3", completion: "15" },
-          max_output: 1000,
-          endpoints: [{ provider: "anthropic", model: "claude-x-up" }],
-        },
-      ],
-      server: { compat: "openai" },
-    });
-    cleanups.push(
-      () => fake.close(),
-      () => gw.close(),
-    );
-    const key = await gw.createKey();
-    await gw.addCredits("10");
-    const res = await fetch(`${gw.url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...bearer(key) },
-      body: JSON.stringify({ model: "anthropic/claude-x", messages: MESSAGES, tools: TOOLS }),
-    });
-    expect(res.status).toBe(200);
-    const sent = fake.requests[0]!.body as { tools: Array<{ name: string }>; system: unknown; messages: Array<{ role: string; content: unknown }> };
-    expect(sent.tools.map((t) => t.name)).toEqual(["zulu", "alpha", "mike"]);
-    expect(JSON.stringify(sent.system)).toContain("careful assistant");
-    const pieces = sent.messages.flatMap((m) =>
-      (typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as Array<Record<string, unknown>>)).map(
-        (b) => `${m.role}:${String(b.text ?? b.name ?? b.content)}`,
-      ),
-    );
-    expect(pieces).toEqual(["user:zeta first", "assistant:zulu", "user:done", "user:alpha last"]);
   });
 });
