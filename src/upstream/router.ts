@@ -19,6 +19,7 @@ import { preferredOrder } from "./preferences.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
 import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
+import { AffinityPins, type AffinityTicket } from "./affinity.js";
 
 export interface RouterDeps {
   health: Health;
@@ -39,6 +40,8 @@ export interface RunOptions {
   attempts: Attempt[];
   /** Another model follows (docs/routing.md): one round, no backoff, then the next model's turn. */
   oneRound?: boolean;
+  /** The request's conversation, when it has one (upstream/affinity.ts); its result is set once served. */
+  affinity?: AffinityTicket | undefined;
 }
 
 interface RoundOptions extends RunOptions {
@@ -52,6 +55,7 @@ const isUnsupported = (err: unknown): err is GatewayError => err instanceof Gate
 
 export class Router {
   private notices: ProviderNotices;
+  private pins = new AffinityPins();
 
   constructor(private deps: RouterDeps) {
     this.notices = new ProviderNotices(deps.log);
@@ -101,7 +105,7 @@ export class Router {
 
   private async round<T>(route: Route, opts: RoundOptions, attempt: (e: RoutedEndpoint) => Promise<T>): Promise<{ value: T; endpoint: RoutedEndpoint }> {
     const tally = new RoundTally();
-    for (const e of this.order(route, opts.byokOnly)) {
+    for (const e of this.pins.first(this.order(route, opts.byokOnly), opts.affinity, (e) => this.ready(e), this.deps.now())) {
       if (opts.signal.aborted) throw clientClosed();
       if (!(await this.admit(e, opts, tally))) continue;
       tally.tried++;
@@ -109,12 +113,19 @@ export class Router {
       try {
         const value = await attempt(e);
         this.log(opts, e, "success", 200, started);
+        this.pins.served(opts.affinity, e, this.deps.now());
         return { value, endpoint: e };
       } catch (err) {
         this.failed(err, e, opts, tally, started);
       }
     }
     throw tally.outcome();
+  }
+
+  /** Healthy now: a conversation may be kept on it (upstream/affinity.ts). */
+  private ready(e: RoutedEndpoint): boolean {
+    const t = this.deps.now();
+    return this.deps.health.ready(e.provider, e.model, t) && (e.byok || !this.deps.health.misconfigured(e.provider, t));
   }
 
   /** May this endpoint be tried now? If not, the tally learns when it may. */
