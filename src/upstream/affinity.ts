@@ -64,7 +64,8 @@ function prefixOf(messages: ChatMessage[]): string {
 /** The request's ticket, or undefined when there is nothing to choose (one endpoint) or no conversation (embeddings). */
 export function affinityTicket(account: string | null, route: Route, body: object): AffinityTicket | undefined {
   const req = body as Conversation;
-  if (route.endpoints.length < 2 || !req.messages) return undefined;
+  // An explicit `order` or `sort` (request or config) is the client's choice of endpoint: it wins over stickiness (docs/limits.md).
+  if (route.endpoints.length < 2 || !req.messages || route.preferences?.order || route.preferences?.sort) return undefined;
   const named =
     req.prompt_cache_key !== undefined
       ? `k${req.prompt_cache_key.slice(0, ID_CHARS)}`
