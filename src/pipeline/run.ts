@@ -1,6 +1,6 @@
 /**
  * The request pipeline, its stages in the order of pipeline/stages.ts STAGES:
- * auth → parse → route → limits → hold → adapter (with failover) → settle → render.
+ * auth → parse → route → limits → cache → hold → adapter (with failover) → settle → render.
  * Every model route runs it with its Endpoint (pipeline/endpoint.ts): chat completions,
  * Responses and embeddings plug in their parse, route, hold, adapter and render; the auth,
  * limits and settle stages are here, once. It runs on plain node:http (http/exchange.ts):
@@ -16,6 +16,7 @@ import { takeLimit } from "../http/rate-limit.js";
 import type { KeyRecord } from "../store/index.js";
 import type { Endpoint, Job, Parsed } from "./endpoint.js";
 import { withFailover } from "./failover.js";
+import { cacheStage } from "./cache-step.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
   const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // auth
@@ -24,7 +25,10 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
   const route = await routeStage(gw, ex, ep, key, body);
   const modelTier = gw.config.limits.models[route.model.id]; // limits: the model tier's window
   if (modelTier) await takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
+  const cached = await cacheStage(gw, ex, ep, key, body, route); // cache: a hit is answered here (pipeline/cache-step.ts)
+  if (cached.answered) return;
   const job: Job<Req> = { requestId: ex.state.id, keyId: key.id, body, route, bill: await ep.hold(gw, key, route, body, ex.state.id), attempts: [] };
+  if (cached.keep) job.keep = cached.keep;
   job.bill.endpoint = ep.name;
   job.bill.observe(ex.state.rec);
   try {
@@ -56,4 +60,5 @@ async function completed<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, 
   await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
   const written = ep.render(gw, ex, job, value, usage);
   if (written) await written;
+  job.keep?.(value, usage);
 }

@@ -32,6 +32,7 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "budget_period",
       "spent",
       "spent_since",
+      "cache",
     ],
   },
   { name: "credit_grants", columns: ["id", "account", "amount", "created_at", "kind", "reason", "actor"], serial: true },

@@ -26,7 +26,8 @@ export interface LedgerEntry {
   /** Price list cost, recorded for BYOK too. */
   listCost: number;
   byok: boolean;
-  usageSource: "provider" | "estimated" | "none";
+  /** `cache_hit`: answered from the response cache (docs/cache.md), cost 0, `listCost` what it saved. */
+  usageSource: "provider" | "estimated" | "none" | "cache_hit";
   status: "ok" | "error" | "cancelled";
   httpStatus: number;
   latencyMs: number;

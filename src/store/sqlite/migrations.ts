@@ -189,4 +189,6 @@ export const migrations: string[] = [
   // Who added or adjusted credits (`gateway credits history`, docs/cli.md): `cli:<os user>` or a
   // dashboard user's email; rows from before stay null.
   `ALTER TABLE credit_grants ADD COLUMN actor TEXT;`,
+  // The response cache (docs/cache.md): whether a key's requests may be answered from it.
+  `ALTER TABLE keys ADD COLUMN cache TEXT NOT NULL DEFAULT 'off' CHECK (cache IN ('off', 'on', 'nondeterministic'));`,
 ];
