@@ -62,6 +62,9 @@ export interface UsageRow {
   /** Charges that exceeded what the balance (or the key's budget) had left. */
   uncollected: bigint;
   endpoint: ApiEndpoint;
+  /** Requests answered from the response cache (docs/cache.md), and the list cost they saved. */
+  cacheHits: number;
+  cacheSaved: bigint;
 }
 
 /** What one prune did: ledger rows and attempts deleted, daily rollup rows written or added to. */
