@@ -12,19 +12,27 @@ const DELIVERY = new Set(["stream", "stream_options"]);
 export function cacheKey(account: string, model: string, body: object): string {
   const h = createHash("sha256");
   h.update(account).update("\0").update(model).update("\0");
-  h.update(canonical(body, true));
+  const top: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) if (!DELIVERY.has(k)) top[k] = v;
+  h.update(canonical(top));
   return h.digest("hex");
 }
 
-/** JSON with object keys sorted, so key order in the client's body does not matter. */
-function canonical(v: unknown, top = false): string {
+/** JSON with object keys sorted, so key order in the client's body does not matter (built by appending: this runs per request). */
+function canonical(v: unknown): string {
   if (v === null || typeof v !== "object") return JSON.stringify(v) ?? "null";
-  if (Array.isArray(v)) return `[${v.map((x) => canonical(x)).join(",")}]`;
-  const parts: string[] = [];
-  for (const k of Object.keys(v).sort()) {
-    const x = (v as Record<string, unknown>)[k];
-    if (x === undefined || (top && DELIVERY.has(k))) continue;
-    parts.push(`${JSON.stringify(k)}:${canonical(x)}`);
+  if (Array.isArray(v)) {
+    let out = "[";
+    for (let i = 0; i < v.length; i++) out += (i ? "," : "") + canonical(v[i]);
+    return out + "]";
   }
-  return `{${parts.join(",")}}`;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  if (keys.length > 1) keys.sort();
+  let out = "{";
+  for (const k of keys) {
+    if (o[k] === undefined) continue;
+    out += (out.length > 1 ? "," : "") + JSON.stringify(k) + ":" + canonical(o[k]);
+  }
+  return out + "}";
 }
