@@ -3,13 +3,14 @@
  * upstream that records what reached it: hit, miss and bypass, the key's opt-in and the
  * temperature and `n` rules, `Cache-Control: no-cache` / `no-store`, TTL expiry, never across
  * accounts, a hit replayed as a stream the `openai` client reads, and the hit's ledger row
- * (cost 0, usage source `cache_hit`, its list cost what it saved).
+ * (cost 0, usage source `cache_hit`, its list cost what it saved), summed on the dashboard's usage API.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { completion, stream } from "./helpers/openai-wire.js";
 import { rows } from "./helpers/rows.js";
+import { call, signUp } from "./helpers/dashboard.js";
 
 let fake: FakeUpstream;
 let gw: TestGateway;
@@ -209,4 +210,16 @@ describe("streams", () => {
     expect((await post(key, body)).cache).toBe("miss");
     expect(fake.requests).toHaveLength(2);
   });
+});
+
+test("the dashboard's usage API shows the account's cache hits and what they saved at list price", async () => {
+  const alone = await gw.createKey({ account: "dash", cache: "on" });
+  await gw.addCredits("1", "dash");
+  const body = fresh();
+  for (let i = 0; i < 3; i++) await post(alone, body);
+  const { cookie } = await signUp(gw, "dash@example.com", "dash");
+  const usage = (await call(gw, "GET", "/dashboard/api/usage", { cookie })).json;
+  // Three requests, one upstream call: $0.00045 charged, twice that saved.
+  expect(usage).toMatchObject({ requests: 3, cost: "0.00045", cache_hits: 2, cache_saved: "0.0009" });
+  expect(usage.by_model).toMatchObject([{ model: "openai/gpt-4o-mini", cache_hits: 2, cache_saved: "0.0009" }]);
 });
