@@ -162,7 +162,6 @@ export class Bill {
     }
     const prompt = usage?.prompt_tokens ?? 0;
     const completion = usage?.completion_tokens ?? 0;
-    // A cache hit (no endpoint) is never charged; its list cost is what it saved (docs/cache.md).
     const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
     const told = {
       provider: s.endpoint?.provider ?? null,
