@@ -13,6 +13,7 @@ import { defineConfig } from "vitest/config";
 const STORE_TESTS = [
   "test/auth.test.ts",
   "test/billing.test.ts",
+  "test/fallbacks.test.ts",
   "test/limits.test.ts",
   "test/money-exact.test.ts",
   "test/money-hard-cases.test.ts",

@@ -53,7 +53,13 @@ async function post(k: string, body: unknown, headers: Record<string, string> = 
     headers: { authorization: `Bearer ${k}`, "content-type": "application/json", ...headers },
     body: JSON.stringify(body),
   });
-  return { status: res.status, cache: res.headers.get("x-gateway-cache"), id: res.headers.get("x-request-id"), json: (await res.json()) as any };
+  return {
+    status: res.status,
+    cache: res.headers.get("x-gateway-cache"),
+    cost: res.headers.get("x-gateway-cost"),
+    id: res.headers.get("x-request-id"),
+    json: (await res.json()) as any,
+  };
 }
 
 test("the same request twice: a miss that went upstream, then a hit that did not, with the same answer", async () => {
@@ -61,6 +67,7 @@ test("the same request twice: a miss that went upstream, then a hit that did not
   const first = await post(key, body);
   const second = await post(key, { ...body, messages: body.messages }); // same content, new object
   expect([first.status, first.cache, second.status, second.cache]).toEqual([200, "miss", 200, "hit"]);
+  expect([first.cost, second.cost]).toEqual(["0.00045", "0"]); // 1000 × $0.15/1M + 500 × $0.60/1M, then nothing
   expect(fake.requests).toHaveLength(1);
   expect(second.json.choices[0].message.content).toBe(first.json.choices[0].message.content);
   expect(second.json.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 500 });

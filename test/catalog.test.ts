@@ -54,7 +54,7 @@ let failing: FakeUpstream;
 
 beforeAll(async () => {
   await ensureBuilt();
-  dir = mkdtempSync(join(tmpdir(), "gw-catalog-"));
+  dir = mkdtempSync(join(process.env.GATEWAY_TEST_TMP ?? tmpdir(), "gw-catalog-"));
   fake = await startFakeUpstream();
   failing = await startFakeUpstream(() => ({ status: 500, json: { error: { message: `internal error for key ${LEAK}` } } }));
 }, 180_000);

@@ -41,11 +41,13 @@ async function fleet(n: number, redisUrl = REDIS_URL): Promise<TestGateway[]> {
   return started;
 }
 
+/** Each request a conversation of its own, so the router's order decides (prompt-cache affinity: test/affinity.test.ts). */
+let asked = 0;
 async function chat(gw: TestGateway, key: string): Promise<string> {
   const res = await fetch(`${gw.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", ...bearer(key) },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }),
+    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: `hi ${++asked}` }] }),
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content;

@@ -70,11 +70,13 @@ async function setup(extra: Record<string, unknown> = {}, model: Record<string, 
   return { gw, primary, secondary, key };
 }
 
+/** Each request a conversation of its own, so the router's order decides (prompt-cache affinity: test/affinity.test.ts). */
+let asked = 0;
 const ask = (s: Setup, extra: Record<string, unknown> = {}, key = s.key, signal?: AbortSignal) =>
   fetch(`${s.gw.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", ...bearer(key) },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], ...extra }),
+    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: `hi ${++asked}` }], ...extra }),
     signal,
   });
 

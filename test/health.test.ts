@@ -64,11 +64,13 @@ async function setup(extra: Record<string, unknown> = {}): Promise<{ gw: TestGat
   return { gw, primary, secondary, key };
 }
 
+/** Each request a conversation of its own, so the router's order decides (prompt-cache affinity: test/affinity.test.ts). */
+let asked = 0;
 const chat = (gw: TestGateway, key: string) =>
   fetch(`${gw.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", ...bearer(key) },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }] }),
+    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: `hi ${++asked}` }] }),
   });
 
 async function health(gw: TestGateway): Promise<{ res: Response; text: string; body: HealthBody }> {

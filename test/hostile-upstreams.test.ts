@@ -41,8 +41,10 @@ afterAll(async () => {
 });
 beforeEach(() => void (fake.requests.length = 0));
 
+/** Each request a conversation of its own, so the router's order decides (prompt-cache affinity: test/affinity.test.ts). */
+let asked = 0;
 const ask = (body: Record<string, unknown> = {}, k = key) =>
-  post(gw.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content: "hi" }], ...body }, bearer(k));
+  post(gw.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content: `hi ${++asked}` }], ...body }, bearer(k));
 
 interface Row {
   status: string;
@@ -234,7 +236,8 @@ describe("4. one tenant cannot open a circuit for everyone", () => {
     await secondary?.close();
   });
 
-  const send = (k: string, content: string) => post(g.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content }] }, bearer(k));
+  const send = (k: string, content: string) =>
+    post(g.url, "/v1/chat/completions", { model: MODEL, messages: [{ role: "user", content: `${content} ${++asked}` }] }, bearer(k));
 
   test("ten failing requests from one key leave the circuit closed; another key still reaches the primary; two keys do open it", async () => {
     const mallory = await g.createKey();

@@ -43,11 +43,13 @@ async function gateway(limits: Record<string, unknown>, extra: Record<string, un
   return gw;
 }
 
+/** Each request a conversation of its own, so the router's order decides (prompt-cache affinity: test/affinity.test.ts). */
+let asked = 0;
 const chat = (gw: TestGateway, key: string, body: Record<string, unknown> = {}) =>
   fetch(`${gw.url}/v1/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", ...bearer(key) },
-    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: "hi" }], ...body }),
+    body: JSON.stringify({ model: MODEL, messages: [{ role: "user", content: `hi ${++asked}` }], ...body }),
   });
 const models = (gw: TestGateway, key: string) => fetch(`${gw.url}/v1/models`, { headers: bearer(key) });
 

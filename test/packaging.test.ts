@@ -37,7 +37,7 @@ test("the systemd unit keeps the process to its database folder", () => {
 
 // Decided here, not skipped: where systemd-analyze exists the unit must verify.
 test.runIf(existsSync(ANALYZE))("systemd-analyze verify accepts the unit without a warning", () => {
-  const dir = mkdtempSync(join(tmpdir(), "gw-unit-"));
+  const dir = mkdtempSync(join(process.env.GATEWAY_TEST_TMP ?? tmpdir(), "gw-unit-"));
   try {
     // The binaries it names need not exist here: point ExecStart at one that does.
     const file = join(dir, "gateway.service");

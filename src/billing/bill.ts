@@ -9,7 +9,9 @@ import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
 import { budgetHold } from "./budget.js";
 import { refusal, type OutputAsk } from "./refusal.js";
 import { cappedUsage } from "./usage-check.js";
-import { costOf, type Prices } from "../core/money.js";
+import { costOf } from "../core/money.js";
+import { pricesOf, usageCost } from "./prices.js";
+import { endpointPrices } from "../catalog/prices.js";
 import type { RequestRecord } from "../observability/request-record.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
 import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "../store/index.js";
@@ -61,19 +63,14 @@ function usageBound(body: ChatRequest, route: Route): { prompt: number; completi
   return { prompt: promptUpperBound(body) + PROMPT_SLACK, completion: perChoice * (body.n ?? 1) };
 }
 
+/** A chat request's worst case in tokens (the hold's), for ordering endpoints by price (upstream/preferences.ts). */
+export function worstTokens(body: ChatRequest, route: Route): { prompt: number; completion: number } {
+  return { prompt: promptUpperBound(body), completion: outputBudget(body, route) * (body.n ?? 1) };
+}
+
 /** Output tokens one choice may produce: what billing reserves for and what adapters ask for. */
 export function outputBudget(body: ChatRequest, route: Route): number {
   return requestedMaxTokens(body) ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT;
-}
-
-export function pricesOf(route: Route): Prices {
-  const m = route.model;
-  return { prompt: m.promptPrice ?? 0, completion: m.completionPrice ?? 0, cacheRead: m.cacheReadPrice, cacheWrite: m.cacheWritePrice };
-}
-
-/** The list cost of reported usage: each cached part at its own price (docs/billing.md). */
-function usageCost(prices: Prices, u: Usage): number {
-  return costOf(prices, u.prompt_tokens, u.completion_tokens, { read: u.prompt_tokens_details?.cached_tokens, write: u.cache_write_tokens });
 }
 
 export interface Settlement {
@@ -115,6 +112,25 @@ export class Bill {
     return cappedUsage(usage, b.prompt, b.completion);
   }
 
+  /** What the request was charged once settled (the ledger row's `cost`), for X-Gateway-Cost. */
+  charged: number | null = null;
+
+  /** The list cost of `usage` on `endpoint`, at that endpoint's prices (billing/prices.ts). */
+  costOf(endpoint: RoutedEndpoint | null, usage: Usage): number {
+    return usageCost(endpointPrices(this.route, endpoint), usage);
+  }
+
+  /** What settling `usage` on `endpoint` will charge (before any uncollected part): a stream's `usage.cost`. */
+  chargeOf(endpoint: RoutedEndpoint, usage: Usage): number {
+    return endpoint.byok ? 0 : this.costOf(endpoint, this.capped(usage) ?? usage);
+  }
+
+  /** Drops the hold without a ledger row: the request moves on to a fallback model (docs/routing.md). */
+  release(): Promise<void> {
+    this.settled = true;
+    return this.reservationId ? this.store.release(this.reservationId) : Promise.resolve();
+  }
+
   observe(record: RequestRecord): void {
     this.record = record;
     record.billed = true;
@@ -133,7 +149,7 @@ export class Bill {
       provider: endpoint.provider,
       promptTokens: usage.prompt_tokens,
       completionTokens: usage.completion_tokens,
-      listCost: usageCost(pricesOf(this.route), usage),
+      listCost: this.costOf(endpoint, usage),
       byok: endpoint.byok,
     };
   }
@@ -154,7 +170,7 @@ export class Bill {
     try {
       const cut = usage && this.capped(usage);
       if (cut) ((usage = cut), (capped = true));
-      listCost = usage ? usageCost(pricesOf(this.route), usage) : 0;
+      listCost = usage ? this.costOf(s.endpoint, usage) : 0;
     } catch {
       // Counts reach here validated (billing/usage-check.ts); should one not, the row is still written
       // and the hold released (a throw here would strand the hold until restart).
@@ -192,7 +208,7 @@ export class Bill {
       attempts: s.attempts.length,
       endpoint: this.endpoint,
     };
-    const write = () => this.store.settle(this.reservationId, entry, s.attempts);
+    const write = () => this.store.settle(this.reservationId, entry, s.attempts).then(() => void (this.charged = entry.cost - (entry.uncollected ?? 0)));
     const landed = (ok: boolean) => this.record?.settle(ok ? told : { ...told, cost: 0 });
     if (retry) return retry(write).then(landed);
     return write().then(

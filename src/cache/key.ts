@@ -1,7 +1,8 @@
 /**
  * The key a request is cached under (docs/cache.md): SHA-256 of the account, the model and the
  * request's canonical JSON (object keys sorted at every depth), without `stream` and
- * `stream_options` (a cached answer replays as JSON or as a stream alike). Only the hash is
+ * `stream_options` (a cached answer replays as JSON or as a stream alike), and what the request
+ * carries beside its body (`extra`: the gateway's routing fields, `models` and `provider`). Only the hash is
  * kept: the request's text never appears in a key.
  */
 import { createHash } from "node:crypto";
@@ -9,12 +10,12 @@ import { createHash } from "node:crypto";
 /** Fields that change how an answer is delivered, not what it is. */
 const DELIVERY = new Set(["stream", "stream_options"]);
 
-export function cacheKey(account: string, model: string, body: object): string {
+export function cacheKey(account: string, model: string, body: object, extra: object = {}): string {
   const h = createHash("sha256");
   h.update(account).update("\0").update(model).update("\0");
   const top: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) if (!DELIVERY.has(k)) top[k] = v;
-  h.update(canonical(top));
+  h.update(canonical(top)).update("\0").update(canonical(extra));
   return h.digest("hex");
 }
 

@@ -7,7 +7,8 @@ import type { ModelRoute } from "../config/config.js";
 import { modelAmbiguous } from "../core/errors.js";
 import { usdToNano } from "../core/money.js";
 import type { ProviderInstance } from "../plugin/load.js";
-import type { CatalogModel, Endpoint, ModelCapabilities } from "../store/index.js";
+import type { ProviderPreferences } from "../core/routing-fields.js";
+import type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "../store/index.js";
 
 export interface RoutedEndpoint extends Endpoint {
   instance: ProviderInstance;
@@ -18,6 +19,8 @@ export interface RoutedEndpoint extends Endpoint {
 export interface Route {
   model: CatalogModel;
   endpoints: RoutedEndpoint[];
+  /** Provider preferences that order these endpoints (upstream/preferences.ts); absent: health and latency. */
+  preferences?: ProviderPreferences;
 }
 
 export function configModel(route: ModelRoute, created: number): CatalogModel {
@@ -31,12 +34,22 @@ export function configModel(route: ModelRoute, created: number): CatalogModel {
     ...(route.pricing?.cache_write !== undefined ? { cacheWritePrice: usdToNano(route.pricing.cache_write) } : {}),
     contextLength: route.context_length ?? null,
     maxOutput: route.max_output ?? null,
-    endpoints: route.endpoints,
+    endpoints: route.endpoints.map(configEndpoint),
     order: route.order,
+    ...(route.provider ? { provider: route.provider } : {}),
     ...(route.capabilities || route.kind ? { capabilities: { ...route.capabilities, ...kindCapabilities(route.kind) } } : {}),
     source: "config",
     created,
   };
+}
+
+function configEndpoint(e: ModelRoute["endpoints"][number]): Endpoint {
+  if (!e.pricing) return { provider: e.provider, model: e.model };
+  const p = e.pricing;
+  const pricing: EndpointPrices = { prompt: usdToNano(p.prompt), completion: usdToNano(p.completion) };
+  if (p.cache_read !== undefined) pricing.cacheRead = usdToNano(p.cache_read);
+  if (p.cache_write !== undefined) pricing.cacheWrite = usdToNano(p.cache_write);
+  return { provider: e.provider, model: e.model, pricing };
 }
 
 /** `kind: embeddings` in the config: not a chat model. */
@@ -100,7 +113,9 @@ export class Catalog {
         if (own === undefined && unpriced && !isKeyless(instance)) continue;
         const apiKey = own ?? instance.settings.apiKey;
         if (apiKey === undefined && !isKeyless(instance)) continue;
-        endpoints.push({ provider: instance.settings.id, model: e.model, instance, apiKey: apiKey ?? "", byok: own !== undefined });
+        const routed: RoutedEndpoint = { provider: instance.settings.id, model: e.model, instance, apiKey: apiKey ?? "", byok: own !== undefined };
+        if (e.pricing) routed.pricing = e.pricing;
+        endpoints.push(routed);
       }
     }
     return endpoints.length ? { model, endpoints } : undefined;

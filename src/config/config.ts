@@ -8,6 +8,7 @@ import { z } from "zod";
 import { formatProblems, nearMiss, problemsOf, unsetProblem, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
 import { PLACEHOLDER } from "./source.js";
 import { UsageError } from "../core/errors.js";
+import { ProviderPreferences } from "../core/routing-fields.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
@@ -31,7 +32,10 @@ const TrustProxy = z.union([z.boolean(), z.number().int().min(0).max(32), z.arra
   });
 });
 
-const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1) });
+const Pricing = z.strictObject({ prompt: Money, completion: Money, cache_read: Money.optional(), cache_write: Money.optional() });
+
+/** `pricing` on an endpoint: what that provider charges for the model, billed when it serves (docs/routing.md). */
+const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1), pricing: Pricing.optional() });
 
 /** What a model can do (docs/openai-compat.md); an absent flag is not known, and so not refused by the gateway. */
 const Capabilities = z.strictObject({
@@ -49,10 +53,12 @@ export const ModelRoute = z.strictObject({
   capabilities: Capabilities.optional(),
   /** `embeddings`: served on /v1/embeddings only, billed per input token at `pricing.prompt` (docs/embeddings.md). */
   kind: z.enum(["chat", "embeddings"]).optional(),
-  pricing: z.strictObject({ prompt: Money, completion: Money, cache_read: Money.optional(), cache_write: Money.optional() }).optional(),
+  pricing: Pricing.optional(),
   context_length: z.number().int().positive().optional(),
   max_output: z.number().int().positive().optional(),
   order: z.enum(["latency", "fixed"]).optional(),
+  /** Provider preferences for every request to this model; a request's own `provider` wins field by field (docs/routing.md). */
+  provider: ProviderPreferences.optional(),
   endpoints: z.array(Endpoint).min(1),
 });
 export type ModelRoute = z.infer<typeof ModelRoute>;
@@ -148,6 +154,8 @@ export const Config = z.strictObject({
   redis: RedisSettings.optional(),
   providers: z.record(z.string().regex(/^[a-z0-9][a-z0-9-]*$/, "Provider ids are lowercase letters, digits and dashes"), Provider).default({}),
   models: z.array(ModelRoute).default([]),
+  /** Models tried in order when a model fails (docs/routing.md), as a request's `models` does. */
+  fallbacks: z.record(ModelId, z.array(ModelId).min(1)).default({}),
   /** Short names (`gpt-4o-mini`, `claude`) resolved to a vendor/model id before routing. */
   aliases: z.record(z.string().regex(/^\S+$/, "Expected a name without spaces"), ModelId).default({}),
   limits: z

@@ -104,6 +104,8 @@ const strictShape = {
   messages: z.array(StrictMessage).min(1),
   temperature: z.number().min(0).max(2).optional(),
   top_p: z.number().min(0).max(1).optional(),
+  // A gateway extension under every compat mode: names the conversation for prompt-cache affinity (docs/limits.md).
+  prompt_cache_key: z.string().optional(),
   max_tokens: z.number().int().min(1).optional(),
   stream: z.boolean().optional(),
   stop: z.union([z.string(), z.array(z.string()).max(MAX_STOP_SEQUENCES)]).optional(),
@@ -125,7 +127,6 @@ const openaiShape = {
   max_completion_tokens: z.number().int().min(1).optional(),
   user: z.string().optional(),
   // OpenAI's newer identifiers (cache routing, abuse monitoring): forwarded where the API has them.
-  prompt_cache_key: z.string().optional(),
   safety_identifier: z.string().optional(),
   verbosity: z.enum(["low", "medium", "high"]).optional(),
   metadata: z.record(z.string(), z.string()).optional(),

@@ -33,6 +33,9 @@ export class GatewayError extends Error {
 export const invalidRequest = (message: string, code: string | null = null, param: string | null = null) =>
   new GatewayError(400, "invalid_request_error", code, message, { param });
 
+/** Provider preferences that leave no endpoint of the model (docs/routing.md): the field that did it is named. */
+export const noEndpointMatches = (field: string, why: string) => invalidRequest(`${field}: ${why}`, "no_endpoint_matches", field);
+
 export const invalidApiKey = () =>
   new GatewayError(401, "authentication_error", "invalid_api_key", "Invalid API key. Pass a valid key as 'Authorization: Bearer sk-...'.");
 

@@ -43,6 +43,11 @@ export class Exchange implements SseSink {
     return clientIp(this.req, this.server);
   }
 
+  /** The answer's head went out: from here the request can only end, not move to another model. */
+  get started(): boolean {
+    return this.res.headersSent;
+  }
+
   header(name: string): string | undefined {
     const v = this.req.headers[name];
     return typeof v === "string" ? v : v?.[0];

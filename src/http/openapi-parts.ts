@@ -5,6 +5,7 @@
  * describes its own paths with these; app/openapi.ts assembles the document.
  */
 import { z } from "zod";
+import { RoutingFields } from "../core/routing-fields.js";
 
 export const json = (schema: z.ZodType): Record<string, unknown> =>
   z.toJSONSchema(schema, { target: "draft-2020-12", unrepresentable: "any", io: "input" }) as Record<string, unknown>;
@@ -35,6 +36,17 @@ export const cacheControlParameter = {
   description: "`no-cache`: do not answer from the response cache, but keep this answer; `no-store`: neither (docs/cache.md).",
   schema: { type: "string" },
 };
+/** A model route's answer: the rate-limit headers, and on a non-streamed answer its charge (docs/routing.md). */
+export const answerHeaders = {
+  ...rateLimitHeaders,
+  "X-Gateway-Cost": { description: "The request's charge in USD, a decimal string (`0` for BYOK); non-streamed answers", schema: { type: "string" } },
+};
+
+/** A request schema with the gateway's own fields (`models`, `provider`, `usage`; docs/routing.md), accepted under every compat mode. */
+export function withRouting(schema: Record<string, unknown>): Record<string, unknown> {
+  const fields = json(RoutingFields) as { properties: Record<string, unknown> };
+  return { ...schema, properties: { ...(schema.properties as Record<string, unknown>), ...fields.properties } };
+}
 
 /** The error object in either dialect: which one a server speaks is its `server.compat`. */
 const errorResponse = (description: string) => ({

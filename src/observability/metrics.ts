@@ -103,6 +103,11 @@ export class Metrics {
   private readonly limited = new CounterFamily("gateway_rate_limited_total", "429 answers, by the tier that refused (key|ip|model|provider).", [
     "tier",
   ]).register(this.registry);
+  private readonly affinity = new CounterFamily(
+    "gateway_cache_affinity_total",
+    "Requests of a conversation served by its endpoint (hit) or by another, first turns included (miss); models with one endpoint not counted.",
+    ["result"],
+  ).register(this.registry);
   private readonly shapes = new Map<string, RequestSeries>();
   private readonly upstreams = new Map<string, HistogramSeries>();
   private readonly usages = new Map<string, UsageSeries>();
@@ -134,6 +139,7 @@ export class Metrics {
     // Only answers the gateway wrote itself (chat, responses, embeddings) have a head time and an overhead.
     if (rec.headMs >= 0) this.overhead.observe(shape.overhead, rec.overheadMs() / 1000);
     if (rec.status === 429) this.counter(this.limited, rec.limitedTier ?? "provider").value++;
+    if (rec.affinity) this.counter(this.affinity, rec.affinity).value++; // upstream/affinity.ts
     const s = rec.settled;
     if (!s) return;
     // A failed attempt followed by another: a failover away from that provider (observability/request-line.ts counts the same).

@@ -120,6 +120,7 @@ export class RequestLines {
     out.int(failoversOf(rec));
     const failed = failedAttempts(rec);
     if (failed) writeFailed(out, failed);
+    if (rec.affinity) out.ascii(rec.affinity === "hit" ? ',"affinity":"hit"' : ',"affinity":"miss"'); // upstream/affinity.ts
     if (rec.settled?.capped) out.ascii(',"usage_capped":true'); // billing/usage-check.ts cappedUsage
     if (rec.ignored) {
       out.ascii(',"ignored":'); // docs/responses.md X-Gateway-Ignored

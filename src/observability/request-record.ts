@@ -59,6 +59,8 @@ export class RequestRecord {
   endMs = -1;
   /** The tier of a 429 this request got from the limiter (http/rate-limit.ts); null: none or the provider tier. */
   limitedTier: string | null = null;
+  /** Whether the request went to its conversation's endpoint (upstream/affinity.ts); null: no choice to make. */
+  affinity: "hit" | "miss" | null = null;
   /** What the request asked for that its provider does not have, left out (`X-Gateway-Ignored`, docs/responses.md). */
   ignored: string | null = null;
   /** Request and answer bodies, kept only under `log.bodies` (off by default). */

@@ -9,6 +9,7 @@
 import { Bill } from "../billing/bill.js";
 import { cacheKey } from "../cache/key.js";
 import { cacheUse } from "../cache/policy.js";
+import { routingOf } from "../core/routing-fields.js";
 import type { Route } from "../catalog/catalog.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
 import type { Gateway } from "../gateway.js";
@@ -37,7 +38,7 @@ export async function cacheStage<Req extends Parsed, Answer>(
   const use = cacheUse(key, body as Partial<ChatRequest>, ex.header("cache-control"));
   ex.state.headers["x-gateway-cache"] = use === "bypass" ? "bypass" : "miss";
   if (use === "bypass") return { answered: false };
-  const id = cacheKey(key.account, route.model.id, body);
+  const id = cacheKey(key.account, route.model.id, body, routingOf(body));
   const found = use.read ? await cache.get(id) : undefined;
   if (found === undefined) return { answered: false, keep: (answer, usage) => void cache.set(id, JSON.stringify({ answer, usage })) };
   ex.state.headers["x-gateway-cache"] = "hit";
@@ -55,6 +56,8 @@ async function answer<Req extends Parsed, Answer>(
   route: Route,
   kept: Kept<Answer>,
 ) {
+  ex.state.rec.model = route.model.id;
+  ex.state.headers["x-gateway-cost"] = "0"; // a hit is never charged (docs/cache.md)
   const bill = new Bill(gw.store, key, route, ex.state.id, gw.now(), null, 0, false);
   bill.endpoint = ep.name;
   bill.observe(ex.state.rec);

@@ -32,6 +32,8 @@ export interface Job<Req extends Parsed = Parsed> {
   attempts: Attempt[];
   /** Keeps a successful answer in the response cache (pipeline/cache-step.ts); absent: this request may not store. */
   keep?: (answer: unknown, usage: Usage) => void;
+  /** A fallback model follows this one (docs/routing.md): its failover is one round. */
+  moreModels?: boolean;
 }
 
 /** The account's own key for a plugin, if it has one (access/byok.ts). */

@@ -8,13 +8,20 @@ import type { Gateway } from "../gateway.js";
 import type { Exchange } from "../http/exchange.js";
 import { timed } from "../observability/timing.js";
 import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
+import { affinityTicket } from "../upstream/affinity.js";
 import { isErrorCode } from "../upstream/failure-reason.js";
 import type { Job } from "./endpoint.js";
 
-export function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
-  return gw.router.run(job.route, { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts }, (e) =>
-    timed(gw.obs, ex.state.rec, attempt, e),
+export async function withFailover<T>(gw: Gateway, ex: Exchange, job: Job, attempt: (e: RoutedEndpoint) => Promise<T>) {
+  const rec = ex.state.rec;
+  const affinity = affinityTicket(rec.account, job.route, job.body);
+  const served = await gw.router.run(
+    job.route,
+    { byokOnly: job.bill.byokOnly, keyId: job.keyId, signal: ex.signal, requestId: job.requestId, attempts: job.attempts, oneRound: job.moreModels, affinity },
+    (e) => timed(gw.obs, rec, attempt, e),
   );
+  rec.affinity = affinity?.result ?? null;
+  return served;
 }
 
 /**

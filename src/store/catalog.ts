@@ -1,10 +1,20 @@
 /** The model catalog as stored: what each model costs and which endpoints serve it. */
+import type { ProviderPreferences } from "../core/routing-fields.js";
 
 export interface Endpoint {
   /** Provider instance id (the key of `providers:` in the config). */
   provider: string;
   /** Upstream model name. */
   model: string;
+  /** This endpoint's own prices (config `endpoints[].pricing`, nano-USD per 1M tokens); absent: the model's. */
+  pricing?: EndpointPrices;
+}
+
+export interface EndpointPrices {
+  prompt: number;
+  completion: number;
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 
 /** What a model can do; an absent flag is unknown (the gateway does not refuse on a guess). */
@@ -32,6 +42,8 @@ export interface CatalogModel {
   maxOutput: number | null;
   endpoints: Endpoint[];
   order?: "latency" | "fixed";
+  /** The config's provider preferences for this model (docs/routing.md). */
+  provider?: ProviderPreferences;
   capabilities?: ModelCapabilities;
   source: "bundled" | "live" | "config";
   created: number;

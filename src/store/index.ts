@@ -14,7 +14,7 @@ import type { ResponseStore } from "./responses.js";
 import type { WatchStore } from "./watch.js";
 
 export type { ByokRecord } from "./byok.js";
-export type { CatalogModel, Endpoint, ModelCapabilities } from "./catalog.js";
+export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
 export type { DashboardUser } from "./dashboard.js";
 export type { InflightRow } from "./journal.js";
 export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";

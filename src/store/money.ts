@@ -69,6 +69,8 @@ export interface MoneyStore {
    * budget; the rest is recorded as `uncollected`. So neither ever goes below zero.
    */
   settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void>;
+  /** Drops a hold without a charge or a ledger row (a request moving on to a fallback model, docs/routing.md). */
+  release(reservationId: string): Promise<void>;
   /** A key's spend in the period that starts at `since` (ms; 0 = ever) and the nano-USD its open requests hold. */
   keyBudgetUse(keyId: string, since: number): Promise<{ spent: bigint; held: number }>;
 }

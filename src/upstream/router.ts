@@ -15,9 +15,11 @@ import type { Outcome } from "../plugin/failure.js";
 import type { Health } from "./health.js";
 import { ProviderNotices } from "./provider-notices.js";
 import { failureReason } from "./failure-reason.js";
+import { preferredOrder } from "./preferences.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
 import { InvalidAnswer, UpstreamFailure } from "../plugin/failure.js";
+import { AffinityPins, type AffinityTicket } from "./affinity.js";
 
 export interface RouterDeps {
   health: Health;
@@ -36,6 +38,10 @@ export interface RunOptions {
   signal: AbortSignal;
   requestId: string;
   attempts: Attempt[];
+  /** Another model follows (docs/routing.md): one round, no backoff, then the next model's turn. */
+  oneRound?: boolean;
+  /** The request's conversation, when it has one (upstream/affinity.ts); its result is set once served. */
+  affinity?: AffinityTicket | undefined;
 }
 
 interface RoundOptions extends RunOptions {
@@ -49,6 +55,7 @@ const isUnsupported = (err: unknown): err is GatewayError => err instanceof Gate
 
 export class Router {
   private notices: ProviderNotices;
+  private pins = new AffinityPins();
 
   constructor(private deps: RouterDeps) {
     this.notices = new ProviderNotices(deps.log);
@@ -56,6 +63,7 @@ export class Router {
 
   order(route: Route, byokOnly: boolean): RoutedEndpoint[] {
     const usable = byokOnly ? route.endpoints.filter((e) => e.byok) : route.endpoints;
+    if (route.preferences) return preferredOrder(route.preferences, usable, this.deps.health);
     if (route.model.order === "fixed" || usable.length < 2) return usable;
     const { health } = this.deps;
     const now = this.deps.now();
@@ -86,7 +94,7 @@ export class Router {
         try {
           return await this.round(route, round, attempt);
         } catch (err) {
-          if (!(err instanceof RoundFailed)) throw err;
+          if (!(err instanceof RoundFailed) || opts.oneRound) throw err;
           await wait(err, n);
         }
       }
@@ -97,7 +105,7 @@ export class Router {
 
   private async round<T>(route: Route, opts: RoundOptions, attempt: (e: RoutedEndpoint) => Promise<T>): Promise<{ value: T; endpoint: RoutedEndpoint }> {
     const tally = new RoundTally();
-    for (const e of this.order(route, opts.byokOnly)) {
+    for (const e of this.pins.first(this.order(route, opts.byokOnly), opts.affinity, (e) => this.ready(e), this.deps.now())) {
       if (opts.signal.aborted) throw clientClosed();
       if (!(await this.admit(e, opts, tally))) continue;
       tally.tried++;
@@ -105,12 +113,19 @@ export class Router {
       try {
         const value = await attempt(e);
         this.log(opts, e, "success", 200, started);
+        this.pins.served(opts.affinity, e, this.deps.now());
         return { value, endpoint: e };
       } catch (err) {
         this.failed(err, e, opts, tally, started);
       }
     }
     throw tally.outcome();
+  }
+
+  /** Healthy now: a conversation may be kept on it (upstream/affinity.ts). */
+  private ready(e: RoutedEndpoint): boolean {
+    const t = this.deps.now();
+    return this.deps.health.ready(e.provider, e.model, t) && (e.byok || !this.deps.health.misconfigured(e.provider, t));
   }
 
   /** May this endpoint be tried now? If not, the tally learns when it may. */

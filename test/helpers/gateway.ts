@@ -42,7 +42,7 @@ export interface TestGateway {
 let counter = 0;
 
 export async function startGateway(raw: Record<string, unknown>, env: NodeJS.ProcessEnv = {}): Promise<TestGateway> {
-  const dir = mkdtempSync(join(tmpdir(), "gw-test-"));
+  const dir = mkdtempSync(join(process.env.GATEWAY_TEST_TMP ?? tmpdir(), "gw-test-")); // the run's folder: removed at teardown even if a suite never closes its gateway
   // Under the `postgres` project every gateway gets a database of its own (helpers/services.ts).
   const given = typeof raw.database === "string" ? raw.database : undefined;
   const pgDb = !given && onPostgres() ? await createTestDatabase() : undefined;

@@ -1,11 +1,12 @@
 /** POST /v1/chat/completions in GET /v1/openapi.json: the request in both dialects, the completion and its chunk. */
 import { OpenAIChatRequest, StrictChatRequest } from "../../core/chat-request.js";
 import {
+  answerHeaders,
   describe,
   either,
   errorResponses,
   json,
-  rateLimitHeaders,
+  withRouting,
   bearer,
   cacheHeaders,
   cacheControlParameter,
@@ -16,9 +17,9 @@ import { ChatChunk, ChatCompletion, OpenAIChatChunk, OpenAIChatCompletion } from
 export function chatOpenApi(): OpenApiPart {
   return {
     schemas: {
-      ChatCompletionRequest: describe(json(StrictChatRequest), "The request as specified (`server.compat: strict`, the default)."),
+      ChatCompletionRequest: describe(withRouting(json(StrictChatRequest)), "The request as specified (`server.compat: strict`, the default)."),
       OpenAIChatCompletionRequest: describe(
-        json(OpenAIChatRequest),
+        withRouting(json(OpenAIChatRequest)),
         "The OpenAI request superset (`server.compat: openai`; `passthrough` also drops unknown top-level fields). An explicit null for an optional field means absent.",
       ),
       ChatCompletionResponse: json(ChatCompletion),
@@ -35,7 +36,7 @@ export function chatOpenApi(): OpenApiPart {
           responses: {
             "200": {
               description: "A completion (JSON), or with stream=true a text/event-stream of `data: <ChatCompletionChunk>` lines ending with `data: [DONE]`.",
-              headers: { ...rateLimitHeaders, ...cacheHeaders },
+              headers: { ...answerHeaders, ...cacheHeaders },
               content: {
                 "application/json": { schema: either("ChatCompletionResponse", "OpenAIChatCompletionResponse") },
                 "text/event-stream": { schema: either("ChatCompletionChunk", "OpenAIChatCompletionChunk") },

@@ -4,7 +4,9 @@
  * Routing, hold and the adapter call are those of every chat-speaking endpoint (pipeline/chat-upstream.ts).
  */
 import { checkedUsage } from "../../billing/usage-check.js";
-import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest, type ChatRequest } from "../../core/chat-request.js";
+import { LooseChatRequest, OpenAIChatRequest, StrictChatRequest, type ChatRequest, type Usage } from "../../core/chat-request.js";
+import { keepRouting, routingOf, takeRouting } from "../../core/routing-fields.js";
+import { nanoToUsd } from "../../core/money.js";
 import { validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import { estimate, CHAT_UPSTREAM } from "../../pipeline/chat-upstream.js";
@@ -31,10 +33,12 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
   parse(gw, raw) {
     const json = parseJsonBody(raw);
     if (gw.config.server.compat !== "strict") dropNulls(json);
-    return validate(SCHEMAS[gw.config.server.compat], json) as ChatRequest;
+    const routing = takeRouting(json); // the gateway's own fields, under every compat mode (docs/routing.md)
+    return keepRouting(validate(SCHEMAS[gw.config.server.compat], json) as ChatRequest, routing);
   },
   render(gw, ex, job, value, usage) {
-    const answer = renderCompletion(value, usage, gw.config.server.compat !== "strict");
+    const answer: { usage: Usage & { cost?: string } } = renderCompletion(value, usage, gw.config.server.compat !== "strict");
+    if (routingOf(job.body).usage?.include) answer.usage.cost = nanoToUsd(job.bill.charged ?? 0); // docs/routing.md
     ex.json(
       200,
       JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }),
@@ -50,6 +54,7 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
       rest: kept ? teed(opened.rest, kept) : opened.rest,
       estimate: (text) => estimate(job.body, text),
       checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
+      ...(routingOf(job.body).usage?.include ? { cost: (u: Usage) => nanoToUsd(job.bill.chargeOf(opened.endpoint, u)) } : {}),
     });
     if (kept && result.outcome === "ok" && result.usage) job.keep?.(kept.completion(result.usage), result.usage);
     return result;
@@ -62,7 +67,8 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
       if (first.done) throw new Error("a kept answer without choices");
       ex.startSse();
       const rest: AsyncIterator<StreamDelta> = { next: () => Promise.resolve(deltas.next()) };
-      await writeSse(ex, { ...chunkHead(gw, job), first: first.value, rest, estimate: () => Promise.resolve(usage) });
+      const cost = routingOf(job.body).usage?.include ? { cost: () => "0" } : {}; // a hit is never charged
+      await writeSse(ex, { ...chunkHead(gw, job), first: first.value, rest, estimate: () => Promise.resolve(usage), ...cost });
     },
   },
 });

@@ -12,13 +12,16 @@ const AssistantMessage = z.object({
   tool_calls: z.array(ToolCall).optional(),
 });
 
+/** `cost`: the charge as a USD decimal, when the request asked `usage: {include: true}` (docs/routing.md). */
+const UsageWithCost = Usage.extend({ cost: z.string().optional() });
+
 export const ChatCompletion = z.object({
   id: z.string(),
   object: z.literal("chat.completion"),
   created: z.number().int(),
   model: z.string(),
   choices: z.array(z.object({ index: z.number().int(), message: AssistantMessage, finish_reason: FinishReason })),
-  usage: Usage,
+  usage: UsageWithCost,
 });
 
 /** A streamed tool-call fragment: `index` always, `id`, `type` and `name` on a call's first fragment. */
@@ -41,7 +44,7 @@ export const ChatChunk = z.object({
       finish_reason: FinishReason,
     }),
   ),
-  usage: Usage.optional(),
+  usage: UsageWithCost.optional(),
 });
 
 /** Under `openai` the answer also carries what OpenAI's published schema requires. */

@@ -26,6 +26,8 @@ export interface StreamOptions {
   checkUsage?(usage: Usage): Usage;
   /** `server.compat` openai: refusal and logprobs deltas, `content_filter` shown as itself. */
   openai?: boolean;
+  /** The charge of the final usage as a USD decimal, when the request asked `usage: {include: true}` (docs/routing.md). */
+  cost?(usage: Usage): string;
   /** Kept up to date with the text delivered so far (the in-flight journal reads it). */
   delivered?: { text: string };
 }
@@ -68,6 +70,7 @@ class Framer {
   private readonly head: string;
   private readonly openai: boolean;
   private readonly check: (u: Usage) => Usage;
+  private readonly cost: ((u: Usage) => string) | undefined;
   usage: Usage | null = null;
   private readonly box: { text: string };
 
@@ -75,6 +78,7 @@ class Framer {
     this.box = o.delivered ?? { text: "" };
     this.openai = o.openai === true;
     this.check = o.checkUsage ?? ((u) => u);
+    this.cost = o.cost;
     this.head = `data: {"id":${JSON.stringify(o.id)},"object":"chat.completion.chunk","created":${o.created},"model":${JSON.stringify(o.model)},"choices":[`;
   }
 
@@ -115,10 +119,14 @@ class Framer {
     let out = "";
     let left = this.finishes.size;
     for (const [index, reason] of this.finishes) {
-      const usage = --left === 0 ? `,"usage":${JSON.stringify(this.usage && usageOut(this.usage))}` : "";
+      const usage = --left === 0 ? `,"usage":${JSON.stringify(this.usage && this.usageShown(this.usage))}` : "";
       out += `${this.head}${choice(index, {}, finishFor(reason ?? null, this.openai))}]${usage}}\n\n`;
     }
     return `${out}data: [DONE]\n\n`;
+  }
+
+  private usageShown(u: Usage): Usage & { cost?: string } {
+    return this.cost ? { ...usageOut(u), cost: this.cost(u) } : usageOut(u);
   }
 
   errorFrame(requestId: string): string {

@@ -5,7 +5,8 @@
  * hold is that bound × the prompt price; the adapter embeds in batches (call.ts); usage is
  * the reported count or an estimate, marked so; render is OpenAI's list of vectors.
  */
-import { holdWorstCase, pricesOf } from "../../billing/bill.js";
+import { holdWorstCase } from "../../billing/bill.js";
+import { pricesOf } from "../../billing/prices.js";
 import { requireEmbeddingModel } from "../../catalog/model-kind.js";
 import type { Usage } from "../../core/chat-request.js";
 import { invalidRequest, modelNotFound } from "../../core/errors.js";

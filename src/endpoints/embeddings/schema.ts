@@ -4,7 +4,7 @@
  * and the part of /v1/openapi.json generated from them (src/app/openapi.ts merges it in).
  */
 import { z } from "zod";
-import { bearer, describe, errorResponses, json, okJson, ref, type OpenApiPart } from "../../http/openapi-parts.js";
+import { answerHeaders, bearer, describe, errorResponses, json, okJson, ref, type OpenApiPart } from "../../http/openapi-parts.js";
 
 /** OpenAI's limit: an input array holds 1 to 2048 items. */
 export const MAX_EMBEDDING_INPUTS = 2048;
@@ -54,7 +54,7 @@ export function embeddingsOpenApi(): OpenApiPart {
           security: bearer,
           requestBody: { required: true, content: { "application/json": { schema: ref("EmbeddingsRequest") } } },
           responses: {
-            "200": okJson("One vector per input, `index` in input order", "EmbeddingsResponse"),
+            "200": { ...okJson("One vector per input, `index` in input order", "EmbeddingsResponse"), headers: answerHeaders },
             ...errorResponses([
               ["400", "Invalid request, unsupported_model or unsupported_parameter"],
               ["401", "Invalid API key"],

@@ -3,7 +3,7 @@
  * from the zod schemas that validate their requests (schema.ts). docs/gemini.md says the rest.
  */
 import { z } from "zod";
-import { json, rateLimitHeaders, ref, type OpenApiPart } from "../../http/openapi-parts.js";
+import { answerHeaders, json, rateLimitHeaders, ref, type OpenApiPart } from "../../http/openapi-parts.js";
 import { CountTokensRequest, GenerateContentRequest } from "./schema.js";
 
 /** Google's envelope with the gateway's fields (errors.ts). */
@@ -59,7 +59,7 @@ function generate(stream: boolean) {
               headers: rateLimitHeaders,
               content: { "text/event-stream": { schema: { type: "object" } } },
             }
-          : { description: "A GenerateContentResponse", headers: rateLimitHeaders, content: { "application/json": { schema: { type: "object" } } } },
+          : { description: "A GenerateContentResponse", headers: answerHeaders, content: { "application/json": { schema: { type: "object" } } } },
         ...generateErrors,
       },
     },

@@ -3,7 +3,7 @@
  * from the same zod schemas that validate the requests (schema.ts); the answer and the error
  * envelope are Anthropic's published shapes (docs/messages.md).
  */
-import { bearer, json, rateLimitHeaders, ref, type OpenApiPart } from "../../http/openapi-parts.js";
+import { answerHeaders, bearer, json, rateLimitHeaders, ref, withRouting, type OpenApiPart } from "../../http/openapi-parts.js";
 import { CountTokensRequest, MessagesRequest } from "./schema.js";
 
 const usage = {
@@ -66,7 +66,7 @@ export function messagesOpenApi(): OpenApiPart {
   return {
     schemas: {
       MessagesRequest: {
-        ...json(MessagesRequest),
+        ...withRouting(json(MessagesRequest)),
         description:
           "Anthropic's Messages request. Fields beyond these are kept for native routes; translated, each is dropped (hints) or a 400 (docs/messages.md).",
       },
@@ -83,7 +83,7 @@ export function messagesOpenApi(): OpenApiPart {
           responses: {
             "200": {
               description: "A message (JSON), or with stream=true its event stream.",
-              headers: rateLimitHeaders,
+              headers: answerHeaders,
               content: { "application/json": { schema: ref("Message") }, "text/event-stream": { schema: { type: "object" } } },
             },
             ...errors([

@@ -13,6 +13,7 @@ import { requireChatModel } from "../../catalog/model-kind.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import { validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
+import { keepRouting, takeRouting } from "../../core/routing-fields.js";
 import type { ErrorEnvelope } from "../../http/error-reply.js";
 import type { Exchange } from "../../http/exchange.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
@@ -47,8 +48,10 @@ export const MESSAGES: Endpoint<ChatRequest, MessagesAnswer> = definesStages("me
   missing: CHAT_UPSTREAM.missing,
   parse(_gw, raw, _key, ex) {
     const json = parseJsonBody(raw);
+    const routing = takeRouting(json); // the gateway's own fields (docs/routing.md): never relayed natively
     const req = validate(MessagesRequest, json);
     const { chat, problems } = toChatRequest(req);
+    keepRouting(chat, routing);
     remember(chat, { raw: json as Record<string, unknown>, req, headers: messagesHeaders(ex), problems, promptBound: promptBound(raw.byteLength, req) });
     return chat;
   },

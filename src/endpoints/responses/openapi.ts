@@ -2,7 +2,7 @@
  * The Responses API's part of GET /v1/openapi.json (src/app/openapi.ts assembles the document),
  * from the same zod schemas that validate the requests.
  */
-import { bearer, errorResponses as errors, json, rateLimitHeaders, ref, type OpenApiPart } from "../../http/openapi-parts.js";
+import { answerHeaders, bearer, errorResponses as errors, json, rateLimitHeaders, ref, withRouting, type OpenApiPart } from "../../http/openapi-parts.js";
 import { DeletedResponse, ResponseObject, ResponsesRequest } from "./schema.js";
 
 export function responsesOpenApi(): OpenApiPart {
@@ -15,7 +15,7 @@ export function responsesOpenApi(): OpenApiPart {
   return {
     schemas: {
       CreateResponseRequest: {
-        ...json(ResponsesRequest),
+        ...withRouting(json(ResponsesRequest)),
         description:
           "OpenAI's Responses request: sent natively to OpenAI's and Azure OpenAI's own Responses API, translated to the chat request for every other provider (docs/responses.md). Input items are read leniently (fields replayed from earlier output are dropped); the top level is strict (`passthrough` drops unknown top-level fields). An explicit null means absent. Hosted tools a translated route's provider does not run are left out and named in the X-Gateway-Ignored header (a 400 under server.compat strict).",
       },
@@ -34,7 +34,7 @@ export function responsesOpenApi(): OpenApiPart {
           responses: {
             "200": {
               description: "A response (JSON), or with stream=true its event stream.",
-              headers: rateLimitHeaders,
+              headers: answerHeaders,
               content: { "application/json": { schema: ref("Response") }, "text/event-stream": { schema: { type: "object" } } },
             },
             ...errors([

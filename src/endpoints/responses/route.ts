@@ -7,12 +7,14 @@
  * read and deleted by their owner only (GET and DELETE /v1/responses/{id}).
  */
 import { parseJsonBody } from "../../http/body.js";
+import { keepRouting, takeRouting } from "../../core/routing-fields.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
 import { streamsChat } from "../../pipeline/chat-stream.js";
 import type { Endpoint, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
+import type { Route } from "../../catalog/catalog.js";
 import type { Gateway } from "../../gateway.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import type { KeyRecord } from "../../store/index.js";
@@ -42,6 +44,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
   async parse(gw, raw, key) {
     const json = parseJsonBody(raw);
     dropNulls(json);
+    const routing = takeRouting(json); // the gateway's own fields, under every compat mode (docs/routing.md)
     checkInputCount(json);
     const compat = gw.config.server.compat;
     const req = validate(compat === "passthrough" ? LooseResponsesRequest : ResponsesRequest, json) as ResponsesRequest;
@@ -49,6 +52,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     const input = inputItems(req);
     const { chat, tools } = toChatRequest(req, history, input);
     checkItemCount(chat); // the chain and the input together
+    keepRouting(chat, routing);
     keepContext(chat, {
       req,
       account: key.account,
@@ -67,8 +71,15 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     // Translated, the reasoning of the turn that called the tools came back as no item, so it cannot
     // continue: a request returning tool results goes without `reasoning.effort` (docs/responses.md).
     if (!isNative(found) && req.reasoning_effort && req.messages.at(-1)?.role === "tool") delete req.reasoning_effort;
-    const route = CHAT_UPSTREAM.route(found, req);
     const ctx = contextOfRequest(req);
+    // A coding agent asks every model for its reasoning effort (Codex: `gpt-5.5` aliased to any
+    // model); a model that cannot reason is served without it, named in X-Gateway-Ignored, as
+    // /v1/messages drops `thinking` (docs/responses.md). Under `strict` it stays a 400.
+    if (!isNative(found) && !ctx.strict && req.reasoning_effort && !canReason(found)) {
+      delete req.reasoning_effort;
+      ctx.ignored.push("reasoning.effort");
+    }
+    const route = CHAT_UPSTREAM.route(found, req);
     if (!isNative(route) && ctx.strict) refuseHosted(ctx.req.tools ?? []);
     return route;
   },
@@ -117,6 +128,10 @@ const TRANSLATED_STREAM = streamsChat((gw, ex, job, opened, delivered) =>
 );
 
 /** Hosted tools a translated route left out: on the answer's `X-Gateway-Ignored` and the request's log line (docs/responses.md). */
+function canReason(route: Route): boolean {
+  return route.model.capabilities?.reasoning !== false && route.endpoints.some((e) => e.instance.plugin.features?.includes("reasoning_effort"));
+}
+
 function noteIgnored(ex: Exchange, job: Job<ChatRequest>): void {
   const { ignored } = contextOf(job);
   if (!ignored.length || isNative(job.route)) return;

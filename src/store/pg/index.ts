@@ -56,6 +56,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     creditHistory: money.creditHistory,
     reserve: money.reserve,
     settle: money.settle,
+    release: money.release,
     keyBudgetUse: money.keyBudgetUse,
     watch: watch.add,
     hearing: watch.hearing,

@@ -107,6 +107,20 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
         if (reservationId) open.delete(reservationId);
       }
     },
+    /** As gw_release_expired for one hold: the row goes, the account's and key's `held` drop by its amount. */
+    async release(reservationId: string): Promise<void> {
+      try {
+        await query(
+          pool,
+          `WITH gone AS (DELETE FROM holds WHERE id = $1 RETURNING account, key_id, amount),
+           a AS (UPDATE accounts SET held = accounts.held - gone.amount FROM gone WHERE accounts.id = gone.account)
+           UPDATE keys SET held = keys.held - gone.amount FROM gone WHERE keys.id = gone.key_id`,
+          [reservationId],
+        );
+      } finally {
+        open.delete(reservationId);
+      }
+    },
     async keyBudgetUse(keyId: string, since: number) {
       const { rows } = await query<{ held: string }>(pool, "SELECT held FROM keys WHERE id = $1", [keyId]);
       return { spent: await spent(keyId, since), held: Number(rows[0]?.held ?? 0) };

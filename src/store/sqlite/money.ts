@@ -174,6 +174,8 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
         createdAt: Number(r.created_at),
       })),
     reserve,
+    /** In memory only: no row was written for it. */
+    release: (id: string) => release(id),
     settle,
     keyBudgetUse: (keyId: string, since: number) => ({ spent: budgets.spent(keyId, since), held: holds.key(keyId) }),
     /** Commits the settlements still waiting for their turn (before the database closes). */
