@@ -10,6 +10,7 @@ const LAYERS = [
   "catalog",
   "upstream", // the pool, capped reads, router, health, circuits
   "fleet", // what several processes share through Redis
+  "cache", // the exact response cache: in process, or in Redis for a fleet
   "observability",
   "billing",
   "operations", // what the CLI and the dashboard both do

@@ -46,14 +46,18 @@ function cli(args: string[]): string {
   return r.stdout;
 }
 
-/** Temp dir with the config and a database (a SQLite file there, or the PostgreSQL URL given) holding one funded key. */
-export function prepare(fakePort: number, database?: string): BenchSetup {
+/**
+ * Temp dir with the config and a database (a SQLite file there, or the PostgreSQL URL given) holding one funded key;
+ * with `cache`, the response cache enabled and the key opted in for any temperature (cache.ts).
+ */
+export function prepare(fakePort: number, database?: string, opts: { cache?: boolean } = {}): BenchSetup {
   const dir = mkdtempSync(join(tmpdir(), "gw-bench-"));
   const config = join(dir, "gateway.config.json");
   const db = database ?? join(dir, "gateway.db");
-  writeFileSync(config, JSON.stringify(benchConfig(fakePort), null, 2));
+  writeFileSync(config, JSON.stringify({ ...benchConfig(fakePort), ...(opts.cache && { cache: { enabled: true } }) }, null, 2));
   const common = ["--config", config, "--db", db, "--json"];
-  const created = JSON.parse(cli(["keys", "create", "--name", "bench", ...common])) as { key: string };
+  const cacheFlag = opts.cache ? ["--cache-nondeterministic"] : [];
+  const created = JSON.parse(cli(["keys", "create", "--name", "bench", ...cacheFlag, ...common])) as { key: string };
   cli(["credits", "add", "1000000", ...common]);
   return { dir, config, db, key: created.key, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }

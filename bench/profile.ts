@@ -3,7 +3,8 @@
  *   node dist/bench/profile.js [--duration 10] [--connections 50] [--stream] [--messages] [--startup] [--dir /tmp/prof]
  * runs `node --cpu-prof` for `gateway serve`, stops it with SIGINT (V8 writes the profile on
  * exit) and prints the summary. --startup profiles only spawn-to-ready (no load); --off runs
- * with metrics and the request log switched off; --messages sends the same request to POST /v1/messages.
+ * with metrics and the request log switched off; --messages sends the same request to POST /v1/messages;
+ * --cache enables the response cache for the bench key (every request after the first is a hit).
  * Profiles stay out of the repo (*.cpuprofile is ignored).
  */
 import { mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
@@ -25,6 +26,7 @@ const { values: opts } = parseArgs({
     // Metrics and the request log switched off (observability.ts's "off" side).
     off: { type: "boolean", default: false },
     messages: { type: "boolean", default: false },
+    cache: { type: "boolean", default: false },
   },
 });
 
@@ -43,7 +45,7 @@ async function main(): Promise<void> {
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
   const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
-  const setup = opts.off ? observabilityOff(port) : prepare(port);
+  const setup = opts.off ? observabilityOff(port) : prepare(port, undefined, { cache: opts.cache });
   const started = Date.now();
   try {
     const gateway = await startGateway(setup, ["--cpu-prof", `--cpu-prof-dir=${opts.dir}`]);

@@ -3,6 +3,7 @@
  * table and the JSON file.
  */
 import type { MessagesResult } from "./messages.js";
+import type { CacheResult } from "./cache.js";
 import type { FleetResult } from "./fleet.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
@@ -58,6 +59,8 @@ export interface BenchResults {
   observability?: ObservabilityResult[];
   /** POST /v1/messages vs chat completions, streamed (messages.ts). */
   messages?: MessagesResult;
+  /** A response-cache hit vs a bare proxy round trip (cache.ts). */
+  cache?: CacheResult;
   valid: boolean;
   totalS: number;
 }

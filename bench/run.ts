@@ -7,6 +7,7 @@
  * Options: --duration <s> (default 5), --warmup <s> (default 1), --out <file>.
  * --observability: only metrics + request log on vs off (observability.ts), about 5 minutes.
  * --messages: only POST /v1/messages vs chat completions, streamed (messages.ts), about 1 minute.
+ * --cache: only a response-cache hit vs a bare proxy round trip, CPU per request (cache.ts), about 40 s.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -20,6 +21,7 @@ import { measureFleet, renderFleet } from "./fleet.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compareObservability, observabilityBudgetS, observabilityTargets, renderObservability } from "./observability.js";
 import { compareMessages, messagesBudgetS, renderMessages } from "./messages.js";
+import { cacheBudgetS, compareCache, renderCache } from "./cache.js";
 import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
 
 const { values: opts } = parseArgs({
@@ -29,6 +31,7 @@ const { values: opts } = parseArgs({
     out: { type: "string" },
     observability: { type: "boolean", default: false },
     messages: { type: "boolean", default: false },
+    cache: { type: "boolean", default: false },
   },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
@@ -182,13 +185,16 @@ async function main(): Promise<void> {
     REPEATS * (Math.min(timing.durationS, 3) + 0.5) +
     14 +
     observabilityBudgetS(timing) +
-    messagesBudgetS(timing);
+    messagesBudgetS(timing) +
+    cacheBudgetS(timing);
   log(
-    opts.messages
-      ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
-      : opts.observability
-        ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
-        : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+    opts.cache
+      ? `bench --cache: a response-cache hit vs a bare proxy round trip, ~${Math.round(cacheBudgetS(timing))} s`
+      : opts.messages
+        ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
+        : opts.observability
+          ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
+          : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
   );
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
@@ -208,8 +214,14 @@ async function main(): Promise<void> {
     // The bare proxy runs where the gateway runs: the same core is the same ceiling.
     bareProxy = spawnPinned(CORES.gateway, [join(ROOT, "dist/bench/bare-proxy.js"), String(port)]);
     const bare = await firstJsonLine<{ port: number }>(bareProxy, "bare proxy");
+    if (opts.cache) {
+      process.stdout.write(`\n${renderCache(await compareCache(port, { port: bare.port, pid: bareProxy.pid! }, timing))}\n`);
+      return;
+    }
     setup = prepare(port);
     const results = await bench({ port, pid: fake.pid! }, { port: bare.port, pid: bareProxy.pid! }, setup);
+    // A response-cache hit against the bare proxy's round trip (issue 28).
+    results.cache = await compareCache(port, { port: bare.port, pid: bareProxy.pid! }, timing);
     // Last, in its own gateway processes: metrics and the request log on vs off (issue 14).
     results.observability = await compareObservability(port, timing);
     results.targets.push(...observabilityTargets(results.observability));
@@ -217,7 +229,9 @@ async function main(): Promise<void> {
     results.messages = await compareMessages(port, timing);
     results.totalS = elapsedS();
     writeJson(OUT, results);
-    process.stdout.write(`\n${render(results)}\n\n${renderFleet(results.fleet)}\n${renderMessages(results.messages)}\nJSON: ${OUT}\n`);
+    process.stdout.write(
+      `\n${render(results)}\n\n${renderFleet(results.fleet)}\n${renderMessages(results.messages)}\n${renderCache(results.cache)}\nJSON: ${OUT}\n`,
+    );
     if (!results.valid) process.exitCode = 1;
   } finally {
     await stop(fake);

@@ -16,6 +16,9 @@ import { Observer } from "./observability/observer.js";
 import { Router } from "./upstream/router.js";
 import type { Store } from "./store/index.js";
 import { Upstream } from "./upstream/upstream.js";
+import { MemoryCache } from "./cache/memory.js";
+import type { ResponseCache } from "./cache/policy.js";
+import { RedisCache } from "./cache/redis.js";
 
 export interface Gateway {
   config: Config;
@@ -34,6 +37,8 @@ export interface Gateway {
   stopping: AbortSignal;
   stopStreams(): void;
   journal: InflightJournal;
+  /** The response cache (docs/cache.md), when the config enables it: in Redis with one, else in this process. */
+  cache: ResponseCache | undefined;
   /** Metrics and the request log (observability/observer.ts). */
   obs: Observer;
   now(): number;
@@ -102,6 +107,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     stopping: stopping.signal,
     stopStreams: () => stopping.abort(),
     journal,
+    cache: responseCache(config, shared && redis && { client: shared.client, prefix: redis.prefix }, now),
     obs,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
     async close() {
@@ -129,4 +135,10 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     );
   });
   return gateway;
+}
+
+function responseCache(config: Config, redis: { client: RedisCache["client"]; prefix: string } | undefined, now: () => number): ResponseCache | undefined {
+  const c = config.cache;
+  if (!c.enabled) return undefined;
+  return redis ? new RedisCache(redis.client, redis.prefix, c.ttl, c.maxEntryBytes) : new MemoryCache(c, now);
 }

@@ -147,6 +147,8 @@ describe("prune through the store, next to real requests", () => {
         cost: 1_000_004_809,
         list_cost: 14_400,
         uncollected: 0,
+        cache_hits: 0,
+        cache_saved: 0,
       },
       {
         day: day1,
@@ -161,6 +163,8 @@ describe("prune through the store, next to real requests", () => {
         cost: 0,
         list_cost: 4_800,
         uncollected: 0,
+        cache_hits: 0,
+        cache_saved: 0,
       },
     ]);
 

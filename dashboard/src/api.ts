@@ -47,6 +47,9 @@ interface Totals {
   prompt_tokens: number;
   completion_tokens: number;
   cost: string;
+  /** Requests answered from the response cache, and what they would have cost at list price. */
+  cache_hits: number;
+  cache_saved: string;
 }
 export interface Usage extends Totals {
   by_model: Array<Totals & { model: string }>;

@@ -186,6 +186,28 @@ export const Config = z.strictObject({
   metrics: MetricsConfig.prefault({}),
   log: LogConfig.prefault({}),
   otel: OtelConfig.optional(),
+  /** The exact response cache (docs/cache.md): off unless enabled, and then only for keys created or updated with `--cache`. */
+  cache: z
+    .strictObject({
+      enabled: z.boolean().default(false),
+      /** Seconds an answer is kept. */
+      ttl: z.number().int().positive().max(31_536_000).default(300),
+      /** In process: at most this many answers (least recently used go first). */
+      maxEntries: z.number().int().positive().default(10_000),
+      /** In process: at most this many bytes of answers in all (keys and answers as stored). */
+      maxBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(64 * 1024 * 1024),
+      /** The largest one answer stored, in process and in Redis (a larger one is served, not kept). */
+      maxEntryBytes: z
+        .number()
+        .int()
+        .positive()
+        .default(1024 * 1024),
+    })
+    .prefault({}),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/operations/retention.ts). */
   retention: z.strictObject({ days: z.number().int().positive().max(36_500).default(90) }).prefault({}),
 });

@@ -38,12 +38,22 @@ export const KeyView = z.object({
   expires_at: Time.nullable(),
   last_used_at: Time.nullable(),
   rpm: z.number().nullable(),
+  cache: z.enum(["off", "on", "nondeterministic"]).describe("The response cache for this key's requests (docs/cache.md)."),
   budget: Money.nullable(),
   budget_period: z.string(),
   spent: Money,
 });
 export const NewKey = KeyView.extend({ key: z.string().describe("The full key: in this answer only, never again.") });
-const Totals = { requests: z.number(), prompt_tokens: z.number(), completion_tokens: z.number(), cost: Money, list_cost: Money, uncollected: Money };
+const Totals = {
+  requests: z.number(),
+  prompt_tokens: z.number(),
+  completion_tokens: z.number(),
+  cost: Money,
+  list_cost: Money,
+  uncollected: Money,
+  cache_hits: z.number().describe("Requests answered from the response cache (charged 0)."),
+  cache_saved: Money.describe("What those cache hits would have cost at list price."),
+};
 export const Usage = z.object({
   account: z.string(),
   since: Time,

@@ -22,6 +22,8 @@ const RECONNECT_MAX_MS = 1_000;
 
 export interface SharedState {
   limiter: Limiter;
+  /** The command connection, for the response cache in Redis (src/cache/redis.ts). */
+  client: Redis;
   close(): Promise<void>;
 }
 
@@ -41,6 +43,7 @@ export async function openShared(
   const circuits = shareCircuits(health, client, subscriber, settings.prefix, now);
   return {
     limiter,
+    client,
     async close() {
       limiter.stop();
       circuits.stop();

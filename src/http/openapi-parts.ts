@@ -20,6 +20,22 @@ export const rateLimitHeaders = Object.fromEntries(
   ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"].map((h) => [h, { schema: { type: "integer" } }]),
 );
 
+/** The response cache's answer header and request header (docs/cache.md), on routes with a cache. */
+export const cacheHeaders = {
+  "X-Gateway-Cache": {
+    description:
+      "While the config's `cache.enabled` is on: `hit` (answered from the response cache, no upstream call, charged 0), `miss` (went upstream; the answer is kept when it succeeds) or `bypass` (this request may not use the cache: the key did not opt in, `n > 1`, a non-zero or absent temperature without `--cache-nondeterministic`, or `Cache-Control: no-store`).",
+    schema: { type: "string", enum: ["hit", "miss", "bypass"] },
+  },
+};
+
+export const cacheControlParameter = {
+  name: "Cache-Control",
+  in: "header",
+  required: false,
+  description: "`no-cache`: do not answer from the response cache, but keep this answer; `no-store`: neither (docs/cache.md).",
+  schema: { type: "string" },
+};
 /** A model route's answer: the rate-limit headers, and on a non-streamed answer its charge (docs/routing.md). */
 export const answerHeaders = {
   ...rateLimitHeaders,

@@ -2,7 +2,7 @@
 import type { BudgetPeriod } from "../core/budget.js";
 import { invalidRequest } from "../core/errors.js";
 import { generateKey, hashKey, newKeyId } from "../access/keys.js";
-import type { KeyRecord, Store } from "../store/index.js";
+import type { KeyCacheMode, KeyRecord, Store } from "../store/index.js";
 import { keyView } from "./key-view.js";
 
 export interface NewKey {
@@ -12,6 +12,8 @@ export interface NewKey {
   rpm: number | null;
   budget?: bigint | null;
   budgetPeriod?: BudgetPeriod;
+  /** The response cache for this key (docs/cache.md); absent: off. */
+  cache?: KeyCacheMode | undefined;
 }
 
 export async function createKey(store: Store, k: NewKey, now: number) {
@@ -30,6 +32,7 @@ export async function createKey(store: Store, k: NewKey, now: number) {
     rpm: k.rpm,
     budget: k.budget ?? null,
     budgetPeriod: k.budgetPeriod ?? "total",
+    cache: k.cache ?? "off",
   };
   await store.ensureAccount(k.account, now);
   await store.createKey(record);

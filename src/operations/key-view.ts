@@ -24,6 +24,7 @@ export async function keyView(store: Store, k: KeyRecord, now: number) {
     expires_at: iso(k.expiresAt),
     last_used_at: iso(k.lastUsedAt),
     rpm: k.rpm,
+    cache: k.cache ?? "off",
     ...(await budgetView(store, k, now)),
   };
 }

@@ -14,10 +14,13 @@ interface Totals {
   cost: bigint;
   list_cost: bigint;
   uncollected: bigint;
+  /** Requests answered from the response cache, and the list cost those saved (docs/cache.md). */
+  cache_hits: number;
+  cache_saved: bigint;
 }
 type Group = Totals & Record<string, unknown>;
 
-const zero = (): Totals => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0n, list_cost: 0n, uncollected: 0n });
+const zero = (): Totals => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0n, list_cost: 0n, uncollected: 0n, cache_hits: 0, cache_saved: 0n });
 
 function add(t: Totals, r: UsageRow): void {
   t.requests += r.requests;
@@ -26,6 +29,8 @@ function add(t: Totals, r: UsageRow): void {
   t.cost += r.cost;
   t.list_cost += r.listCost;
   t.uncollected += r.uncollected;
+  t.cache_hits += r.cacheHits;
+  t.cache_saved += r.cacheSaved;
 }
 
 function sumInto(map: Map<string, Group>, id: string, extra: Record<string, unknown>, r: UsageRow): void {
@@ -35,7 +40,13 @@ function sumInto(map: Map<string, Group>, id: string, extra: Record<string, unkn
 }
 
 /** Money as exact decimal USD strings (docs/cli.md). */
-const money = <T extends Totals>(t: T) => ({ ...t, cost: nanoToUsd(t.cost), list_cost: nanoToUsd(t.list_cost), uncollected: nanoToUsd(t.uncollected) });
+const money = <T extends Totals>(t: T) => ({
+  ...t,
+  cost: nanoToUsd(t.cost),
+  list_cost: nanoToUsd(t.list_cost),
+  uncollected: nanoToUsd(t.uncollected),
+  cache_saved: nanoToUsd(t.cache_saved),
+});
 
 export function summarize(rows: UsageRow[]) {
   const byModel = new Map<string, Group>();

@@ -30,6 +30,8 @@ export interface Job<Req extends Parsed = Parsed> {
   route: Route;
   bill: Bill;
   attempts: Attempt[];
+  /** Keeps a successful answer in the response cache (pipeline/cache-step.ts); absent: this request may not store. */
+  keep?: (answer: unknown, usage: Usage) => void;
   /** A fallback model follows this one (docs/routing.md): its failover is one round. */
   moreModels?: boolean;
 }
@@ -73,6 +75,11 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   estimate(job: Job<Req>, value: Answer): Promise<Usage>;
   /** The adapter, settle and render stages of a request with `stream: true` (pipeline/chat-stream.ts); absent: never streams. */
   stream?(gw: Gateway, ex: Exchange, job: Job<Req>): Promise<void>;
+  /**
+   * The response cache (docs/cache.md): present on an endpoint whose answers may be cached;
+   * `replay` writes a kept answer as this endpoint's stream. A JSON hit goes through `render`.
+   */
+  cache?: { replay(gw: Gateway, ex: Exchange, job: Job<Req>, answer: Answer, usage: Usage): Promise<void> };
   /** The error object wrapped as this API wraps it (Anthropic's `{type: "error", error}`); absent: `{error}`. */
   errorEnvelope?: ErrorEnvelope;
   /** An error as this API names things (Responses renames chat's fields); absent: as is. */

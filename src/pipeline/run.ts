@@ -1,6 +1,6 @@
 /**
  * The request pipeline, its stages in the order of pipeline/stages.ts STAGES:
- * auth → parse → route → limits → hold → adapter (with failover) → settle → render.
+ * auth → parse → route → cache → limits → hold → adapter (with failover) → settle → render.
  * Every model route runs it with its Endpoint (pipeline/endpoint.ts): chat completions,
  * Responses and embeddings plug in their parse, route, hold, adapter and render; the auth,
  * limits and settle stages are here, once. It runs on plain node:http (http/exchange.ts):
@@ -16,6 +16,7 @@ import { nanoToUsd } from "../core/money.js";
 import type { Attempt } from "../store/index.js";
 import type { Endpoint, Job, Parsed } from "./endpoint.js";
 import { withFailover } from "./failover.js";
+import { cacheStage } from "./cache-step.js";
 import { routeModels } from "./route-models.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
@@ -23,6 +24,9 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
   const parsed = ep.parse(gw, await ex.body(gw.config.server.maxBodyBytes), key, ex);
   const body = parsed instanceof Promise ? await parsed : parsed;
   const routes = await routeModels(gw, ex, ep, key, body);
+  // cache: a hit on the first model is answered here (pipeline/cache-step.ts); only its own answer is kept.
+  const cached = await cacheStage(gw, ex, ep, key, body, routes[0]!);
+  if (cached.answered) return;
   const attempts: Attempt[] = []; // every model's attempts, on the row of the request
   for (let i = 0; ; i++) {
     const route = routes[i]!;
@@ -31,6 +35,7 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
     if (modelTier) await takeLimit(gw, ex.state, "model", `model:${route.model.id}`, modelTier, false);
     const job: Job<Req> = { requestId: ex.state.id, keyId: key.id, body, route, bill: await ep.hold(gw, key, route, body, ex.state.id), attempts };
     job.moreModels = i + 1 < routes.length;
+    if (i === 0 && cached.keep) job.keep = cached.keep;
     job.bill.endpoint = ep.name;
     job.bill.observe(ex.state.rec);
     try {
@@ -65,4 +70,5 @@ async function completed<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, 
   ex.state.headers["x-gateway-cost"] = nanoToUsd(job.bill.charged ?? 0); // the row's charge (docs/routing.md)
   const written = ep.render(gw, ex, job, value, usage);
   if (written) await written;
+  job.keep?.(value, usage);
 }

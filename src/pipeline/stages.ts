@@ -5,7 +5,7 @@
  * ENDPOINT_STAGES, and the pipeline runs the others itself, once for every endpoint.
  * docs/architecture.md "The request pipeline" says what each does.
  */
-export const STAGES = ["auth", "parse", "route", "limits", "hold", "adapter", "settle", "render"] as const;
+export const STAGES = ["auth", "parse", "route", "cache", "limits", "hold", "adapter", "settle", "render"] as const;
 
 export type Stage = (typeof STAGES)[number];
 

@@ -17,7 +17,7 @@ export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
 export type { DashboardUser } from "./dashboard.js";
 export type { InflightRow } from "./journal.js";
-export type { KeyChanges, KeyRecord } from "./keys.js";
+export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
 export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageRow } from "./ledger.js";
 export type {} from "./money.js";
 export type { StoredResponse } from "./responses.js";

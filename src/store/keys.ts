@@ -16,10 +16,17 @@ export interface KeyRecord {
   budget?: bigint | null;
   /** Calendar period in UTC; `total` (the default) never rolls over. */
   budgetPeriod?: BudgetPeriod;
+  /**
+   * The response cache for this key's requests (docs/cache.md): `on` caches deterministic
+   * requests (temperature 0), `nondeterministic` any temperature; absent or `off`: never.
+   */
+  cache?: KeyCacheMode;
 }
 
+export type KeyCacheMode = "off" | "on" | "nondeterministic";
+
 /** What `keys update` may change; a field left out is unchanged. */
-export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt">>;
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache">>;
 
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;

@@ -26,7 +26,8 @@ export interface LedgerEntry {
   /** Price list cost, recorded for BYOK too. */
   listCost: number;
   byok: boolean;
-  usageSource: "provider" | "estimated" | "none";
+  /** `cache_hit`: answered from the response cache (docs/cache.md), cost 0, `listCost` what it saved. */
+  usageSource: "provider" | "estimated" | "none" | "cache_hit";
   status: "ok" | "error" | "cancelled";
   httpStatus: number;
   latencyMs: number;
@@ -61,6 +62,9 @@ export interface UsageRow {
   /** Charges that exceeded what the balance (or the key's budget) had left. */
   uncollected: bigint;
   endpoint: ApiEndpoint;
+  /** Requests answered from the response cache (docs/cache.md), and the list cost they saved. */
+  cacheHits: number;
+  cacheSaved: bigint;
 }
 
 /** What one prune did: ledger rows and attempts deleted, daily rollup rows written or added to. */

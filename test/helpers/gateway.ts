@@ -12,7 +12,7 @@ import { parseConfig } from "../../src/config/config.js";
 import { generateKey, hashKey, newKeyId } from "../../src/access/keys.js";
 import { usdToNano } from "../../src/core/money.js";
 import { startServer, type RunningServer } from "../../src/app/serve.js";
-import type { Store } from "../../src/store/index.js";
+import type { KeyCacheMode, Store } from "../../src/store/index.js";
 import { createTestDatabase, onPostgres } from "./services.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./fake-upstream.js";
 import { logFile, recordConfigSecrets, recordSecret } from "./secrets.js";
@@ -25,7 +25,7 @@ export interface TestGateway {
   db: string;
   server: RunningServer;
   store: Store;
-  createKey(opts?: { account?: string; rpm?: number; expiresAt?: number; name?: string }): Promise<string>;
+  createKey(opts?: { account?: string; rpm?: number; expiresAt?: number; name?: string; cache?: KeyCacheMode }): Promise<string>;
   addCredits(usd: string, account?: string): Promise<void>;
   client(key: string, opts?: { maxRetries?: number }): OpenAI;
   /**
@@ -68,7 +68,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
     server,
     store,
     logFile: file,
-    async createKey({ account = "default", rpm, expiresAt, name } = {}) {
+    async createKey({ account = "default", rpm, expiresAt, name, cache } = {}) {
       const key = generateKey();
       recordSecret(key);
       await store.ensureAccount(account, Date.now());
@@ -83,6 +83,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
         revokedAt: null,
         lastUsedAt: null,
         rpm: rpm ?? null,
+        ...(cache && { cache }),
       });
       return key;
     },

@@ -123,6 +123,18 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       await store.touchKeys(new Map([["k1", T0 + 77]]));
       expect((await store.findKey("k1"))?.lastUsedAt).toBe(T0 + 77);
     });
+
+    test("a key's response cache mode: off unless given, kept as created, changed by update (docs/cache.md)", async () => {
+      await store.createKey(key("k2", { cache: "nondeterministic" }));
+      expect((await store.findKey("k1"))?.cache).toBe("off");
+      expect((await store.findKeyByHash("hash-k2"))?.cache).toBe("nondeterministic");
+      await store.updateKey("k1", { cache: "on" }, T0);
+      await store.updateKey("k2", { cache: "off" }, T0);
+      expect((await store.listKeys("acme")).map((k) => [k.id, k.cache])).toEqual([
+        ["k1", "on"],
+        ["k2", "off"],
+      ]);
+    });
   });
 
   describe("accounts and credits", () => {
@@ -243,6 +255,16 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
         { day: periodStart("day", T0 - 3 * DAY), cost: 40n, requests: 2 },
         { day: periodStart("day", T0), cost: 60n, requests: 1 },
       ]);
+    });
+
+    test("cache hits and what they saved are summed from rows and kept through the rollups", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      const hit = (createdAt: number) => entry({ createdAt, cost: 0, listCost: 250, provider: null, usageSource: "cache_hit", attempts: 0 });
+      for (const e of [entry({ createdAt: T0 - 3 * DAY }), hit(T0 - 3 * DAY + 1), hit(T0)]) await store.settle(null, e, []);
+      const before = await store.usage({ account: "acme" });
+      expect(before).toMatchObject([{ requests: 3, cost: 100n, listCost: 600n, cacheHits: 2, cacheSaved: 500n }]);
+      await store.prune(T0 - DAY);
+      expect(await store.usage({ account: "acme" })).toEqual(before);
     });
   });
 

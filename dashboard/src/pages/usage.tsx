@@ -14,6 +14,11 @@ export function UsagePage({ account }: { account: string }) {
           <p class="totals">
             Last 30 days: <strong>${data.cost}</strong> over {data.requests} requests ({data.prompt_tokens} prompt + {data.completion_tokens} completion tokens)
           </p>
+          {data.cache_hits > 0 && (
+            <p class="totals">
+              Response cache: <strong>{data.cache_hits}</strong> hits, <strong>${data.cache_saved}</strong> saved at list price
+            </p>
+          )}
           <figure class="card">
             <figcaption>Spend per day (USD), last 30 days</figcaption>
             <SpendChart daily={data.daily} />
@@ -23,13 +28,13 @@ export function UsagePage({ account }: { account: string }) {
             <div class="two">
               <Table
                 title="By model"
-                head={["Model", "Requests", "Tokens", "Cost"]}
-                rows={data.by_model.map((m) => [m.model, m.requests, m.prompt_tokens + m.completion_tokens, `$${m.cost}`])}
+                head={["Model", "Requests", "Tokens", "Cost", "Cache hits"]}
+                rows={data.by_model.map((m) => [m.model, m.requests, m.prompt_tokens + m.completion_tokens, `$${m.cost}`, m.cache_hits])}
               />
               <Table
                 title="By key"
-                head={["Key", "Requests", "Tokens", "Cost"]}
-                rows={data.by_key.map((k) => [k.name ?? k.key_id, k.requests, k.prompt_tokens + k.completion_tokens, `$${k.cost}`])}
+                head={["Key", "Requests", "Tokens", "Cost", "Cache hits"]}
+                rows={data.by_key.map((k) => [k.name ?? k.key_id, k.requests, k.prompt_tokens + k.completion_tokens, `$${k.cost}`, k.cache_hits])}
               />
             </div>
           )}

@@ -1,4 +1,4 @@
-/** `gateway keys update <id|name>`: budget, budget period, rpm, expiry; a running server sees it within 1 s. */
+/** `gateway keys update <id|name>`: budget, budget period, rpm, expiry, response cache; a running server sees it within 1 s. */
 import type { Command } from "commander";
 import type { BudgetPeriod } from "../../core/budget.js";
 import { UsageError } from "../../core/errors.js";
@@ -7,8 +7,9 @@ import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keyView } from "../../operations/key-view.js";
 import { output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
+import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
 
-interface UpdateOptions {
+interface UpdateOptions extends CacheFlags {
   budget?: bigint | false;
   budgetPeriod?: BudgetPeriod;
   rpm?: number;
@@ -16,7 +17,10 @@ interface UpdateOptions {
 }
 
 export function keysUpdateCommand(keys: Command): void {
-  withBudgetOptions(keys.command("update").description("change a key's budget, rpm or expiry by id or name").argument("<id|name>"))
+  withCacheOptions(
+    withBudgetOptions(keys.command("update").description("change a key's budget, rpm, expiry or response cache by id or name").argument("<id|name>")),
+    true,
+  )
     .option("--no-budget", "remove the key's budget")
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
@@ -32,7 +36,12 @@ export function keysUpdateCommand(keys: Command): void {
         if (opts.budgetPeriod) changes.budgetPeriod = opts.budgetPeriod;
         if (opts.rpm !== undefined) changes.rpm = opts.rpm;
         if (opts.expires !== undefined) changes.expiresAt = parseExpiry(opts.expires, now);
-        if (Object.keys(changes).length === 0) throw new UsageError("nothing to change: give --budget, --budget-period, --no-budget, --rpm or --expires");
+        const cache = cacheModeOf(opts);
+        if (cache) changes.cache = cache;
+        if (Object.keys(changes).length === 0)
+          throw new UsageError(
+            "nothing to change: give --budget, --budget-period, --no-budget, --rpm, --expires, --cache, --cache-nondeterministic or --no-cache",
+          );
         await store.updateKey(key.id, changes, now);
         output(cmd, await keyView(store, (await store.findKey(key.id))!, now), `Updated key '${key.name}' (${key.id}).`);
       }),

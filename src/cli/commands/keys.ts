@@ -6,10 +6,11 @@ import { listKeys } from "../../operations/list-keys.js";
 import { revokeKey } from "../../operations/revoke-key.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keysUpdateCommand } from "./keys-update.js";
+import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
 import { ask, existingAccount, output, table, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 
-interface NewKeyOptions {
+interface NewKeyOptions extends CacheFlags {
   name?: string;
   account?: string;
   create?: boolean;
@@ -22,7 +23,7 @@ interface NewKeyOptions {
 export function keysCommand(program: Command): void {
   const keys = program.command("keys").description("manage gateway API keys");
 
-  withBudgetOptions(keys.command("create").description("create a key and print it once"))
+  withCacheOptions(withBudgetOptions(keys.command("create").description("create a key and print it once")), false)
     .option("--name <name>", "a name to identify the key (unique; prompted for on a TTY)")
     .option("--account <account>", "account the key draws on", "default")
     .option("--create", "create the account if it does not exist (else a typo is refused)")
@@ -37,7 +38,7 @@ export function keysCommand(program: Command): void {
         const expiresAt = opts.expires ? parseExpiry(opts.expires, now) : null;
         const created = await createKey(
           store,
-          { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod },
+          { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod, cache: cacheModeOf(opts) },
           now,
         );
         const { key, id } = created;

@@ -1,5 +1,5 @@
 /**
- * `gateway usage`: the ledger summed by model and by key. Reads the per-request rows and the
+ * `gateway usage`: the ledger summed by model and by key, response-cache hits and what they saved included. Reads the per-request rows and the
  * daily rollups that retention left of older ones, so pruning never changes a total.
  */
 import type { Command } from "commander";
@@ -11,10 +11,20 @@ function human(u: ReturnType<typeof summarize>): string {
   return [
     `${u.requests} requests, ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens, $${u.cost}` +
       (u.uncollected === "0" ? "" : ` charged, $${u.uncollected} uncollected`),
+    ...(u.cache_hits ? [`${u.cache_hits} answered from the response cache, $${u.cache_saved} saved at list price`] : []),
     "",
     table([
-      ["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST", "UNCOLLECTED"],
-      ...u.by_model.map((m) => [String(m.model), String(m.requests), String(m.prompt_tokens), String(m.completion_tokens), `$${m.cost}`, `$${m.uncollected}`]),
+      ["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST", "UNCOLLECTED", "CACHE HITS", "SAVED"],
+      ...u.by_model.map((m) => [
+        String(m.model),
+        String(m.requests),
+        String(m.prompt_tokens),
+        String(m.completion_tokens),
+        `$${m.cost}`,
+        `$${m.uncollected}`,
+        String(m.cache_hits),
+        `$${m.cache_saved}`,
+      ]),
     ]),
     "",
     table([

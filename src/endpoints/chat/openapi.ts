@@ -1,6 +1,17 @@
 /** POST /v1/chat/completions in GET /v1/openapi.json: the request in both dialects, the completion and its chunk. */
 import { OpenAIChatRequest, StrictChatRequest } from "../../core/chat-request.js";
-import { answerHeaders, describe, either, errorResponses, json, withRouting, bearer, type OpenApiPart } from "../../http/openapi-parts.js";
+import {
+  answerHeaders,
+  describe,
+  either,
+  errorResponses,
+  json,
+  withRouting,
+  bearer,
+  cacheHeaders,
+  cacheControlParameter,
+  type OpenApiPart,
+} from "../../http/openapi-parts.js";
 import { ChatChunk, ChatCompletion, OpenAIChatChunk, OpenAIChatCompletion } from "./schema.js";
 
 export function chatOpenApi(): OpenApiPart {
@@ -20,11 +31,12 @@ export function chatOpenApi(): OpenApiPart {
       "/v1/chat/completions": {
         post: {
           security: bearer,
+          parameters: [cacheControlParameter],
           requestBody: { required: true, content: { "application/json": { schema: either("ChatCompletionRequest", "OpenAIChatCompletionRequest") } } },
           responses: {
             "200": {
               description: "A completion (JSON), or with stream=true a text/event-stream of `data: <ChatCompletionChunk>` lines ending with `data: [DONE]`.",
-              headers: answerHeaders,
+              headers: { ...answerHeaders, ...cacheHeaders },
               content: {
                 "application/json": { schema: either("ChatCompletionResponse", "OpenAIChatCompletionResponse") },
                 "text/event-stream": { schema: either("ChatCompletionChunk", "OpenAIChatCompletionChunk") },

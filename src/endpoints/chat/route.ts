@@ -13,7 +13,9 @@ import { estimate, CHAT_UPSTREAM } from "../../pipeline/chat-upstream.js";
 import { streamsChat } from "../../pipeline/chat-stream.js";
 import type { Endpoint, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
-import type { Completion } from "../../plugin/contract.js";
+import type { Completion, StreamDelta } from "../../plugin/contract.js";
+import { ChatAssembler, deltasOf } from "../../cache/chat-replay.js";
+import type { Gateway } from "../../gateway.js";
 import { dropNulls } from "./null-fields.js";
 import { renderCompletion } from "./render.js";
 import { writeSse } from "./stream.js";
@@ -42,19 +44,48 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
       JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }),
     );
   },
-  stream: streamsChat((gw, ex, job, opened, delivered) =>
-    writeSse(ex, {
+  stream: streamsChat(async (gw, ex, job, opened, delivered) => {
+    const kept = job.keep && new ChatAssembler();
+    kept?.add(opened.first);
+    const result = await writeSse(ex, {
+      ...chunkHead(gw, job),
       delivered,
-      id: completionId(job),
-      created: Math.floor(gw.now() / 1000),
-      model: job.route.model.id,
-      requestId: job.requestId,
       first: opened.first,
-      rest: opened.rest,
+      rest: kept ? teed(opened.rest, kept) : opened.rest,
       estimate: (text) => estimate(job.body, text),
       checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
-      openai: gw.config.server.compat !== "strict",
       ...(routingOf(job.body).usage?.include ? { cost: (u: Usage) => nanoToUsd(job.bill.chargeOf(opened.endpoint, u)) } : {}),
-    }),
-  ),
+    });
+    if (kept && result.outcome === "ok" && result.usage) job.keep?.(kept.completion(result.usage), result.usage);
+    return result;
+  }),
+  /** A cache hit asked as a stream: the kept completion replayed as chunks (docs/cache.md). */
+  cache: {
+    async replay(gw, ex, job, answer, usage) {
+      const deltas = deltasOf(answer, usage)[Symbol.iterator]();
+      const first = deltas.next();
+      if (first.done) throw new Error("a kept answer without choices");
+      ex.startSse();
+      const rest: AsyncIterator<StreamDelta> = { next: () => Promise.resolve(deltas.next()) };
+      const cost = routingOf(job.body).usage?.include ? { cost: () => "0" } : {}; // a hit is never charged
+      await writeSse(ex, { ...chunkHead(gw, job), first: first.value, rest, estimate: () => Promise.resolve(usage), ...cost });
+    },
+  },
 });
+
+function chunkHead(gw: Gateway, job: Job<ChatRequest>) {
+  const openai = gw.config.server.compat !== "strict";
+  return { id: completionId(job), created: Math.floor(gw.now() / 1000), model: job.route.model.id, requestId: job.requestId, openai };
+}
+
+/** The upstream's deltas as they pass, also given to the assembler of the answer the cache keeps. */
+function teed(rest: AsyncIterator<StreamDelta>, into: ChatAssembler): AsyncIterator<StreamDelta> {
+  return {
+    async next() {
+      const r = await rest.next();
+      if (!r.done) into.add(r.value);
+      return r;
+    },
+    return: rest.return && ((v) => rest.return!(v)),
+  };
+}

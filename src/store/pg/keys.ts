@@ -8,7 +8,7 @@ import { recount } from "./budget.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
 
-const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period`;
+const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache`;
 
 interface KeyRow {
   id: string;
@@ -23,6 +23,7 @@ interface KeyRow {
   rpm: number | null;
   budget: string | null;
   budget_period: KeyRecord["budgetPeriod"];
+  cache: NonNullable<KeyRecord["cache"]>;
 }
 
 const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
@@ -39,6 +40,7 @@ const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
     rpm: r.rpm,
     budget: r.budget === null ? null : BigInt(r.budget),
     budgetPeriod: r.budget_period,
+    cache: r.cache,
   };
 
 export function pgKeys(pool: pg.Pool) {
@@ -46,7 +48,7 @@ export function pgKeys(pool: pg.Pool) {
   return {
     createKey: (k: KeyRecord) =>
       transaction(pool, async (c) => {
-        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`, [
+        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
           k.id,
           k.name,
           k.account,
@@ -59,6 +61,7 @@ export function pgKeys(pool: pg.Pool) {
           k.rpm,
           k.budget ?? null,
           k.budgetPeriod ?? "total",
+          k.cache ?? "off",
         ]);
         await notify(c);
       }),
@@ -90,6 +93,7 @@ export function pgKeys(pool: pg.Pool) {
         if (changes.budgetPeriod !== undefined) put("budget_period", changes.budgetPeriod);
         if (changes.rpm !== undefined) put("rpm", changes.rpm);
         if (changes.expiresAt !== undefined) put("expires_at", changes.expiresAt);
+        if (changes.cache !== undefined) put("cache", changes.cache);
         if (set.length) await c.query(`UPDATE keys SET ${set.join(", ")} WHERE id = $1`, values);
         if (changes.budget !== undefined || changes.budgetPeriod !== undefined) await recount(c, id, at);
         await c.query(`NOTIFY ${CHANGES_CHANNEL}`);

@@ -93,6 +93,7 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
       if (changes.budgetPeriod !== undefined) (set.push("budget_period = @budgetPeriod"), (values.budgetPeriod = changes.budgetPeriod));
       if (changes.rpm !== undefined) (set.push("rpm = @rpm"), (values.rpm = changes.rpm));
       if (changes.expiresAt !== undefined) (set.push("expires_at = @expiresAt"), (values.expiresAt = changes.expiresAt));
+      if (changes.cache !== undefined) (set.push("cache = @cache"), (values.cache = changes.cache));
       if (set.length) db.prepare(`UPDATE keys SET ${set.join(", ")} WHERE id = @id`).run(values);
       const c = counter(id);
       // A key given a budget (or a new period) starts from what the ledger says it spent.

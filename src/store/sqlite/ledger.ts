@@ -11,7 +11,12 @@ import type { DailySpend, PruneResult, RecentRequest, UsageRow } from "../ledger
 const DAY_MS = 86_400_000;
 
 /** A usage row as SQLite returns it with safe integers on: every count a BigInt. */
-type BigRow = Omit<UsageRow, "requests" | "promptTokens" | "completionTokens"> & { requests: bigint; promptTokens: bigint; completionTokens: bigint };
+type BigRow = Omit<UsageRow, "requests" | "promptTokens" | "completionTokens" | "cacheHits"> & {
+  requests: bigint;
+  promptTokens: bigint;
+  completionTokens: bigint;
+  cacheHits: bigint;
+};
 
 // The ledger's only time index is (account, created_at): driving every query from `accounts`
 // (CROSS JOIN fixes that loop order in SQLite) makes each one a range scan per account
@@ -39,15 +44,18 @@ interface RecentRow {
 export function sqliteLedger(db: Database.Database) {
   const s = {
     rollup:
-      db.prepare(`INSERT INTO usage_daily (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected)
+      db.prepare(`INSERT INTO usage_daily (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected,
+        cache_hits, cache_saved)
       SELECT l.created_at - l.created_at % ${DAY_MS}, l.account, l.key_id, l.model, l.byok, l.endpoint, COUNT(*),
-        SUM(l.prompt_tokens), SUM(l.completion_tokens), SUM(l.cost), SUM(l.list_cost), SUM(l.uncollected)
+        SUM(l.prompt_tokens), SUM(l.completion_tokens), SUM(l.cost), SUM(l.list_cost), SUM(l.uncollected),
+        SUM(l.usage_source = 'cache_hit'), SUM(CASE WHEN l.usage_source = 'cache_hit' THEN l.list_cost ELSE 0 END)
       ${OLD_ROWS}
       GROUP BY 1, 2, 3, 4, 5, 6
       ON CONFLICT (day, account, key_id, model, byok, endpoint) DO UPDATE SET
         requests = requests + excluded.requests, prompt_tokens = prompt_tokens + excluded.prompt_tokens,
         completion_tokens = completion_tokens + excluded.completion_tokens,
-        cost = cost + excluded.cost, list_cost = list_cost + excluded.list_cost, uncollected = uncollected + excluded.uncollected`),
+        cost = cost + excluded.cost, list_cost = list_cost + excluded.list_cost, uncollected = uncollected + excluded.uncollected,
+        cache_hits = cache_hits + excluded.cache_hits, cache_saved = cache_saved + excluded.cache_saved`),
     // Attempts are written with their request's ledger row, in its transaction: they go with it.
     dropAttempts: db.prepare(`DELETE FROM attempts WHERE request_id IN (SELECT l.request_id ${OLD_ROWS})`),
     dropRows: db.prepare(`DELETE FROM ledger WHERE id IN (SELECT l.id ${OLD_ROWS})`),
@@ -56,14 +64,17 @@ export function sqliteLedger(db: Database.Database) {
       .prepare(
         `SELECT u.model, u.key_id AS keyId, k.name AS keyName, u.endpoint, SUM(u.requests) AS requests,
         SUM(u.prompt_tokens) AS promptTokens, SUM(u.completion_tokens) AS completionTokens,
-        SUM(u.cost) AS cost, SUM(u.list_cost) AS listCost, SUM(u.uncollected) AS uncollected
+        SUM(u.cost) AS cost, SUM(u.list_cost) AS listCost, SUM(u.uncollected) AS uncollected,
+        SUM(u.cache_hits) AS cacheHits, SUM(u.cache_saved) AS cacheSaved
       FROM (
         SELECT model, key_id, endpoint, COUNT(*) AS requests, SUM(prompt_tokens) AS prompt_tokens,
-          SUM(completion_tokens) AS completion_tokens, SUM(cost) AS cost, SUM(list_cost) AS list_cost, SUM(uncollected) AS uncollected
+          SUM(completion_tokens) AS completion_tokens, SUM(cost) AS cost, SUM(list_cost) AS list_cost, SUM(uncollected) AS uncollected,
+          SUM(usage_source = 'cache_hit') AS cache_hits, SUM(CASE WHEN usage_source = 'cache_hit' THEN list_cost ELSE 0 END) AS cache_saved
         FROM ledger WHERE (@account IS NULL OR account = @account) AND (@since IS NULL OR created_at >= @since)
         GROUP BY model, key_id, endpoint
         UNION ALL
-        SELECT model, key_id, endpoint, SUM(requests), SUM(prompt_tokens), SUM(completion_tokens), SUM(cost), SUM(list_cost), SUM(uncollected)
+        SELECT model, key_id, endpoint, SUM(requests), SUM(prompt_tokens), SUM(completion_tokens), SUM(cost), SUM(list_cost), SUM(uncollected),
+          SUM(cache_hits), SUM(cache_saved)
         FROM usage_daily WHERE (@account IS NULL OR account = @account) AND (@since IS NULL OR day >= @since)
         GROUP BY model, key_id, endpoint
       ) u LEFT JOIN keys k ON k.id = u.key_id
@@ -103,6 +114,7 @@ export function sqliteLedger(db: Database.Database) {
         requests: Number(r.requests),
         promptTokens: Number(r.promptTokens),
         completionTokens: Number(r.completionTokens),
+        cacheHits: Number(r.cacheHits),
       })),
     dailySpend: async (account: string, since: number): Promise<DailySpend[]> => {
       const days = new Map<number, DailySpend>();

@@ -189,4 +189,9 @@ export const migrations: string[] = [
   // Who added or adjusted credits (`gateway credits history`, docs/cli.md): `cli:<os user>` or a
   // dashboard user's email; rows from before stay null.
   `ALTER TABLE credit_grants ADD COLUMN actor TEXT;`,
+  // The response cache (docs/cache.md): whether a key's requests may be answered from it, and
+  // the daily rollups keep how many requests were cache hits and the list cost they saved.
+  `ALTER TABLE keys ADD COLUMN cache TEXT NOT NULL DEFAULT 'off' CHECK (cache IN ('off', 'on', 'nondeterministic'));
+   ALTER TABLE usage_daily ADD COLUMN cache_hits INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE usage_daily ADD COLUMN cache_saved INTEGER NOT NULL DEFAULT 0;`,
 ];

@@ -1,0 +1,69 @@
+/**
+ * The cache stage of the pipeline (docs/cache.md), between limits and hold: a request the
+ * response cache may answer is looked up by its key (cache/key.ts); a hit is billed at 0
+ * (a ledger row with usage source `cache_hit`, its list cost what it saved) and rendered
+ * without an upstream call, as JSON or replayed as the endpoint's stream; a miss goes on
+ * with `keep`, which stores the answer once it succeeded. Every request an endpoint with a
+ * cache serves says which in `X-Gateway-Cache: hit|miss|bypass` while the cache is enabled.
+ */
+import { Bill } from "../billing/bill.js";
+import { cacheKey } from "../cache/key.js";
+import { cacheUse } from "../cache/policy.js";
+import { routingOf } from "../core/routing-fields.js";
+import type { Route } from "../catalog/catalog.js";
+import type { ChatRequest, Usage } from "../core/chat-request.js";
+import type { Gateway } from "../gateway.js";
+import type { Exchange } from "../http/exchange.js";
+import type { KeyRecord } from "../store/index.js";
+import type { Endpoint, Job, Parsed } from "./endpoint.js";
+
+/** What the cache stage decided: the request was answered, or it goes upstream (storing its answer with `keep`, if allowed). */
+type CacheStep = { answered: true } | { answered: false; keep?: Job["keep"] };
+
+interface Kept<Answer> {
+  answer: Answer;
+  usage: Usage;
+}
+
+export async function cacheStage<Req extends Parsed, Answer>(
+  gw: Gateway,
+  ex: Exchange,
+  ep: Endpoint<Req, Answer>,
+  key: KeyRecord,
+  body: Req,
+  route: Route,
+): Promise<CacheStep> {
+  const cache = gw.cache;
+  if (!cache || !ep.cache) return { answered: false };
+  const use = cacheUse(key, body as Partial<ChatRequest>, ex.header("cache-control"));
+  ex.state.headers["x-gateway-cache"] = use === "bypass" ? "bypass" : "miss";
+  if (use === "bypass") return { answered: false };
+  const id = cacheKey(key.account, route.model.id, body, routingOf(body));
+  const found = use.read ? await cache.get(id) : undefined;
+  if (found === undefined) return { answered: false, keep: (answer, usage) => void cache.set(id, JSON.stringify({ answer, usage })) };
+  ex.state.headers["x-gateway-cache"] = "hit";
+  await answer(gw, ex, ep, key, body, route, JSON.parse(found) as Kept<Answer>);
+  return { answered: true };
+}
+
+/** A hit: its ledger row at cost 0, then the kept answer as JSON or as the endpoint's stream. */
+async function answer<Req extends Parsed, Answer>(
+  gw: Gateway,
+  ex: Exchange,
+  ep: Endpoint<Req, Answer>,
+  key: KeyRecord,
+  body: Req,
+  route: Route,
+  kept: Kept<Answer>,
+) {
+  ex.state.rec.model = route.model.id;
+  ex.state.headers["x-gateway-cost"] = "0"; // a hit is never charged (docs/cache.md)
+  const bill = new Bill(gw.store, key, route, ex.state.id, gw.now(), null, 0, false);
+  bill.endpoint = ep.name;
+  bill.observe(ex.state.rec);
+  const job: Job<Req> = { requestId: ex.state.id, keyId: key.id, body, route, bill, attempts: [] };
+  await bill.settle({ endpoint: null, usage: kept.usage, usageSource: "cache_hit", status: "ok", httpStatus: 200, attempts: [] }, gw.now());
+  if (body.stream && ep.cache?.replay) return ep.cache.replay(gw, ex, job, kept.answer, kept.usage);
+  const written = ep.render(gw, ex, job, kept.answer, kept.usage);
+  if (written) await written;
+}
