@@ -15,6 +15,7 @@ import { outputBudget } from "../../billing/bill.js";
 import { readAnswer } from "../../plugin/answer.js";
 import type { CallContext, ChatRequest, NativeResponses, UpstreamEvent } from "../../plugin/contract.js";
 import { decodeSse, readJson } from "../../upstream/body.js";
+import { responseUsage } from "./render.js";
 import type { InputItem, ResponsesRequest } from "./schema.js";
 
 /** A route is served natively when every endpoint it may fail over to has a Responses API; a mixed route is translated throughout. */
@@ -85,18 +86,7 @@ export function usageOf(u: NativeUsage | null | undefined): Usage | undefined {
   return usage;
 }
 
-/** The usage as the answer states it, from what was billed. */
-function responsesUsage(u: Usage) {
-  return {
-    input_tokens: u.prompt_tokens,
-    input_tokens_details: { cached_tokens: u.prompt_tokens_details?.cached_tokens ?? 0 },
-    output_tokens: u.completion_tokens,
-    output_tokens_details: { reasoning_tokens: u.completion_tokens_details?.reasoning_tokens ?? 0 },
-    total_tokens: u.total_tokens,
-  };
-}
-
 /** The provider's response with the gateway's id, model, store flag, chain and billed usage. */
 export function asGateways<R extends object>(r: R, head: NativeHead, usage: Usage | null): R {
-  return { ...r, id: head.id, model: head.model, store: head.store, previous_response_id: head.previousId, ...(usage && { usage: responsesUsage(usage) }) };
+  return { ...r, id: head.id, model: head.model, store: head.store, previous_response_id: head.previousId, ...(usage && { usage: responseUsage(usage) }) };
 }

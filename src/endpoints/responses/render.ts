@@ -112,7 +112,8 @@ export function logprobsOf(lp: unknown): unknown[] {
 /** Usage with the OpenAI-convention details where the provider reported them (docs/billing.md). */
 type Detailed = Usage & { prompt_tokens_details?: { cached_tokens?: number }; completion_tokens_details?: { reasoning_tokens?: number } };
 
-function responseUsage(u: Detailed) {
+/** The usage as a Response states it, from what was billed (both paths: native.ts too). */
+export function responseUsage(u: Detailed) {
   return {
     input_tokens: u.prompt_tokens,
     input_tokens_details: { cached_tokens: u.prompt_tokens_details?.cached_tokens ?? 0 },
