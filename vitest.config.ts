@@ -13,7 +13,9 @@ import { defineConfig } from "vitest/config";
 const STORE_TESTS = [
   "test/auth.test.ts",
   "test/billing.test.ts",
+  "test/cache.test.ts",
   "test/fallbacks.test.ts",
+  "test/gateway-cost.test.ts",
   "test/limits.test.ts",
   "test/money-exact.test.ts",
   "test/money-hard-cases.test.ts",
