@@ -7,42 +7,24 @@
  * and, with GATEWAY_UPDATE_SCREENSHOTS=1, the keys and usage pages to docs/ for the README (a
  * plain run leaves the working tree clean).
  */
-import { copyFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync } from "node:fs";
 import OpenAI from "openai";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { stringify } from "yaml";
-import { ARTIFACTS, launchChromium, setPasswordByLink } from "./helpers/browser.js";
-import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { openaiConfig } from "./helpers/gateway.js";
-import { completion } from "./helpers/openai-wire.js";
+import { ARTIFACTS, setPasswordByLink } from "./helpers/browser.js";
+import { serveWithBrowser, type ServedDashboard } from "./helpers/dashboard-serve.js";
 
 let browser: Browser;
-let up: FakeUpstream;
-let dir: string;
 let url: string;
-let stop: () => void;
-const cli = (...args: string[]) => gateway(["--config", join(dir, "gateway.config.yaml"), ...args], { cwd: dir });
+let served: ServedDashboard | undefined;
+const cli = (...args: string[]) => served!.cli(...args);
 
 beforeAll(async () => {
-  assertBuilt();
-  browser = await launchChromium();
-  up = await startFakeUpstream(() => completion("Hello from the fake upstream", { prompt_tokens: 1200, completion_tokens: 340 }));
-  dir = tempDir();
-  const port = await freePort();
-  writeFileSync(join(dir, "gateway.config.yaml"), stringify(openaiConfig(up.url, { server: { port }, database: join(dir, "gateway.db") })));
-  const server = await serve(["--config", join(dir, "gateway.config.yaml"), "--port", String(port)], { cwd: dir });
-  url = server.url;
-  stop = () => server.proc.kill("SIGTERM");
+  served = await serveWithBrowser("Hello from the fake upstream");
+  ({ browser, url } = served);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  stop?.();
-  await up?.close();
-});
+afterAll(() => served?.close());
 
 const shot = (page: Page, name: string) => page.screenshot({ path: `${ARTIFACTS}/${name}.png`, fullPage: true });
 

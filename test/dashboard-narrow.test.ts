@@ -4,37 +4,22 @@
  * screen; the Revoke dialog's confirming button is inside the viewport and revokes the key when
  * tapped. Runs against a real `gateway serve` child process in Debian's Chromium.
  */
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
 import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { stringify } from "yaml";
-import { launchChromium, setPasswordByLink } from "./helpers/browser.js";
-import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
-import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
-import { openaiConfig } from "./helpers/gateway.js";
-import { completion } from "./helpers/openai-wire.js";
+import { setPasswordByLink } from "./helpers/browser.js";
+import { serveWithBrowser, type ServedDashboard } from "./helpers/dashboard-serve.js";
 
 const PHONE = { width: 375, height: 740 };
 const PAGES = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health"];
 
 let browser: Browser;
-let up: FakeUpstream;
-let dir: string;
 let url: string;
-let stop: () => void;
-const cli = (...args: string[]) => gateway(["--config", join(dir, "gateway.config.yaml"), ...args], { cwd: dir });
+let served: ServedDashboard | undefined;
+const cli = (...args: string[]) => served!.cli(...args);
 
 beforeAll(async () => {
-  assertBuilt();
-  browser = await launchChromium();
-  up = await startFakeUpstream(() => completion("Hello", { prompt_tokens: 1200, completion_tokens: 340 }));
-  dir = tempDir();
-  const port = await freePort();
-  writeFileSync(join(dir, "gateway.config.yaml"), stringify(openaiConfig(up.url, { server: { port }, database: join(dir, "gateway.db") })));
-  const server = await serve(["--config", join(dir, "gateway.config.yaml"), "--port", String(port)], { cwd: dir });
-  url = server.url;
-  stop = () => server.proc.kill("SIGTERM");
+  served = await serveWithBrowser("Hello");
+  ({ browser, url } = served);
   // Something on every page: credits history, a key with a request, a BYOK key.
   expect((await cli("credits", "add", "5", "--account", "acme", "--create")).exitCode).toBe(0);
   const key = await cli("--json", "keys", "create", "--name", "phone-key-with-a-long-name", "--account", "acme");
@@ -48,11 +33,7 @@ beforeAll(async () => {
   expect((await cli("byok", "set", "anthropic", "--key", "sk-ant-phone-secret-9876", "--account", "acme")).exitCode).toBe(0);
 }, 60_000);
 
-afterAll(async () => {
-  await browser?.close();
-  stop?.();
-  await up?.close();
-});
+afterAll(() => served?.close());
 
 /** A phone-sized page signed in through a fresh `users add` link. */
 async function signedIn(email: string, ...flags: string[]): Promise<Page> {
