@@ -14,6 +14,8 @@ export interface NewKey {
   budgetPeriod?: BudgetPeriod;
   /** The response cache for this key (docs/cache.md); absent: off. */
   cache?: KeyCacheMode | undefined;
+  /** The dashboard user creating it; absent: the CLI. */
+  createdBy?: string | undefined;
 }
 
 export async function createKey(store: Store, k: NewKey, now: number) {
@@ -33,6 +35,7 @@ export async function createKey(store: Store, k: NewKey, now: number) {
     budget: k.budget ?? null,
     budgetPeriod: k.budgetPeriod ?? "total",
     cache: k.cache ?? "off",
+    createdBy: k.createdBy ?? null,
   };
   await store.ensureAccount(k.account, now);
   await store.createKey(record);

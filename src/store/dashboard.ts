@@ -1,6 +1,11 @@
-/** The dashboard's users, their sessions and one-time sign-in links (hashes of tokens only). */
+/** The dashboard's users, their memberships, sessions and one-time sign-in links (hashes of tokens only). */
+import type { Role } from "../core/roles.js";
 
-/** A dashboard user: one account; an admin sees every account. */
+/**
+ * A dashboard user. `account` is the one they were added with (their home account, where the
+ * dashboard opens); memberships say every account they belong to and their role in each. An
+ * `admin` is an instance administrator: every account, whatever the memberships say.
+ */
 export interface DashboardUser {
   email: string;
   account: string;
@@ -18,9 +23,25 @@ export interface DashboardSession {
   expiresAt: number;
 }
 
+/** One user's place in one account. */
+export interface Membership {
+  email: string;
+  account: string;
+  role: Role;
+  createdAt: number;
+}
+
 export interface DashboardStore {
-  /** Refuses an email that exists (a unique constraint error). */
-  createUser(user: DashboardUser): Promise<void>;
+  /** Refuses an email that exists (a unique constraint error). Also makes the user a member of `user.account` with `role` (default owner). */
+  createUser(user: DashboardUser, role?: Role): Promise<void>;
+  /** Every account the user belongs to, oldest membership first. */
+  memberships(email: string): Promise<Membership[]>;
+  /** The account's members, by email. */
+  listMembers(account: string): Promise<Membership[]>;
+  /** Adds the user to the account, or changes their role there (the user must exist). */
+  setMembership(m: Membership): Promise<void>;
+  /** False when the user was not a member. The user and their keys remain. */
+  removeMembership(email: string, account: string): Promise<boolean>;
   findUser(email: string): Promise<DashboardUser | undefined>;
   listUsers(): Promise<DashboardUser[]>;
   /** Deletes the user with its sessions and links; false when there was none. */

@@ -15,7 +15,7 @@ import type { WatchStore } from "./watch.js";
 
 export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
-export type { DashboardUser } from "./dashboard.js";
+export type { DashboardUser, Membership } from "./dashboard.js";
 export type { InflightRow } from "./journal.js";
 export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
 export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageRow } from "./ledger.js";

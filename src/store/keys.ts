@@ -21,6 +21,8 @@ export interface KeyRecord {
    * requests (temperature 0), `nondeterministic` any temperature; absent or `off`: never.
    */
   cache?: KeyCacheMode;
+  /** The dashboard user who created the key (a member sees and manages only theirs); null: the CLI. */
+  createdBy?: string | null;
 }
 
 export type KeyCacheMode = "off" | "on" | "nondeterministic";

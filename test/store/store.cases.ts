@@ -125,9 +125,11 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
     });
 
     test("a key's response cache mode: off unless given, kept as created, changed by update (docs/cache.md)", async () => {
-      await store.createKey(key("k2", { cache: "nondeterministic" }));
+      await store.createKey(key("k2", { cache: "nondeterministic", createdBy: "o@example.com" }));
       expect((await store.findKey("k1"))?.cache).toBe("off");
       expect((await store.findKeyByHash("hash-k2"))?.cache).toBe("nondeterministic");
+      expect((await store.findKey("k2"))?.createdBy).toBe("o@example.com");
+      expect((await store.findKey("k1"))?.createdBy ?? null).toBeNull();
       await store.updateKey("k1", { cache: "on" }, T0);
       await store.updateKey("k2", { cache: "off" }, T0);
       expect((await store.listKeys("acme")).map((k) => [k.id, k.cache])).toEqual([
@@ -361,6 +363,28 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       expect(await store.removeUser(user.email)).toBe(true);
       expect(await store.removeUser(user.email)).toBe(false);
       expect(await store.findSession("s3", T0)).toBeUndefined();
+    });
+
+    test("memberships: a new user owns their account unless told otherwise, belongs to several, roles change, removal keeps the user", async () => {
+      await store.ensureAccount("beta", T0);
+      await store.createUser({ email: "o@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 });
+      await store.createUser({ email: "v@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 + 1 }, "viewer");
+      await store.setMembership({ email: "o@example.com", account: "beta", role: "member", createdAt: T0 + 2 });
+      expect(await store.memberships("o@example.com")).toEqual([
+        { email: "o@example.com", account: "acme", role: "owner", createdAt: T0 },
+        { email: "o@example.com", account: "beta", role: "member", createdAt: T0 + 2 },
+      ]);
+      expect((await store.listMembers("acme")).map((m) => [m.email, m.role])).toEqual([
+        ["o@example.com", "owner"],
+        ["v@example.com", "viewer"],
+      ]);
+      await store.setMembership({ email: "v@example.com", account: "acme", role: "admin", createdAt: T0 + 9 });
+      expect((await store.listMembers("acme"))[1]).toEqual({ email: "v@example.com", account: "acme", role: "admin", createdAt: T0 + 1 });
+      expect(await store.removeMembership("o@example.com", "beta")).toBe(true);
+      expect(await store.removeMembership("o@example.com", "beta")).toBe(false);
+      expect(await store.findUser("o@example.com")).toBeDefined();
+      await store.removeUser("v@example.com");
+      expect((await store.listMembers("acme")).map((m) => m.email)).toEqual(["o@example.com"]);
     });
   });
 

@@ -4,8 +4,10 @@
  * here hashed.
  */
 import type pg from "pg";
-import type { DashboardSession, DashboardUser } from "../dashboard.js";
+import type { Role } from "../../core/roles.js";
+import type { DashboardSession, DashboardUser, Membership } from "../dashboard.js";
 import { query, transaction } from "./db.js";
+import { notify } from "./watch.js";
 
 interface UserRow {
   email: string;
@@ -23,17 +25,49 @@ const fromRow = (r: UserRow): DashboardUser => ({
   createdAt: Number(r.created_at),
 });
 
+interface MemberRow {
+  email: string;
+  account: string;
+  role: Role;
+  created_at: string;
+}
+
+const fromMember = (r: MemberRow): Membership => ({ email: r.email, account: r.account, role: r.role, createdAt: Number(r.created_at) });
+const MEMBER_SELECT = "SELECT email, account, role, created_at FROM memberships";
+const SET_MEMBERSHIP = `INSERT INTO memberships (email, account, role, created_at) VALUES ($1, $2, $3, $4)
+  ON CONFLICT (email, account) DO UPDATE SET role = excluded.role`;
+
 export function pgDashboard(pool: pg.Pool) {
   return {
-    async createUser(u: DashboardUser): Promise<void> {
-      await query(pool, "INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)", [
-        u.email,
-        u.account,
-        u.admin,
-        u.passwordHash,
-        u.createdAt,
-      ]);
+    createUser: (u: DashboardUser, role: Role = "owner"): Promise<void> =>
+      transaction(pool, async (c) => {
+        await c.query("INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)", [
+          u.email,
+          u.account,
+          u.admin,
+          u.passwordHash,
+          u.createdAt,
+        ]);
+        await c.query(SET_MEMBERSHIP, [u.email, u.account, role, u.createdAt]);
+        await notify(c);
+      }),
+    async memberships(email: string): Promise<Membership[]> {
+      return (await query<MemberRow>(pool, `${MEMBER_SELECT} WHERE email = $1 ORDER BY created_at, account`, [email])).rows.map(fromMember);
     },
+    async listMembers(account: string): Promise<Membership[]> {
+      return (await query<MemberRow>(pool, `${MEMBER_SELECT} WHERE account = $1 ORDER BY email`, [account])).rows.map(fromMember);
+    },
+    setMembership: (m: Membership): Promise<void> =>
+      transaction(pool, async (c) => {
+        await c.query(SET_MEMBERSHIP, [m.email, m.account, m.role, m.createdAt]);
+        await notify(c);
+      }),
+    removeMembership: (email: string, account: string): Promise<boolean> =>
+      transaction(pool, async (c) => {
+        const { rowCount } = await c.query("DELETE FROM memberships WHERE email = $1 AND account = $2", [email, account]);
+        await notify(c);
+        return (rowCount ?? 0) > 0;
+      }),
     async findUser(email: string): Promise<DashboardUser | undefined> {
       const { rows } = await query<UserRow>(pool, "SELECT * FROM dashboard_users WHERE email = $1", [email]);
       return rows[0] && fromRow(rows[0]);

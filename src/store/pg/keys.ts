@@ -8,7 +8,7 @@ import { recount } from "./budget.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
 
-const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache`;
+const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by`;
 
 interface KeyRow {
   id: string;
@@ -24,6 +24,7 @@ interface KeyRow {
   budget: string | null;
   budget_period: KeyRecord["budgetPeriod"];
   cache: NonNullable<KeyRecord["cache"]>;
+  created_by: string | null;
 }
 
 const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
@@ -41,6 +42,7 @@ const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
     budget: r.budget === null ? null : BigInt(r.budget),
     budgetPeriod: r.budget_period,
     cache: r.cache,
+    createdBy: r.created_by,
   };
 
 export function pgKeys(pool: pg.Pool) {
@@ -48,7 +50,7 @@ export function pgKeys(pool: pg.Pool) {
   return {
     createKey: (k: KeyRecord) =>
       transaction(pool, async (c) => {
-        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`, [
+        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
           k.id,
           k.name,
           k.account,
@@ -62,6 +64,7 @@ export function pgKeys(pool: pg.Pool) {
           k.budget ?? null,
           k.budgetPeriod ?? "total",
           k.cache ?? "off",
+          k.createdBy ?? null,
         ]);
         await notify(c);
       }),

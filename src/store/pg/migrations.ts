@@ -273,4 +273,16 @@ export const pgMigrations: string[] = [
   `ALTER TABLE keys ADD COLUMN cache text NOT NULL DEFAULT 'off' CHECK (cache IN ('off', 'on', 'nondeterministic'));
    ALTER TABLE usage_daily ADD COLUMN cache_hits bigint NOT NULL DEFAULT 0;
    ALTER TABLE usage_daily ADD COLUMN cache_saved bigint NOT NULL DEFAULT 0;`,
+  // Members and roles (docs/dashboard.md), as SQLite's: a user's role in each account they belong
+  // to, every existing user the owner of theirs; a key records the dashboard user who created it.
+  `CREATE TABLE memberships (
+     email text NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     account text NOT NULL REFERENCES accounts(id),
+     role text NOT NULL CHECK (role IN ('owner', 'admin', 'member', 'viewer')),
+     created_at bigint NOT NULL,
+     PRIMARY KEY (email, account)
+   );
+   CREATE INDEX memberships_account ON memberships(account);
+   INSERT INTO memberships (email, account, role, created_at) SELECT email, account, 'owner', created_at FROM dashboard_users;
+   ALTER TABLE keys ADD COLUMN created_by text;`,
 ];

@@ -4,7 +4,8 @@
  */
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
-import type { DashboardSession, DashboardUser } from "../dashboard.js";
+import type { Role } from "../../core/roles.js";
+import type { DashboardSession, DashboardUser, Membership } from "../dashboard.js";
 
 interface UserRow {
   email: string;
@@ -39,7 +40,16 @@ export function sqliteDashboard(db: Database.Database) {
     dropLinks: db.prepare("DELETE FROM dashboard_links WHERE email = ?"),
     insertLink: db.prepare("INSERT INTO dashboard_links (hash, email, expires_at) VALUES (?, ?, ?)"),
     takeLink: db.prepare("DELETE FROM dashboard_links WHERE hash = ? RETURNING email, expires_at"),
+    memberships: db.prepare("SELECT email, account, role, created_at AS createdAt FROM memberships WHERE email = ? ORDER BY created_at, account"),
+    members: db.prepare("SELECT email, account, role, created_at AS createdAt FROM memberships WHERE account = ? ORDER BY email"),
+    setMembership: db.prepare(`INSERT INTO memberships (email, account, role, created_at) VALUES (@email, @account, @role, @createdAt)
+      ON CONFLICT (email, account) DO UPDATE SET role = excluded.role`),
+    removeMembership: db.prepare("DELETE FROM memberships WHERE email = ? AND account = ?"),
   };
+  const createUser = writeTransaction(db, (u: DashboardUser, role: Role) => {
+    s.insertUser.run(u.email, u.account, u.admin ? 1 : 0, u.passwordHash, u.createdAt);
+    s.setMembership.run({ email: u.email, account: u.account, role, createdAt: u.createdAt });
+  });
   const setPassword = writeTransaction(db, (email: string, hash: string) => {
     s.setPassword.run(hash, email);
     s.endSessions.run(email);
@@ -53,7 +63,11 @@ export function sqliteDashboard(db: Database.Database) {
     s.insertSession.run(session);
   });
   return {
-    createUser: async (u: DashboardUser) => void s.insertUser.run(u.email, u.account, u.admin ? 1 : 0, u.passwordHash, u.createdAt),
+    createUser: async (u: DashboardUser, role: Role = "owner") => createUser(u, role),
+    memberships: async (email: string) => s.memberships.all(email) as Membership[],
+    listMembers: async (account: string) => s.members.all(account) as Membership[],
+    setMembership: async (m: Membership) => void s.setMembership.run(m),
+    removeMembership: async (email: string, account: string) => s.removeMembership.run(email, account).changes > 0,
     findUser: async (email: string) => {
       const row = s.user.get(email) as UserRow | undefined;
       return row && fromRow(row);

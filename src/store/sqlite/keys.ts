@@ -6,7 +6,7 @@ import type { sqliteBudget } from "./budget.js";
 
 /** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
 const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
-  revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod, cache`;
+  revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod, cache, created_by AS createdBy`;
 
 function toKey(row: unknown): KeyRecord | undefined {
   if (!row) return undefined;
@@ -16,15 +16,15 @@ function toKey(row: unknown): KeyRecord | undefined {
 
 export function sqliteKeys(db: Database.Database, budgets: ReturnType<typeof sqliteBudget>) {
   const s = {
-    insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period, cache)
-      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod, @cache)`),
+    insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period, cache, created_by)
+      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod, @cache, @createdBy)`),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
     keyByIdOrName: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ? OR name = ?`),
     revoke: db.prepare("UPDATE keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
     touch: db.prepare("UPDATE keys SET last_used_at = ? WHERE id = ?"),
   };
   return {
-    createKey: (key: KeyRecord) => void s.insertKey.run({ budget: null, budgetPeriod: "total", cache: "off", ...key }),
+    createKey: (key: KeyRecord) => void s.insertKey.run({ budget: null, budgetPeriod: "total", cache: "off", ...key, createdBy: key.createdBy ?? null }),
     findKeyByHash: (hash: string) => toKey(s.keyByHash.get(hash)),
     findKey: (idOrName: string) => toKey(s.keyByIdOrName.get(idOrName, idOrName)),
     listKeys: (account?: string) =>

@@ -194,4 +194,17 @@ export const migrations: string[] = [
   `ALTER TABLE keys ADD COLUMN cache TEXT NOT NULL DEFAULT 'off' CHECK (cache IN ('off', 'on', 'nondeterministic'));
    ALTER TABLE usage_daily ADD COLUMN cache_hits INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE usage_daily ADD COLUMN cache_saved INTEGER NOT NULL DEFAULT 0;`,
+  // Members and roles (docs/dashboard.md): a user belongs to one or more accounts with a role in
+  // each; every user so far becomes the owner of their account, what they were before roles.
+  // A key records the dashboard user who created it (null: the CLI, or before this).
+  `CREATE TABLE memberships (
+     email TEXT NOT NULL REFERENCES dashboard_users(email) ON DELETE CASCADE,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     role TEXT NOT NULL CHECK (role IN ('owner', 'admin', 'member', 'viewer')),
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (email, account)
+   ) STRICT;
+   CREATE INDEX memberships_account ON memberships(account);
+   INSERT INTO memberships (email, account, role, created_at) SELECT email, account, 'owner', created_at FROM dashboard_users;
+   ALTER TABLE keys ADD COLUMN created_by TEXT;`,
 ];
