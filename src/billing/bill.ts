@@ -14,6 +14,7 @@ import { pricesOf, usageCost } from "./prices.js";
 import { endpointPrices } from "../catalog/prices.js";
 import type { RequestRecord } from "../observability/request-record.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
+import type { Tags } from "../core/request-tags.js";
 import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "../store/index.js";
 
 /** Output budget when neither the request nor the catalog bounds it. */
@@ -86,6 +87,8 @@ export class Bill {
   private settled = false;
   /** Which API the request came through, for the ledger (`gateway usage` by endpoint). */
   endpoint: ApiEndpoint = "chat";
+  /** The request's tags (docs/usage.md, "Tags"), for the ledger row; null: none. */
+  tags: Tags | null = null;
   /** Told the settlement (usage, charge, attempts) for the request's metrics and log line. */
   private record: RequestRecord | null = null;
   /** What the request could have produced (usageBound), when its endpoint knows: usage is cut to it. */
@@ -207,6 +210,7 @@ export class Bill {
       latencyMs: now - this.startedAt,
       attempts: s.attempts.length,
       endpoint: this.endpoint,
+      tags: this.tags,
     };
     const write = () => this.store.settle(this.reservationId, entry, s.attempts).then(() => void (this.charged = entry.cost - (entry.uncollected ?? 0)));
     const landed = (ok: boolean) => this.record?.settle(ok ? told : { ...told, cost: 0 });

@@ -133,3 +133,6 @@ export const signInRequired = (message = "Sign in to the dashboard first.") => n
 
 /** A state-changing dashboard request from another origin, or an account holder reaching past their account. */
 export const forbidden = (message: string, code: string) => new GatewayError(403, "invalid_request_error", code, message);
+
+/** An `X-Gateway-Tags` header or a `metadata` map outside the rules of docs/usage.md ("Tags"); `param` names which. */
+export const invalidTags = (message: string, param: "X-Gateway-Tags" | "metadata") => invalidRequest(message, "invalid_tags", param);

@@ -16,6 +16,7 @@ import type { Gateway } from "../gateway.js";
 import type { Exchange } from "../http/exchange.js";
 import type { KeyRecord } from "../store/index.js";
 import type { Endpoint, Job, Parsed } from "./endpoint.js";
+import { tagsOf } from "./request-tags.js";
 
 /** What the cache stage decided: the request was answered, or it goes upstream (storing its answer with `keep`, if allowed). */
 type CacheStep = { answered: true } | { answered: false; keep?: Job["keep"] };
@@ -60,6 +61,7 @@ async function answer<Req extends Parsed, Answer>(
   ex.state.headers["x-gateway-cost"] = "0"; // a hit is never charged (docs/cache.md)
   const bill = new Bill(gw.store, key, route, ex.state.id, gw.now(), null, 0, false);
   bill.endpoint = ep.name;
+  bill.tags = tagsOf(ex, ep, body);
   bill.observe(ex.state.rec);
   const job: Job<Req> = { requestId: ex.state.id, keyId: key.id, body, route, bill, attempts: [] };
   await bill.settle({ endpoint: null, usage: kept.usage, usageSource: "cache_hit", status: "ok", httpStatus: 200, attempts: [] }, gw.now());

@@ -18,11 +18,13 @@ import type { Endpoint, Job, Parsed } from "./endpoint.js";
 import { withFailover } from "./failover.js";
 import { cacheStage } from "./cache-step.js";
 import { routeModels } from "./route-models.js";
+import { tagsOf } from "./request-tags.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
   const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // auth
   const parsed = ep.parse(gw, await ex.body(gw.config.server.maxBodyBytes), key, ex);
   const body = parsed instanceof Promise ? await parsed : parsed;
+  const tags = tagsOf(ex, ep, body); // a malformed tag is a 400 before any hold (docs/usage.md)
   const routes = await routeModels(gw, ex, ep, key, body);
   // cache: a hit on the first model is answered here (pipeline/cache-step.ts); only its own answer is kept.
   const cached = await cacheStage(gw, ex, ep, key, body, routes[0]!);
@@ -37,6 +39,7 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
     job.moreModels = i + 1 < routes.length;
     if (i === 0 && cached.keep) job.keep = cached.keep;
     job.bill.endpoint = ep.name;
+    job.bill.tags = tags;
     job.bill.observe(ex.state.rec);
     try {
       return await (body.stream && ep.stream ? ep.stream(gw, ex, job) : completed(gw, ex, job, ep));

@@ -11,6 +11,7 @@ import type { KeyStore } from "./keys.js";
 import type { LedgerStore } from "./ledger.js";
 import type { MoneyStore } from "./money.js";
 import type { ResponseStore } from "./responses.js";
+import type { UsageGroupStore } from "./usage-groups.js";
 import type { WatchStore } from "./watch.js";
 
 export type { ByokRecord } from "./byok.js";
@@ -21,6 +22,7 @@ export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
 export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageRow } from "./ledger.js";
 export type {} from "./money.js";
 export type { StoredResponse } from "./responses.js";
+export type { UsageGroup, UsageGrouping, UsageRange } from "./usage-groups.js";
 export type {} from "./watch.js";
 
 /**
@@ -28,7 +30,7 @@ export type {} from "./watch.js";
  * PostgreSQL store (networked) are interchangeable; the rest of the code never knows which
  * one it has (docs/architecture.md, "Processes and state").
  */
-export interface Store extends KeyStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore {
+export interface Store extends KeyStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore, UsageGroupStore {
   /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
   readonly kind: "sqlite" | "postgres";
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

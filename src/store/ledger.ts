@@ -34,6 +34,8 @@ export interface LedgerEntry {
   attempts: number;
   /** The API the request came through; absent means chat (rows from before the column). */
   endpoint?: ApiEndpoint;
+  /** The request's tags (docs/usage.md, "Tags"): name → value; absent or null, none. */
+  tags?: Record<string, string> | null;
 }
 
 export interface Attempt {

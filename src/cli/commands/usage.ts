@@ -4,8 +4,10 @@
  */
 import type { Command } from "commander";
 import { summarize, usageSummary } from "../../operations/usage-summary.js";
+import { UsageError } from "../../core/errors.js";
 import { existingAccount, output, table, withStore } from "./context.js";
 import { parseSince } from "./parse.js";
+import { printUsageBy, type UsageByOptions } from "./usage-by.js";
 
 function human(u: ReturnType<typeof summarize>): string {
   return [
@@ -42,13 +44,19 @@ function human(u: ReturnType<typeof summarize>): string {
 export function usageCommand(program: Command): void {
   program
     .command("usage")
-    .description("requests, tokens and cost per model, key and endpoint")
+    .description("requests, tokens and cost per model, key and endpoint; --by breaks it down one way over a range")
     .option("--account <account>", "only this account")
+    .option("--by <grouping>", "tag:NAME, member, key, model, endpoint or day: one row per group (docs/usage.md)")
     .option("--since <when>", "ISO date or a duration back from now (24h, 7d); days past the retention count whole")
-    .action((opts: { account?: string; since?: string }, cmd: Command) =>
+    .option("--until <when>", "with --by: end of the range, exclusive; a date (2026-11-30) includes that whole day")
+    .option("--csv", "with --by: the rows as CSV (group,requests,prompt_tokens,completion_tokens,cost)")
+    .action((opts: Partial<UsageByOptions>, cmd: Command) =>
       withStore(cmd, async (store) => {
+        if (!opts.by && (opts.until || opts.csv)) throw new UsageError(`${opts.until ? "--until" : "--csv"} needs --by (gateway usage --by model ...)`);
+        const account = opts.account ? await existingAccount(store, opts) : undefined;
+        if (opts.by) return printUsageBy(cmd, store, account, { ...opts, by: opts.by });
         const since = opts.since ? parseSince(opts.since, Date.now()) : undefined;
-        const result = await usageSummary(store, { account: opts.account ? await existingAccount(store, opts) : undefined, since });
+        const result = await usageSummary(store, { account, since });
         output(cmd, result, human(result));
       }),
     );

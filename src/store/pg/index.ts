@@ -12,6 +12,7 @@ import { pgDashboard } from "./dashboard.js";
 import { pgJournal } from "./journal.js";
 import { pgKeys } from "./keys.js";
 import { pgLedger } from "./ledger.js";
+import { pgUsageGroups } from "./usage-groups.js";
 import { migratePg } from "./migrate.js";
 import { DEFAULT_LEASE_MS, pgMoney } from "./money.js";
 import { pgResponses } from "./responses.js";
@@ -44,6 +45,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     ...pgKeys(pool),
     ...pgByok(pool),
     ...pgLedger(pool),
+    ...pgUsageGroups(pool),
     ...pgResponses(pool),
     ...pgDashboard(pool),
     ...pgCatalog(pool),

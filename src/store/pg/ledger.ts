@@ -97,6 +97,16 @@ export function pgLedger(pool: pg.Pool) {
             cache_hits = d.cache_hits + excluded.cache_hits, cache_saved = d.cache_saved + excluded.cache_saved`,
           [before],
         );
+        // Tags (docs/usage.md): one rollup row per day, account and tag pair of the rows going.
+        await c.query(
+          `INSERT INTO usage_daily_tags AS d (day, account, name, value, requests, prompt_tokens, completion_tokens, cost)
+          SELECT l.created_at - l.created_at % ${DAY_MS}, l.account, t.key, t.value, COUNT(*), SUM(l.prompt_tokens), SUM(l.completion_tokens), SUM(l.cost)
+          FROM ledger l CROSS JOIN jsonb_each_text(l.tags) t WHERE l.created_at < $1 AND jsonb_typeof(l.tags) = 'object' GROUP BY 1, 2, 3, 4
+          ON CONFLICT (account, name, day, value) DO UPDATE SET
+            requests = d.requests + excluded.requests, prompt_tokens = d.prompt_tokens + excluded.prompt_tokens,
+            completion_tokens = d.completion_tokens + excluded.completion_tokens, cost = d.cost + excluded.cost`,
+          [before],
+        );
         const attempts = await c.query("DELETE FROM attempts WHERE request_id IN (SELECT request_id FROM ledger WHERE created_at < $1)", [before]);
         const rows = await c.query("DELETE FROM ledger WHERE created_at < $1", [before]);
         return { rows: rows.rowCount ?? 0, attempts: attempts.rowCount ?? 0, rollups: rollups.rowCount ?? 0 };

@@ -285,4 +285,28 @@ export const pgMigrations: string[] = [
    CREATE INDEX memberships_account ON memberships(account);
    INSERT INTO memberships (email, account, role, created_at) SELECT email, account, 'owner', created_at FROM dashboard_users;
    ALTER TABLE keys ADD COLUMN created_by text;`,
+  // Usage by tag (docs/usage.md), as SQLite's: a request's tags on its ledger row, and their
+  // daily rollups. gw_settle_tagged settles through gw_settle (whatever its current version)
+  // and writes the row's tags in the same transaction, so gw_settle itself stays untouched.
+  `ALTER TABLE ledger ADD COLUMN tags jsonb;
+   CREATE TABLE usage_daily_tags (
+     day bigint NOT NULL,
+     account text NOT NULL,
+     name text NOT NULL,
+     value text NOT NULL,
+     requests bigint NOT NULL,
+     prompt_tokens bigint NOT NULL,
+     completion_tokens bigint NOT NULL,
+     cost bigint NOT NULL,
+     PRIMARY KEY (account, name, day, value)
+   );
+   CREATE FUNCTION gw_settle_tagged(p_hold text, e jsonb, p_starts jsonb, p_attempts jsonb) RETURNS bigint LANGUAGE plpgsql AS $fn$
+   DECLARE v_charged bigint;
+   BEGIN
+     v_charged := gw_settle(p_hold, e, p_starts, p_attempts);
+     IF jsonb_typeof(e->'tags') = 'object' THEN
+       UPDATE ledger SET tags = e->'tags' WHERE request_id = e->>'requestId' AND tags IS NULL;
+     END IF;
+     RETURN v_charged;
+   END $fn$;`,
 ];

@@ -96,7 +96,7 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
       const logged = attempts.length > 1 || attempts[0]?.outcome !== "success" ? attempts : [];
       try {
-        const { rows } = await query<{ charged: string }>(pool, "SELECT gw_settle($1, $2, $3, $4) AS charged", [
+        const { rows } = await query<{ charged: string }>(pool, "SELECT gw_settle_tagged($1, $2, $3, $4) AS charged", [
           reservationId,
           JSON.stringify({ ...entry, endpoint: entry.endpoint ?? "chat" }),
           JSON.stringify(starts),

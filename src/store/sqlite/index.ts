@@ -22,6 +22,7 @@ import { migrations } from "./migrations.js";
 import { sqliteMoney } from "./money.js";
 import { promised } from "./promised.js";
 import { sqliteResponses } from "./responses.js";
+import { sqliteUsageGroups } from "./usage-groups.js";
 import { watchDataVersion } from "./watch.js";
 
 function migrate(db: Database.Database): void {
@@ -61,6 +62,7 @@ export function openSqliteStore(file: string): Store {
     ...sqliteByok(db),
     ...money,
     ...sqliteLedger(db),
+    ...sqliteUsageGroups(db),
     ...sqliteResponses(db),
     ...sqliteDashboard(db),
     ...sqliteCatalog(db),

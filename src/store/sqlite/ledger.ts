@@ -56,6 +56,14 @@ export function sqliteLedger(db: Database.Database) {
         completion_tokens = completion_tokens + excluded.completion_tokens,
         cost = cost + excluded.cost, list_cost = list_cost + excluded.list_cost, uncollected = uncollected + excluded.uncollected,
         cache_hits = cache_hits + excluded.cache_hits, cache_saved = cache_saved + excluded.cache_saved`),
+    // Tags (docs/usage.md): one rollup row per day, account and tag pair of the rows going.
+    rollupTags: db.prepare(`INSERT INTO usage_daily_tags (day, account, name, value, requests, prompt_tokens, completion_tokens, cost)
+      SELECT l.created_at - l.created_at % ${DAY_MS}, l.account, t.key, t.value, COUNT(*), SUM(l.prompt_tokens), SUM(l.completion_tokens), SUM(l.cost)
+      FROM accounts a CROSS JOIN ledger l ON l.account = a.id CROSS JOIN json_each(l.tags) t WHERE l.created_at < @before AND l.tags IS NOT NULL
+      GROUP BY 1, 2, 3, 4
+      ON CONFLICT (account, name, day, value) DO UPDATE SET
+        requests = requests + excluded.requests, prompt_tokens = prompt_tokens + excluded.prompt_tokens,
+        completion_tokens = completion_tokens + excluded.completion_tokens, cost = cost + excluded.cost`),
     // Attempts are written with their request's ledger row, in its transaction: they go with it.
     dropAttempts: db.prepare(`DELETE FROM attempts WHERE request_id IN (SELECT l.request_id ${OLD_ROWS})`),
     dropRows: db.prepare(`DELETE FROM ledger WHERE id IN (SELECT l.id ${OLD_ROWS})`),
@@ -100,6 +108,7 @@ export function sqliteLedger(db: Database.Database) {
 
   const prune = writeTransaction(db, (before: number): PruneResult => {
     const rollups = s.rollup.run({ before }).changes;
+    s.rollupTags.run({ before });
     const attempts = s.dropAttempts.run({ before }).changes;
     const rows = s.dropRows.run({ before }).changes;
     return { rows, attempts, rollups };

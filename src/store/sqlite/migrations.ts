@@ -207,4 +207,19 @@ export const migrations: string[] = [
    CREATE INDEX memberships_account ON memberships(account);
    INSERT INTO memberships (email, account, role, created_at) SELECT email, account, 'owner', created_at FROM dashboard_users;
    ALTER TABLE keys ADD COLUMN created_by TEXT;`,
+  // Usage by tag (docs/usage.md): a request's tags, a JSON object name → value, on its ledger
+  // row; retention folds them into usage_daily_tags, one row per day, account and tag pair, so
+  // `gateway usage --by tag:NAME` stays exact after the rows are pruned.
+  `ALTER TABLE ledger ADD COLUMN tags TEXT;
+   CREATE TABLE usage_daily_tags (
+     day INTEGER NOT NULL,
+     account TEXT NOT NULL,
+     name TEXT NOT NULL,
+     value TEXT NOT NULL,
+     requests INTEGER NOT NULL,
+     prompt_tokens INTEGER NOT NULL,
+     completion_tokens INTEGER NOT NULL,
+     cost INTEGER NOT NULL,
+     PRIMARY KEY (account, name, day, value)
+   ) STRICT;`,
 ];

@@ -28,9 +28,9 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
     debit: db.prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?"),
     grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at, actor) VALUES (?, ?, ?, ?)"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
-      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint, uncollected)
+      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint, uncollected, tags)
       VALUES (@requestId, @createdAt, @account, @keyId, @model, @provider, @promptTokens, @completionTokens, @cost,
-      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint, @uncollected)`),
+      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint, @uncollected, @tags)`),
     insertAttempt: db.prepare(`INSERT INTO attempts (request_id, created_at, provider, model, outcome, http_status, latency_ms)
       VALUES (@requestId, @createdAt, @provider, @model, @outcome, @httpStatus, @latencyMs)`),
     // Spend = what was charged: ledger rows plus the daily rollups retention folded them into.
@@ -74,7 +74,7 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
     // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.
     if (charge > 0n) s.debit.run(charge, entry.account);
     entry.uncollected = entry.cost - cost;
-    s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0, endpoint: entry.endpoint ?? "chat" });
+    s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0, endpoint: entry.endpoint ?? "chat", tags: entry.tags ? JSON.stringify(entry.tags) : null });
     journal.settled(entry.requestId);
     // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
     if (attempts.length > 1 || attempts[0]?.outcome !== "success") for (const a of attempts) s.insertAttempt.run(a);

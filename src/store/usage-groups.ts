@@ -1,0 +1,36 @@
+/**
+ * Usage broken down one way over a time range (docs/usage.md): `gateway usage --by` and the
+ * dashboard's Usage page. Each grouping reads ledger rows and the daily rollups retention left
+ * of older ones, so pruning never changes a total.
+ */
+
+/** What to group by: a tag's value (`tag:team`), the key's creator, the key, the model, the API, the UTC day. */
+export type UsageGrouping = { by: "member" | "key" | "model" | "endpoint" | "day" } | { by: "tag"; tag: string };
+
+/**
+ * `since` inclusive, `until` exclusive (ms). A ledger row counts when it was created within;
+ * a rolled-up day when it starts within (rollups keep days, not instants).
+ */
+export interface UsageRange {
+  account?: string;
+  since?: number;
+  until?: number;
+}
+
+export interface UsageGroup {
+  /**
+   * The model, key id, endpoint, tag value, creator's email or UTC day (`2026-11-26`); null for
+   * requests without that tag, or keys no dashboard user created (the CLI's, or older ones).
+   */
+  group: string | null;
+  requests: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** What was charged, nano-USD, exact past 2^53. */
+  cost: bigint;
+}
+
+export interface UsageGroupStore {
+  /** One row per group that had requests in the range, in no particular order. */
+  usageGroups(grouping: UsageGrouping, range: UsageRange): Promise<UsageGroup[]>;
+}
