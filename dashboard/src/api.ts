@@ -69,3 +69,12 @@ export interface Usage extends Totals {
     byok: boolean;
   }>;
 }
+
+/** One row of the Usage page's breakdown, as `gateway usage --by ... --json` prints it. */
+export interface UsageGroupRow {
+  group: string | null;
+  requests: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  cost: string;
+}

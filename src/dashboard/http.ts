@@ -61,3 +61,14 @@ export function reply(event: H3Event, status: number, body: unknown, headers: Re
   const h = new Headers({ ...stateOf(event).headers, "content-type": "application/json", "cache-control": "no-store", ...headers });
   return new Response(status === 204 ? null : JSON.stringify(body), { status, headers: h });
 }
+
+/** A file to download (`Export CSV`), with the request's headers; never cached either. */
+export function replyFile(event: H3Event, body: string, type: string, filename: string): Response {
+  const h = new Headers({
+    ...stateOf(event).headers,
+    "content-type": type,
+    "content-disposition": `attachment; filename="${filename}"`,
+    "cache-control": "no-store",
+  });
+  return new Response(body, { status: 200, headers: h });
+}

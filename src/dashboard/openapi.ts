@@ -15,6 +15,11 @@ const errors = {
 };
 const body = (name: string) => ({ required: true, content: { "application/json": { schema: ref(name) } } });
 const account = [{ name: "account", in: "query", required: false, schema: { type: "string" }, description: "Admins only: another account." }];
+const usageQuery = [
+  { name: "by", in: "query", required: false, schema: { type: "string", default: "model" }, description: "tag:NAME, member, key, model, endpoint or day." },
+  { name: "since", in: "query", required: false, schema: { type: "string" }, description: "A date (UTC midnight), an ISO time or a duration back (7d)." },
+  { name: "until", in: "query", required: false, schema: { type: "string" }, description: "Exclusive; a date includes that whole day." },
+];
 
 function op(summary: string, response: string | null, extra: Record<string, unknown> = {}, status = "200") {
   return { summary, security: [{ session: [] }], ...extra, responses: { [status]: ok(response), ...errors } };
@@ -33,6 +38,7 @@ export function dashboardOpenApi() {
         "KeyView",
         "NewKey",
         "Usage",
+        "UsageGroups",
         "Credits",
         "CreditsAdded",
         "ByokKey",
@@ -78,6 +84,13 @@ export function dashboardOpenApi() {
         post: op("Revoke a key", "KeyView", { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }, ...account] }),
       },
       "/usage": { get: op("Spend per day (30 days), by model, by key, and the latest requests", "Usage", { parameters: account }) },
+      "/usage/groups": { get: op("Usage grouped one way over a date range (docs/usage.md)", "UsageGroups", { parameters: [...usageQuery, ...account] }) },
+      "/usage/groups.csv": {
+        get: {
+          ...op("The same rows as CSV: group,requests,prompt_tokens,completion_tokens,cost", null, { parameters: [...usageQuery, ...account] }),
+          responses: { 200: { description: "CSV, as gateway usage --by ... --csv prints it", content: { "text/csv": { schema: { type: "string" } } } }, ...errors },
+        },
+      },
       "/credits": {
         get: op("Balance and credit history", "Credits", { parameters: account }),
         post: op("Add credits (admins)", "CreditsAdded", { requestBody: body("AddCreditsBody") }),

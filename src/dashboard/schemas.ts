@@ -101,3 +101,16 @@ export const Accounts = z.array(z.object({ id: z.string(), balance: Money, keys:
 export const ErrorBody = z.object({
   error: z.object({ message: z.string(), type: z.string(), code: z.string().nullable(), request_id: z.string() }),
 });
+
+/** The Usage page's breakdown (docs/usage.md): `gateway usage --by ... --json`'s rows. */
+export const UsageGroups = z.object({
+  data: z.array(
+    z.object({
+      group: z.string().nullable().describe("The tag value, member email, key id, model, endpoint or UTC date; null: no such tag, or a key created from the CLI."),
+      requests: z.number(),
+      prompt_tokens: z.number(),
+      completion_tokens: z.number(),
+      cost: Money,
+    }),
+  ),
+});

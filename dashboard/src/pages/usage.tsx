@@ -1,7 +1,8 @@
-/** Usage: spend per day for the last 30 days (chart), by model, by key, and the latest requests. */
+/** Usage: spend per day for the last 30 days (chart), by model, by key, a breakdown over any range, and the latest requests. */
 import { api, withAccount, type Usage } from "../api.js";
 import { SpendChart } from "../chart.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
+import { UsageBreakdown } from "./usage-breakdown.js";
 
 export function UsagePage({ account }: { account: string }) {
   const { data, error } = useLoad(() => api<Usage>("GET", withAccount("/usage", account)), [account]);
@@ -20,7 +21,7 @@ export function UsagePage({ account }: { account: string }) {
             </p>
           )}
           <figure class="card">
-            <figcaption>Spend per day (USD), last 30 days</figcaption>
+            <figcaption>Spend per day (USD), last 30 days (UTC days)</figcaption>
             <SpendChart daily={data.daily} />
           </figure>
           {data.requests === 0 && <Empty>No requests in the last 30 days. Create a key and send a request: it shows up here.</Empty>}
@@ -38,6 +39,7 @@ export function UsagePage({ account }: { account: string }) {
               />
             </div>
           )}
+          <UsageBreakdown account={account} keyNames={new Map(data.by_key.map((k) => [k.key_id, k.name ?? k.key_id]))} />
           <h3>Latest requests</h3>
           {data.recent.length === 0 ? (
             <Empty>No requests yet.</Empty>
