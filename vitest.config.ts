@@ -20,6 +20,7 @@ const STORE_TESTS = [
   "test/money-exact.test.ts",
   "test/money-hard-cases.test.ts",
   "test/stream.test.ts",
+  "test/usage-tags.test.ts",
 ];
 
 export default defineConfig({
