@@ -125,7 +125,7 @@ test("--by tag:team sums each tag value exactly over the range; the header wins 
   // Without a range, the requests before and after it count too.
   const all = await usage("--by", "tag:team", "--json");
   expect(all.json.map((g: { group: string | null }) => g.group).sort()).toEqual(["ads", "early", "late", "search", null].sort());
-});
+}, 90_000);
 
 test("--by member, key, model, endpoint and day: exact sums over the same range", async () => {
   const by = async (g: string) => {
@@ -133,26 +133,32 @@ test("--by member, key, model, endpoint and day: exact sums over the same range"
     expect(r.exitCode, r.stderr).toBe(0);
     return r.json;
   };
-  expect(await by("member")).toEqual([row(null, 3, A, 2n * B.cost + A.cost), row("alice@example.com", 2, A, 2n * A.cost)]);
-  expect(await by("key")).toEqual([row(cli.id, 3, A, 2n * B.cost + A.cost), row(alice.id, 2, A, 2n * A.cost)]);
-  expect(await by("model")).toEqual([row("acme/b", 2, B, 2n * B.cost), row("acme/a", 3, A, 3n * A.cost)]);
-  expect(await by("endpoint")).toEqual([row("chat", 4, A, 2n * A.cost + 2n * B.cost), row("responses", 1, A, A.cost)]);
-  expect(await by("day")).toEqual([row(DAY, 5, A, 3n * A.cost + 2n * B.cost)]);
-});
+  const [member, key, model, endpoint, day] = await Promise.all(["member", "key", "model", "endpoint", "day"].map(by));
+  expect(member).toEqual([row(null, 3, A, 2n * B.cost + A.cost), row("alice@example.com", 2, A, 2n * A.cost)]);
+  expect(key).toEqual([row(cli.id, 3, A, 2n * B.cost + A.cost), row(alice.id, 2, A, 2n * A.cost)]);
+  expect(model).toEqual([row("acme/b", 2, B, 2n * B.cost), row("acme/a", 3, A, 3n * A.cost)]);
+  expect(endpoint).toEqual([row("chat", 4, A, 2n * A.cost + 2n * B.cost), row("responses", 1, A, A.cost)]);
+  expect(day).toEqual([row(DAY, 5, A, 3n * A.cost + 2n * B.cost)]);
+}, 90_000);
 
 test("--csv prints the --json rows, row for row, under a header line", async () => {
-  for (const g of ["tag:team", "member", "model"]) {
-    const json = (await usage("--by", g, "--since", since, "--until", until, "--json")).json as Array<Record<string, unknown>>;
-    const csv = await usage("--by", g, "--since", since, "--until", until, "--csv");
+  const checks = ["tag:team", "member", "model"].map(async (g) => {
+    const [json, csv] = await Promise.all([
+      usage("--by", g, "--since", since, "--until", until, "--json"),
+      usage("--by", g, "--since", since, "--until", until, "--csv"),
+    ]);
     expect(csv.exitCode, csv.stderr).toBe(0);
     const [head, ...lines] = csv.stdout.trimEnd().split("\n");
     expect(head).toBe("group,requests,prompt_tokens,completion_tokens,cost");
-    expect(lines).toEqual(json.map((r) => [r.group ?? "", r.requests, r.prompt_tokens, r.completion_tokens, r.cost].join(",")));
-  }
+    expect(lines).toEqual(
+      (json.json as Array<Record<string, unknown>>).map((r) => [r.group ?? "", r.requests, r.prompt_tokens, r.completion_tokens, r.cost].join(",")),
+    );
+  });
+  await Promise.all(checks);
   const bad = await usage("--by", "colour");
   expect(bad.exitCode).toBe(2);
   expect(bad.stderr).toContain("tag:NAME, member, key, model, endpoint or day");
-});
+}, 90_000);
 
 test("a malformed X-Gateway-Tags is a 400 in the endpoint's error shape, before any upstream call", async () => {
   const before = fake.requests.length;

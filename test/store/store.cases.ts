@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { periodStart } from "../../src/core/budget.js";
 import { MAX_NANO } from "../../src/core/money.js";
-import type { Attempt, KeyRecord, LedgerEntry, Store } from "../../src/store/index.js";
+import type { Attempt, KeyRecord, LedgerEntry, Store, UsageGroup, UsageGrouping, UsageRange } from "../../src/store/index.js";
 import { rows } from "../helpers/rows.js";
 
 export interface StoreHarness {
@@ -267,6 +267,73 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       expect(before).toMatchObject([{ requests: 3, cost: 100n, listCost: 600n, cacheHits: 2, cacheSaved: 500n }]);
       await store.prune(T0 - DAY);
       expect(await store.usage({ account: "acme" })).toEqual(before);
+    });
+  });
+
+  describe("usage groups", () => {
+    const HOUR = 3_600_000;
+    const GROUPINGS: UsageGrouping[] = [
+      { by: "tag", tag: "team" },
+      { by: "tag", tag: "env" },
+      { by: "member" },
+      { by: "key" },
+      { by: "model" },
+      { by: "endpoint" },
+      { by: "day" },
+    ];
+    const sorted = (groups: UsageGroup[]) => [...groups].sort((a, b) => String(a.group).localeCompare(String(b.group)));
+    const snapshot = async (range: UsageRange) => Promise.all(GROUPINGS.map(async (g) => sorted(await store.usageGroups(g, range))));
+    const g = (group: string | null, requests: number, cost: bigint) => ({
+      group,
+      requests,
+      promptTokens: 10 * requests,
+      completionTokens: 5 * requests,
+      cost,
+    });
+
+    test("by tag, member, key, model, endpoint and UTC day over a range, exact; prune keeps every sum, tags included", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      await store.addCredits("other", 10_000n, T0);
+      await store.createKey(key("k2", { createdBy: "bob@example.com" }));
+      await store.createKey(key("k3", { account: "other" }));
+      const entries = [
+        entry({ createdAt: T0 - 3 * DAY, cost: 40, tags: { team: "a", env: "x" } }),
+        entry({ createdAt: T0 - 3 * DAY + 1, keyId: "k2", model: "n", cost: 50, endpoint: "responses", tags: { team: "b" } }),
+        entry({ createdAt: T0 - 3 * DAY + 2, cost: 70 }),
+        entry({ createdAt: T0, keyId: "k2", cost: 60, tags: { team: "a" } }),
+        entry({ createdAt: T0 + 2 * HOUR, cost: 7, tags: { team: "a" } }), // after the range below
+        entry({ createdAt: T0, account: "other", keyId: "k3", cost: 9, tags: { team: "a" } }), // another account
+      ];
+      for (const e of entries) await store.settle(null, e, ok(e));
+      const range = { account: "acme", since: T0 - 4 * DAY, until: T0 + HOUR };
+      const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+      const before = await snapshot(range);
+      expect(before).toEqual([
+        [g("a", 2, 100n), g("b", 1, 50n), g(null, 1, 70n)],
+        [g(null, 3, 180n), g("x", 1, 40n)],
+        [g("bob@example.com", 2, 110n), g(null, 2, 110n)],
+        [g("k1", 2, 110n), g("k2", 2, 110n)],
+        [g("m", 3, 170n), g("n", 1, 50n)],
+        [g("chat", 3, 170n), g("responses", 1, 50n)],
+        [g(day(T0 - 3 * DAY), 3, 160n), g(day(T0), 1, 60n)],
+      ]);
+      expect(sorted(await store.usageGroups({ by: "tag", tag: "team" }, { account: "acme" }))).toEqual([g("a", 3, 107n), g("b", 1, 50n), g(null, 1, 70n)]);
+      expect(sorted(await store.usageGroups({ by: "tag", tag: "team" }, {}))).toEqual([g("a", 4, 116n), g("b", 1, 50n), g(null, 1, 70n)]);
+      expect(await store.usageGroups({ by: "tag", tag: "nobody" }, range)).toEqual([g(null, 4, 220n)]);
+      expect(await store.usageGroups({ by: "model" }, { account: "acme", since: T0 + 3 * HOUR })).toEqual([]);
+
+      await store.prune(T0 - DAY);
+      expect(await ledgerRows()).toBe(3);
+      expect(await snapshot(range)).toEqual(before);
+      expect(sorted(await store.usageGroups({ by: "tag", tag: "team" }, { account: "acme" }))).toEqual([g("a", 3, 107n), g("b", 1, 50n), g(null, 1, 70n)]);
+      // A rolled-up day counts when it starts within the range.
+      expect(await store.usageGroups({ by: "endpoint" }, { account: "acme", since: T0 - 3 * DAY - 12 * HOUR + 1, until: T0 })).toEqual([]);
+      const rolled = periodStart("day", T0 - 3 * DAY);
+      expect(sorted(await store.usageGroups({ by: "tag", tag: "team" }, { account: "acme", since: rolled, until: rolled + 1 }))).toEqual([
+        g("a", 1, 40n),
+        g("b", 1, 50n),
+        g(null, 1, 70n),
+      ]);
     });
   });
 
