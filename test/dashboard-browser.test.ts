@@ -4,10 +4,11 @@
  * official openai client, sees the request on the usage page, revokes the key and sees it
  * refused, signs out. Another account's key never appears. Runs against a real
  * `gateway serve` child process; screenshots of every page go to the run's temp folder,
- * and, with GATEWAY_UPDATE_SCREENSHOTS=1, the keys and usage pages to docs/ for the README (a
- * plain run leaves the working tree clean).
+ * and, with GATEWAY_UPDATE_SCREENSHOTS=1, the keys and usage pages and the usage breakdown to
+ * docs/ for the README (a plain run leaves the working tree clean). The browser runs in
+ * Europe/Paris: every time shown is in that zone and names it.
  */
-import { copyFileSync } from "node:fs";
+import { copyFileSync, readFileSync } from "node:fs";
 import OpenAI from "openai";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
@@ -38,7 +39,8 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   expect(added.json).toMatchObject({ email: "alice@example.com", account: "acme", admin: false });
   expect(added.json.link).toMatch(new RegExp(`^${url}/dashboard/#/set-password\\?token=[A-Za-z0-9_-]{43}$`));
 
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  // A zone that is not the server's: every time shown is in it, and says so (docs/dashboard.md, "Times").
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, timezoneId: "Europe/Paris" });
   await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: url });
   const page = await context.newPage();
   const violations: string[] = [];
@@ -70,6 +72,11 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   const client = new OpenAI({ baseURL: `${url}/v1`, apiKey: fullKey, maxRetries: 0 });
   const answer = await client.chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
   expect(answer.choices[0]!.message.content).toBe("Hello from the fake upstream");
+  const tagged = await client.chat.completions.create(
+    { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] },
+    { headers: { "X-Gateway-Tags": "team=search,env=prod" } },
+  );
+  expect(tagged.choices[0]!.message.content).toBe("Hello from the fake upstream");
 
   // The usage page shows it: chart, by model, by key, latest requests.
   await page.getByRole("link", { name: "Usage" }).click();
@@ -80,7 +87,26 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   expect(usageText).toContain("1200 + 340");
   expect(usageText).toContain("$0.000384"); // 1200 × 0.15 + 340 × 0.6 per 1M
   expect(await page.locator(".chart canvas").count()).toBeGreaterThan(0);
+  expect(usageText).toContain("Europe/Paris");
+  expect(usageText).not.toMatch(/\d{2}:\d{2}(?! Europe\/Paris)/); // no time without its zone
   await shot(page, "usage");
+
+  // The breakdown: by the tag `team` over today (UTC), then Export CSV = the CLI's CSV.
+  await page.getByLabel("Group by").selectOption("tag");
+  await page.getByLabel("Tag name").fill("team");
+  await page.getByLabel("Tag name").press("Enter");
+  const breakdown = page.locator("section.breakdown table");
+  await expect.poll(() => breakdown.textContent()).toContain("search");
+  expect(await breakdown.getByRole("row", { name: /^search 1 1200 340 \$0\.000384$/ }).count()).toBe(1);
+  expect(await breakdown.getByRole("row", { name: /^\(no tag\) 1 1200 340 \$0\.000384$/ }).count()).toBe(1);
+  await shot(page, "usage-breakdown");
+  const today = new Date().toISOString().slice(0, 10);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  const csv = readFileSync((await download.path())!, "utf8");
+  const fromCli = await cli("usage", "--account", "acme", "--by", "tag:team", "--since", today, "--until", today, "--csv");
+  expect(fromCli.exitCode, fromCli.stderr).toBe(0);
+  expect(csv).toBe(`${fromCli.stdout}\n`);
+  expect(csv).toBe("group,requests,prompt_tokens,completion_tokens,cost\nsearch,1,1200,340,0.000384\n,1,1200,340,0.000384\n");
   await page.setViewportSize({ width: 375, height: 800 });
   await expect.poll(() => page.evaluate<number>("document.documentElement.scrollWidth")).toBeLessThanOrEqual(375);
   await shot(page, "usage-375");
@@ -88,7 +114,8 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
 
   // The other pages, each with its content.
   await page.getByRole("link", { name: "Credits" }).click();
-  await expect.poll(() => page.locator("main").textContent()).toContain("$4.999616");
+  await expect.poll(() => page.locator("main").textContent()).toContain("$4.999232");
+  expect(await page.locator('td[data-label="Time"]').first().textContent()).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2} Europe\/Paris$/);
   await shot(page, "credits");
   await page.getByRole("link", { name: "BYOK" }).click();
   await page.getByLabel("Provider").selectOption("anthropic");
@@ -110,6 +137,24 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   await page.reload();
   await expect.poll(() => page.getByRole("cell", { name: "journey-key" }).isVisible()).toBe(true);
   expect(await page.content()).not.toContain(fullKey);
+  // Created, in Paris time and saying so: the CLI's UTC instant, formatted for that zone.
+  const listed = await cli("--json", "keys", "list", "--account", "acme");
+  const createdAt = new Date(listed.json.find((k: { name: string }) => k.name === "journey-key").created_at);
+  const paris = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone: "Europe/Paris",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      hourCycle: "h23",
+    })
+      .formatToParts(createdAt)
+      .map((p) => [p.type, p.value]),
+  );
+  const created = page.getByRole("row").filter({ hasText: "journey-key" }).locator('td[data-label="Created"]');
+  expect(await created.textContent()).toBe(`${paris.year}-${paris.month}-${paris.day} ${paris.hour}:${paris.minute} Europe/Paris`);
   await shot(page, "keys");
 
   // Revoke, confirmed in a dialog; the key is refused from then on.
@@ -142,7 +187,7 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   await context.close();
 
   if (process.env.GATEWAY_UPDATE_SCREENSHOTS === "1")
-    for (const name of ["keys", "usage"]) copyFileSync(`${ARTIFACTS}/${name}.png`, `docs/dashboard-${name}.png`);
+    for (const name of ["keys", "usage", "usage-breakdown"]) copyFileSync(`${ARTIFACTS}/${name}.png`, `docs/dashboard-${name}.png`);
 }, 120_000);
 
 test("an admin looks at any account and adds credits", async () => {
@@ -160,11 +205,11 @@ test("an admin looks at any account and adds credits", async () => {
   await page.getByLabel("Account", { exact: true }).selectOption("acme");
   await page.getByLabel("Amount").fill("2.5");
   await page.getByRole("button", { name: "Add credits" }).click();
-  await expect.poll(() => page.getByRole("status").textContent()).toBe("Added $2.5 to acme. Balance: $7.499616");
+  await expect.poll(() => page.getByRole("status").textContent()).toBe("Added $2.5 to acme. Balance: $7.499232");
   // The page now shows the account it credited (it was viewing globex), and every balance.
-  await expect.poll(() => page.locator(".balance").textContent()).toBe("Balance of acme: $7.499616");
+  await expect.poll(() => page.locator(".balance").textContent()).toBe("Balance of acme: $7.499232");
   expect(await page.getByLabel("Viewing account").inputValue()).toBe("acme");
-  await expect.poll(() => page.getByRole("row", { name: /^acme \$7\.499616/ }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByRole("row", { name: /^acme \$7\.499232/ }).isVisible()).toBe(true);
   expect(await page.getByRole("cell", { name: "By" }).count()).toBe(0); // a header, not a cell
   await expect.poll(() => page.getByRole("cell", { name: "root@example.com" }).first().isVisible()).toBe(true);
   const inline = page.getByLabel("Amount");
@@ -175,6 +220,6 @@ test("an admin looks at any account and adds credits", async () => {
   expect(await page.getByLabel("Account", { exact: true }).inputValue()).toBe("acme");
   await shot(page, "credits-admin");
   const shown = await cli("--json", "credits", "show", "--account", "acme");
-  expect(shown.json.balance).toBe("7.499616");
+  expect(shown.json.balance).toBe("7.499232");
   await context.close();
 }, 60_000);

@@ -1,7 +1,8 @@
 /**
  * The dashboard on a phone (375×740, docs/dashboard.md "Narrow screens"): no page is wider than
- * the viewport, for an account holder and for an admin; the Usage page's Cost column is on
- * screen; the Revoke dialog's confirming button is inside the viewport and revokes the key when
+ * the viewport (every page the navigation links to, whatever it holds, plus sign-in and the
+ * set-password page), for an account holder and for an admin; the Usage page's Cost column and
+ * its breakdown by tag are on screen; the Revoke dialog's confirming button is inside the viewport and revokes the key when
  * tapped. Runs against a real `gateway serve` child process in Debian's Chromium.
  */
 import type { Browser, Locator, Page } from "playwright-core";
@@ -10,6 +11,7 @@ import { setPasswordByLink } from "./helpers/browser.js";
 import { serveWithBrowser, type ServedDashboard } from "./helpers/dashboard-serve.js";
 
 const PHONE = { width: 375, height: 740 };
+/** Pages whose content is known here; any other page the navigation links to is checked for width too. */
 const PAGES = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health"];
 
 let browser: Browser;
@@ -26,7 +28,7 @@ beforeAll(async () => {
   expect(key.exitCode).toBe(0);
   const res = await fetch(`${url}/v1/chat/completions`, {
     method: "POST",
-    headers: { authorization: `Bearer ${key.json.key}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${key.json.key}`, "content-type": "application/json", "x-gateway-tags": "team=a-rather-long-team-name-for-a-phone" },
     body: JSON.stringify({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
   });
   expect(res.status).toBe(200);
@@ -40,6 +42,9 @@ async function signedIn(email: string, ...flags: string[]): Promise<Page> {
   const added = await cli("--json", "users", "add", email, "--account", "acme", ...flags);
   expect(added.exitCode).toBe(0);
   const page = await (await browser.newContext({ viewport: PHONE })).newPage();
+  await page.goto(added.json.link);
+  await expect.poll(() => page.getByLabel("New password").isVisible()).toBe(true);
+  expect(await pageWidth(page), "set-password page width").toBeLessThanOrEqual(PHONE.width);
   await setPasswordByLink(page, added.json.link, "a long enough password");
   return page;
 }
@@ -54,9 +59,12 @@ async function onScreen(el: Locator): Promise<boolean> {
 }
 
 async function everyPageFits(page: Page, expectText: Record<string, string>): Promise<void> {
-  for (const name of PAGES) {
+  const linked = await page.getByRole("navigation", { name: "Dashboard" }).getByRole("link").allTextContents();
+  expect(linked).toEqual(expect.arrayContaining(PAGES));
+  for (const name of linked) {
     await page.getByRole("link", { name, exact: true }).click();
-    await expect.poll(() => page.locator("main").textContent(), { message: name }).toContain(expectText[name]);
+    if (expectText[name]) await expect.poll(() => page.locator("main").textContent(), { message: name }).toContain(expectText[name]);
+    else await expect.poll(() => page.getByRole("heading", { name, exact: true }).isVisible(), { message: name }).toBe(true);
     expect(await pageWidth(page), `${name} page width`).toBeLessThanOrEqual(PHONE.width);
   }
 }
@@ -71,6 +79,13 @@ test("an account holder's pages fit a 375 px phone, Cost shows, and Revoke can b
   const cost = page.locator('td[data-label="Cost"]').filter({ hasText: "$0.000384" }).first();
   await expect.poll(() => cost.isVisible()).toBe(true);
   expect(await onScreen(cost)).toBe(true);
+  // The breakdown by a tag: its table stacks like the others, every column on screen.
+  await page.getByLabel("Group by").selectOption("tag");
+  const group = page.locator('section.breakdown td[data-label="Tag team"]').filter({ hasText: "a-rather-long-team-name-for-a-phone" });
+  await expect.poll(() => group.isVisible()).toBe(true);
+  expect(await onScreen(page.locator('section.breakdown td[data-label="Cost"]').first())).toBe(true);
+  expect(await onScreen(page.getByRole("button", { name: "Export CSV" }))).toBe(true);
+  expect(await pageWidth(page), "usage breakdown width").toBeLessThanOrEqual(PHONE.width);
 
   await page.getByRole("link", { name: "Keys" }).click();
   const row = page.getByRole("row").filter({ hasText: "phone-key-with-a-long-name" });
@@ -83,6 +98,9 @@ test("an account holder's pages fit a 375 px phone, Cost shows, and Revoke can b
   await expect.poll(() => row.textContent()).toContain("revoked");
   const listed = await cli("--json", "keys", "list", "--account", "acme");
   expect(listed.json.find((k: { name: string }) => k.name === "phone-key-with-a-long-name").state).toBe("revoked");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect.poll(() => page.getByRole("button", { name: "Sign in" }).isVisible()).toBe(true);
+  expect(await pageWidth(page), "sign-in page width").toBeLessThanOrEqual(PHONE.width);
   await page.context().close();
 }, 90_000);
 
