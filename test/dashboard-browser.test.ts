@@ -181,7 +181,8 @@ test("a new user signs in with the link, creates, uses and revokes a key, and si
   await page.getByLabel("Email").fill("alice@example.com");
   await page.getByLabel("Password").fill("a long enough password");
   await page.getByRole("button", { name: "Sign in" }).click();
-  await expect.poll(() => page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
+  // Sign-in hashes the password (scrypt): on a loaded machine it takes more than poll's default second.
+  await expect.poll(() => page.getByRole("button", { name: "Sign out" }).isVisible(), { timeout: 15_000 }).toBe(true);
   expect(await page.content()).not.toContain("globex-private-key");
   expect(violations.filter((v) => !v.includes("401"))).toEqual([]); // no CSP violation, no script error
   await context.close();

@@ -53,7 +53,9 @@ const pageWidth = (page: Page) => page.evaluate<number>("document.documentElemen
 
 /** Its box lies inside the phone's viewport once the page is scrolled down to it (never sideways). */
 async function onScreen(el: Locator): Promise<boolean> {
-  await el.evaluate("e => window.scrollTo(0, e.getBoundingClientRect().top + window.scrollY - 80)");
+  // A string is evaluated as a script in the page: the box's top is relative to the viewport.
+  const top = (await el.boundingBox())?.y ?? 0;
+  await el.page().evaluate(`window.scrollTo(0, window.scrollY + ${top} - 80)`);
   const box = await el.boundingBox();
   return !!box && box.x >= 0 && box.y >= 0 && box.x + box.width <= PHONE.width && box.y + box.height <= PHONE.height;
 }
@@ -83,7 +85,8 @@ test("an account holder's pages fit a 375 px phone, Cost shows, and Revoke can b
   await page.getByLabel("Group by").selectOption("tag");
   const group = page.locator('section.breakdown td[data-label="Tag team"]').filter({ hasText: "a-rather-long-team-name-for-a-phone" });
   await expect.poll(() => group.isVisible()).toBe(true);
-  expect(await onScreen(page.locator('section.breakdown td[data-label="Cost"]').first())).toBe(true);
+  const costCell = page.locator('section.breakdown td[data-label="Cost"]').first();
+  expect(await onScreen(costCell)).toBe(true);
   expect(await onScreen(page.getByRole("button", { name: "Export CSV" }))).toBe(true);
   expect(await pageWidth(page), "usage breakdown width").toBeLessThanOrEqual(PHONE.width);
 
