@@ -15,7 +15,7 @@ export function Empty({ children }: { children: ComponentChildren }) {
 }
 
 /** The browser's time zone (IANA name), said beside every time shown (docs/dashboard.md, "Times"). */
-export const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+const ZONE = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 const LOCAL = new Intl.DateTimeFormat("en-US", {
   timeZone: ZONE,
   year: "numeric",

@@ -9,15 +9,15 @@ import { invalidTags } from "./errors.js";
 
 export type Tags = Record<string, string>;
 
-export const MAX_TAGS = 16;
-export const MAX_TAG_NAME = 64;
-export const MAX_TAG_VALUE = 512;
+const MAX_TAGS = 16;
+const MAX_TAG_NAME = 64;
+const MAX_TAG_VALUE = 512;
 
 /** Header names are plain identifiers, so `name=value` pairs and the CSV column never need quoting rules. */
 const HEADER_NAME = /^[A-Za-z0-9_.:-]+$/;
 
 /** The header's pairs; undefined when absent or blank. */
-export function headerTags(header: string | undefined): Tags | undefined {
+function headerTags(header: string | undefined): Tags | undefined {
   if (header === undefined || header.trim() === "") return undefined;
   const tags = new Map<string, string>(); // a Map, so a name like __proto__ stays a plain name
   const pairs = header.split(",");
@@ -27,7 +27,10 @@ export function headerTags(header: string | undefined): Tags | undefined {
     const name = (eq < 0 ? pair : pair.slice(0, eq)).trim();
     const value = eq < 0 ? "" : pair.slice(eq + 1).trim();
     if (eq < 0 || !HEADER_NAME.test(name) || value === "")
-      throw invalidTags(`X-Gateway-Tags must be name=value pairs separated by commas (team=search,env=prod); got "${pair.trim().slice(0, 80)}".`, "X-Gateway-Tags");
+      throw invalidTags(
+        `X-Gateway-Tags must be name=value pairs separated by commas (team=search,env=prod); got "${pair.trim().slice(0, 80)}".`,
+        "X-Gateway-Tags",
+      );
     if (tags.has(name)) throw invalidTags(`X-Gateway-Tags names "${name}" twice.`, "X-Gateway-Tags");
     checkLengths(name, value, "X-Gateway-Tags");
     tags.set(name, value);
@@ -36,7 +39,7 @@ export function headerTags(header: string | undefined): Tags | undefined {
 }
 
 /** The body's `metadata` (already a string map by the endpoint's schema), checked against OpenAI's limits. */
-export function metadataTags(metadata: Record<string, string> | undefined): Tags | undefined {
+function metadataTags(metadata: Record<string, string> | undefined): Tags | undefined {
   if (!metadata) return undefined;
   const names = Object.keys(metadata);
   if (names.length === 0) return undefined;

@@ -88,7 +88,10 @@ export function dashboardOpenApi() {
       "/usage/groups.csv": {
         get: {
           ...op("The same rows as CSV: group,requests,prompt_tokens,completion_tokens,cost", null, { parameters: [...usageQuery, ...account] }),
-          responses: { 200: { description: "CSV, as gateway usage --by ... --csv prints it", content: { "text/csv": { schema: { type: "string" } } } }, ...errors },
+          responses: {
+            200: { description: "CSV, as gateway usage --by ... --csv prints it", content: { "text/csv": { schema: { type: "string" } } } },
+            ...errors,
+          },
         },
       },
       "/credits": {

@@ -106,7 +106,10 @@ export const ErrorBody = z.object({
 export const UsageGroups = z.object({
   data: z.array(
     z.object({
-      group: z.string().nullable().describe("The tag value, member email, key id, model, endpoint or UTC date; null: no such tag, or a key created from the CLI."),
+      group: z
+        .string()
+        .nullable()
+        .describe("The tag value, member email, key id, model, endpoint or UTC date; null: no such tag, or a key created from the CLI."),
       requests: z.number(),
       prompt_tokens: z.number(),
       completion_tokens: z.number(),

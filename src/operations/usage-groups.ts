@@ -7,9 +7,6 @@ import { invalidRequest } from "../core/errors.js";
 import { nanoToUsd } from "../core/money.js";
 import type { Store, UsageGroup, UsageGrouping, UsageRange } from "../store/index.js";
 
-/** The groupings `--by` and the dashboard's `Group by` offer; a tag is `tag:NAME`. */
-export const GROUPINGS = ["tag", "member", "key", "model", "endpoint", "day"] as const;
-
 export interface UsageGroupRow {
   /** null: requests without the tag, or keys no dashboard user created (docs/usage.md). */
   group: string | null;

@@ -17,7 +17,11 @@ function bound(value: string, now: number, which: "since" | "until"): number {
   if (d) return now - Number(d[1]) * UNITS[d[2]!]!;
   const at = Date.parse(text);
   if (Number.isNaN(at) || !/^\d{4}-\d{2}-\d{2}/.test(text))
-    throw invalidRequest(`${which}: expected a date (2026-11-01), an ISO timestamp or a duration like 7d, got '${value.slice(0, 40)}'.`, "invalid_range", which);
+    throw invalidRequest(
+      `${which}: expected a date (2026-11-01), an ISO timestamp or a duration like 7d, got '${value.slice(0, 40)}'.`,
+      "invalid_range",
+      which,
+    );
   return which === "until" && DATE_ONLY.test(text) ? at + DAY_MS : at;
 }
 

@@ -54,7 +54,8 @@ export function UsageBreakdown({ account, keyNames }: { account: string; keyName
     [account, q],
   );
   const head = by === "day" ? "Day (UTC)" : by === "tag" ? `Tag ${tag.trim()}` : (GROUPINGS.find((g) => g[0] === by)?.[1] ?? by);
-  const label = (r: UsageGroupRow) => (r.group === null ? nullLabel(by) : by === "key" && keyNames.has(r.group) ? `${keyNames.get(r.group)} (${r.group})` : r.group);
+  const label = (r: UsageGroupRow) =>
+    r.group === null ? nullLabel(by) : by === "key" && keyNames.has(r.group) ? `${keyNames.get(r.group)} (${r.group})` : r.group;
   return (
     <section class="breakdown">
       <h3>Breakdown</h3>

@@ -19,7 +19,7 @@ export interface UsageByOptions {
 }
 
 /** What a null group stands for (docs/usage.md): no such tag, or a key no dashboard user created. */
-export function nullGroupLabel(grouping: UsageGrouping): string {
+function nullGroupLabel(grouping: UsageGrouping): string {
   return grouping.by === "tag" ? "(no tag)" : grouping.by === "member" ? "(CLI)" : "(none)";
 }
 

@@ -59,7 +59,12 @@ export function sqliteUsageGroups(db: Database.Database) {
   };
   return {
     usageGroups: (grouping: UsageGrouping, range: UsageRange): UsageGroup[] => {
-      const params = { account: range.account ?? null, since: range.since ?? null, until: range.until ?? null, ...(grouping.by === "tag" ? { tag: grouping.tag } : {}) };
+      const params = {
+        account: range.account ?? null,
+        since: range.since ?? null,
+        until: range.until ?? null,
+        ...(grouping.by === "tag" ? { tag: grouping.tag } : {}),
+      };
       return (statement(grouping.by).all(params) as Row[]).map((r) => ({
         group: r.grp === null ? null : grouping.by === "day" ? new Date(Number(r.grp)).toISOString().slice(0, 10) : String(r.grp),
         requests: Number(r.requests),
