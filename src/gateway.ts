@@ -42,7 +42,7 @@ export interface Gateway {
   /** The response cache (docs/cache.md), when the config enables it: in Redis with one, else in this process. */
   cache: ResponseCache | undefined;
   /** Requests answered from the cache before, by their bytes (cache/request-memo.ts); with the cache only. */
-  cacheMemo: RequestMemo<{ body: object; route: Route }> | undefined;
+  cacheMemo: RequestMemo<{ body: object; route: Route; found?: string; kept?: unknown }> | undefined;
   /** Metrics and the request log (observability/observer.ts). */
   obs: Observer;
   now(): number;

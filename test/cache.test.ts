@@ -206,6 +206,24 @@ describe("streams", () => {
     expect(fake.requests).toHaveLength(1);
   });
 
+  test("the same streamed bytes three times replay the same chunks each time (the memo's kept answer is never changed)", async () => {
+    const body = fresh({ stream: true, stream_options: { include_usage: true }, usage: { include: true } });
+    await post(key, { ...body, stream: false });
+    const replay = async () => {
+      const res = await fetch(`${gw.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.headers.get("x-gateway-cache")).toBe("hit");
+      return (await res.text()).replace(/"id":"[^"]+"|"created":\d+/g, "");
+    };
+    const [a, b, c] = [await replay(), await replay(), await replay()];
+    expect(a).toContain('"cost":"0"');
+    expect([b, c]).toEqual([a, a]);
+    expect(fake.requests).toHaveLength(1);
+  });
+
   test("a streamed answer that completed is stored, and a JSON request for the same body hits it", async () => {
     const body = fresh();
     fake.queue(stream(["Hel", "lo"], { prompt_tokens: 20, completion_tokens: 2 }));

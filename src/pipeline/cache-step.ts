@@ -51,7 +51,9 @@ export async function cachedRepeat<Req extends Parsed, Answer>(
   const found = await gw.cache!.get(memo.id);
   if (found === undefined) return (gw.cacheMemo!.delete(digest!), false);
   ex.state.headers["x-gateway-cache"] = "hit";
-  await answer(gw, ex, ep, key, body, memo.value.route, JSON.parse(found) as Kept<Answer>);
+  // The kept answer as parsed last time while it is the same text (answers are rendered, never changed).
+  if (memo.value.found !== found) memo.value.kept = JSON.parse((memo.value.found = found)) as Kept<unknown>;
+  await answer(gw, ex, ep, key, body, memo.value.route, memo.value.kept as Kept<Answer>);
   return true;
 }
 
