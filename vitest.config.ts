@@ -11,6 +11,8 @@ import { defineConfig } from "vitest/config";
  * use them in `main`): the global set-up fails the run with one line when either is missing.
  */
 const STORE_TESTS = [
+  "test/affinity.test.ts",
+  "test/affinity-pins.test.ts",
   "test/auth.test.ts",
   "test/billing.test.ts",
   "test/cache.test.ts",
@@ -19,6 +21,7 @@ const STORE_TESTS = [
   "test/limits.test.ts",
   "test/money-exact.test.ts",
   "test/money-hard-cases.test.ts",
+  "test/provider-preferences.test.ts",
   "test/stream.test.ts",
 ];
 
