@@ -24,7 +24,7 @@ function redirect(event: H3Event, location: string, cookies: string[]): Response
 
 export function oidcRoutes(app: H3, gw: Gateway, base: string): void {
   const oidc = gw.config.dashboard.oidc;
-  const issuer = oidc && new OidcIssuer(oidc, gw.now);
+  const issuer = oidc && new OidcIssuer(oidc);
   // Warm the discovery so the first sign-in is quick; a failure here only logs and is retried.
   void issuer
     ?.configuration()

@@ -7,27 +7,20 @@ import * as client from "openid-client";
 import type { OidcConfig } from "../config/dashboard.js";
 import { ssoUnavailable } from "../core/errors.js";
 
-/** After a failed discovery, the next sign-in tries again no sooner than this. */
-const RETRY_MS = 5_000;
-
 export class OidcIssuer {
   private found: Promise<client.Configuration> | undefined;
-  private failedAt = -Infinity;
 
-  constructor(
-    readonly settings: OidcConfig,
-    private readonly now: () => number,
-  ) {}
+  constructor(readonly settings: OidcConfig) {}
 
-  /** The issuer's metadata and this client, discovered once and kept; a failure is retried later. */
+  /**
+   * The issuer's metadata and this client, discovered once and kept. A failure is forgotten, so
+   * the next sign-in tries again (sign-ins that overlap share one attempt; each is bounded by
+   * `timeout`, and the dashboard's per-IP limit bounds how often).
+   */
   async configuration(): Promise<client.Configuration> {
     if (!this.found) {
-      if (this.now() - this.failedAt < RETRY_MS) throw ssoUnavailable();
       this.found = this.discover();
-      this.found.catch(() => {
-        this.found = undefined;
-        this.failedAt = this.now();
-      });
+      this.found.catch(() => (this.found = undefined));
     }
     try {
       return await this.found;
