@@ -60,7 +60,13 @@ describe("single sign-on through a real issuer", () => {
     issuer = await startTestIssuer();
     recordSecret(issuer.clientSecret);
     // The issuer answers nothing useful yet: `serve` must start all the same.
-    const oidc = { issuer: issuer.url, clientId: issuer.clientId, clientSecret: "${SSO_CLIENT_SECRET}", allowedDomains: { "allowed.example": "acme" }, roleClaim: "role" };
+    const oidc = {
+      issuer: issuer.url,
+      clientId: issuer.clientId,
+      clientSecret: "${SSO_CLIENT_SECRET}",
+      allowedDomains: { "allowed.example": "acme" },
+      roleClaim: "role",
+    };
     gw = await startGateway({ dashboard: { oidc } }, { SSO_CLIENT_SECRET: issuer.clientSecret });
     issuer.attach(`${gw.url}${CALLBACK}`);
     browser = await launchChromium();

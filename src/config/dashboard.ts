@@ -12,13 +12,13 @@ const UNIT_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 
  * A duration as the CLI writes them (`90s`, `30m`, `12h`, `7d`) or a number of seconds (as
  * `cache.ttl` and `limits` windows are); in milliseconds once parsed.
  */
-export const Duration = z
+const Duration = z
   .union([z.number().int().positive(), z.string().regex(/^\d+[smhd]$/, "expected a duration like 30m, 12h or 7d, or a number of seconds")])
   .transform((v) => (typeof v === "number" ? v * 1000 : Number(v.slice(0, -1)) * UNIT_MS[v.slice(-1)]!))
   .refine((ms) => ms > 0, "expected a positive duration");
 
 /** 127.0.0.0/8, ::1 and localhost: the only hosts a plain-http issuer may have. */
-export function isLoopbackHost(hostname: string): boolean {
+function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
   return host === "localhost" || host === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host);
 }

@@ -24,7 +24,7 @@ export interface SsoIdentity {
  * The claim's role: a string naming a role, or a list (groups, app roles) of which the most
  * powerful role named wins; anything else names none.
  */
-export function roleFromClaim(value: unknown): Role | undefined {
+function roleFromClaim(value: unknown): Role | undefined {
   const values = Array.isArray(value) ? value : [value];
   return ROLES.find((r) => values.some((v) => isRole(v) && v === r));
 }

@@ -39,7 +39,15 @@ export async function startTestIssuer(): Promise<TestIssuer> {
     users,
     attach(redirectUri) {
       const provider = new Provider(url, {
-        clients: [{ client_id: "llm-gateway", client_secret: clientSecret, redirect_uris: [redirectUri], response_types: ["code"], grant_types: ["authorization_code"] }],
+        clients: [
+          {
+            client_id: "llm-gateway",
+            client_secret: clientSecret,
+            redirect_uris: [redirectUri],
+            response_types: ["code"],
+            grant_types: ["authorization_code"],
+          },
+        ],
         pkce: { required: () => true },
         features: { devInteractions: { enabled: true } },
         claims: { openid: ["sub"], email: ["email", "email_verified"], profile: ["role"] },
