@@ -58,14 +58,27 @@ export function identify(claims: Claims, oidc: OidcConfig): SsoIdentity {
  */
 export async function provision(store: Store, id: SsoIdentity, defaultRole: Role, now: number): Promise<DashboardUser> {
   await store.ensureAccount(id.account, now);
-  const existing = await store.findUser(id.email);
+  let existing = await store.findUser(id.email);
   if (!existing) {
-    const user: DashboardUser = { email: id.email, account: id.account, admin: false, passwordHash: null, createdAt: now };
-    await store.createUser(user, id.claimedRole ?? defaultRole);
-    return user;
+    const made = await createOnce(store, id, defaultRole, now);
+    if (made.created) return made.user;
+    existing = made.user;
   }
   const member = (await store.memberships(id.email)).find((m) => m.account === id.account);
   const role = id.claimedRole ?? member?.role ?? defaultRole;
   if (member?.role !== role) await store.setMembership({ email: id.email, account: id.account, role, createdAt: member?.createdAt ?? now });
   return existing;
+}
+
+/** The first sign-in's user; when two first sign-ins race, the loser finds the winner's user. */
+async function createOnce(store: Store, id: SsoIdentity, defaultRole: Role, now: number): Promise<{ user: DashboardUser; created: boolean }> {
+  const user: DashboardUser = { email: id.email, account: id.account, admin: false, passwordHash: null, createdAt: now };
+  try {
+    await store.createUser(user, id.claimedRole ?? defaultRole);
+    return { user, created: true };
+  } catch (err) {
+    const winner = await store.findUser(id.email);
+    if (!winner) throw err;
+    return { user: winner, created: false };
+  }
 }
