@@ -16,6 +16,7 @@ const STORE_TESTS = [
   "test/auth.test.ts",
   "test/billing.test.ts",
   "test/cache.test.ts",
+  "test/dashboard-sso.test.ts",
   "test/fallbacks.test.ts",
   "test/gateway-cost.test.ts",
   "test/limits.test.ts",
