@@ -11,14 +11,18 @@ import { defineConfig } from "vitest/config";
  * use them in `main`): the global set-up fails the run with one line when either is missing.
  */
 const STORE_TESTS = [
+  "test/affinity.test.ts",
+  "test/affinity-pins.test.ts",
   "test/auth.test.ts",
   "test/billing.test.ts",
   "test/cache.test.ts",
+  "test/dashboard-sso.test.ts",
   "test/fallbacks.test.ts",
   "test/gateway-cost.test.ts",
   "test/limits.test.ts",
   "test/money-exact.test.ts",
   "test/money-hard-cases.test.ts",
+  "test/provider-preferences.test.ts",
   "test/stream.test.ts",
   "test/usage-tags.test.ts",
 ];

@@ -19,6 +19,8 @@ import { Upstream } from "./upstream/upstream.js";
 import { MemoryCache } from "./cache/memory.js";
 import type { ResponseCache } from "./cache/policy.js";
 import { RedisCache } from "./cache/redis.js";
+import { RequestMemo } from "./cache/request-memo.js";
+import type { Route } from "./catalog/catalog.js";
 
 export interface Gateway {
   config: Config;
@@ -39,6 +41,8 @@ export interface Gateway {
   journal: InflightJournal;
   /** The response cache (docs/cache.md), when the config enables it: in Redis with one, else in this process. */
   cache: ResponseCache | undefined;
+  /** Requests answered from the cache before, by their bytes (cache/request-memo.ts); with the cache only. */
+  cacheMemo: RequestMemo<{ body: object; route: Route; found?: string; kept?: unknown }> | undefined;
   /** Metrics and the request log (observability/observer.ts). */
   obs: Observer;
   now(): number;
@@ -108,6 +112,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     stopStreams: () => stopping.abort(),
     journal,
     cache: responseCache(config, shared && redis && { client: shared.client, prefix: redis.prefix }, now),
+    cacheMemo: config.cache.enabled ? new RequestMemo() : undefined,
     obs,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
     async close() {
@@ -128,6 +133,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const unwatch = store.watch(() => {
     auth.invalidate();
     byok.invalidate();
+    gateway.cacheMemo?.clear(); // its routes were read from what changed
     // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
     buildCatalog().then(
       (c) => void (gateway.catalog = c),

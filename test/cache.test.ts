@@ -88,16 +88,23 @@ test("a hit is a ledger row at cost 0 marked cache_hit whose list cost is what i
   const body = fresh();
   const miss = await post(key, body);
   const hit = await post(key, body);
-  const found = await rows<{ request_id: string; cost: number; list_cost: number; usage_source: string; provider: string | null }>(
+  // The same bytes again: answered through the memo of repeats (cache/request-memo.ts), exactly like the first hit.
+  const repeat = await post(key, body);
+  expect([repeat.cache, repeat.cost, repeat.json.choices, repeat.json.usage]).toEqual(["hit", "0", hit.json.choices, hit.json.usage]);
+  expect(fake.requests).toHaveLength(1);
+  const found = await rows<{ request_id: string; cost: number; list_cost: number; usage_source: string; provider: string | null; model: string }>(
     gw.db,
-    "SELECT request_id, cost, list_cost, usage_source, provider FROM ledger WHERE request_id IN (?, ?) ORDER BY created_at",
+    "SELECT request_id, cost, list_cost, usage_source, provider, model FROM ledger WHERE request_id IN (?, ?, ?) ORDER BY id",
     miss.id,
     hit.id,
+    repeat.id,
   );
   // 1000 prompt tokens at $0.15/1M + 500 completion at $0.60/1M = 150,000 + 300,000 nano-USD.
+  const model = "openai/gpt-4o-mini";
   expect(found).toEqual([
-    { request_id: miss.id, cost: 450_000, list_cost: 450_000, usage_source: "provider", provider: "openai" },
-    { request_id: hit.id, cost: 0, list_cost: 450_000, usage_source: "cache_hit", provider: null },
+    { request_id: miss.id, cost: 450_000, list_cost: 450_000, usage_source: "provider", provider: "openai", model },
+    { request_id: hit.id, cost: 0, list_cost: 450_000, usage_source: "cache_hit", provider: null, model },
+    { request_id: repeat.id, cost: 0, list_cost: 450_000, usage_source: "cache_hit", provider: null, model },
   ]);
 });
 
@@ -109,6 +116,18 @@ describe("who and what may use the cache", () => {
     expect(theirs.cache).toBe("miss");
     expect(fake.requests).toHaveLength(2);
     expect((await post(other, body)).cache).toBe("hit");
+  });
+
+  test("a key switched off after its hits bypasses the cache, even for bytes it was answered from before", async () => {
+    const mine = await gw.createKey({ cache: "on", name: "switched-off" });
+    const body = fresh();
+    await post(mine, body);
+    expect([(await post(mine, body)).cache, (await post(mine, body)).cache]).toEqual(["hit", "hit"]);
+    // As the dashboard does: change the key, then drop the gateway's cached keys.
+    await gw.store.updateKey((await gw.store.findKey("switched-off"))!.id, { cache: "off" }, Date.now());
+    gw.server.gateway.auth.invalidate();
+    expect((await post(mine, body)).cache).toBe("bypass");
+    expect(fake.requests).toHaveLength(2);
   });
 
   test("a key without --cache bypasses it: every request goes upstream", async () => {
@@ -184,6 +203,24 @@ describe("streams", () => {
     expect(text).toBe(first.json.choices[0].message.content);
     expect(finish).toBe("stop");
     expect(usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 500, total_tokens: 1500 });
+    expect(fake.requests).toHaveLength(1);
+  });
+
+  test("the same streamed bytes three times replay the same chunks each time (the memo's kept answer is never changed)", async () => {
+    const body = fresh({ stream: true, stream_options: { include_usage: true }, usage: { include: true } });
+    await post(key, { ...body, stream: false });
+    const replay = async () => {
+      const res = await fetch(`${gw.url}/v1/chat/completions`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      expect(res.headers.get("x-gateway-cache")).toBe("hit");
+      return (await res.text()).replace(/"id":"[^"]+"|"created":\d+/g, "");
+    };
+    const [a, b, c] = [await replay(), await replay(), await replay()];
+    expect(a).toContain('"cost":"0"');
+    expect([b, c]).toEqual([a, a]);
     expect(fake.requests).toHaveLength(1);
   });
 

@@ -4,6 +4,7 @@
  * stream moves on only before its first byte. Two fakes in OpenAI's wire format, one per model.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, test } from "vitest";
+import { startupWarnings } from "../src/app/startup-check.js";
 import { error, stream } from "./helpers/openai-wire.js";
 import { rows } from "./helpers/rows.js";
 import { onPostgres } from "./helpers/services.js";
@@ -130,6 +131,20 @@ describe("config fallbacks", () => {
     expect(res.status).toBe(200);
     expect(((await res.json()) as { model: string }).model).toBe("acme/b");
     expect(await ledgerOf(s, "fb-config")).toEqual([{ model: "acme/b", provider: "beta", cost: B_COST, status: "ok", attempts: 2 }]);
+  });
+
+  test("serve warns at start about a `fallbacks` entry naming a model the catalog does not know, and only about it", async () => {
+    const gw = s.gw.server.gateway;
+    const fallbacks = gw.config.fallbacks;
+    expect(startupWarnings(gw, {}).filter((l) => l.includes("fallbacks"))).toEqual([]);
+    gw.config.fallbacks = { ...fallbacks, "acme/a": ["acme/b", "acme/nope"] };
+    try {
+      expect(startupWarnings(gw, {}).filter((l) => l.includes("fallbacks"))).toEqual([
+        "warning: fallbacks.acme/a: 'acme/nope' is not a model of the catalog (gateway models list): requests skip it",
+      ]);
+    } finally {
+      gw.config.fallbacks = fallbacks;
+    }
   });
 
   test("a model with `fallbacks` that answers keeps the request", async () => {

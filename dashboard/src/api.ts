@@ -26,6 +26,12 @@ export async function api<T>(method: string, path: string, body?: unknown): Prom
 export const withAccount = (path: string, account: string | undefined) =>
   account ? `${path}${path.includes("?") ? "&" : "?"}account=${encodeURIComponent(account)}` : path;
 
+/** How this gateway lets users sign in (GET /sign-in-methods). */
+export interface SignInMethods {
+  password: boolean;
+  sso: boolean;
+}
+
 export interface Me {
   email: string;
   account: string;

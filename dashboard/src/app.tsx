@@ -65,7 +65,7 @@ export function App() {
   if (me === null)
     return (
       <Frame>
-        <SignInPage onDone={signedIn} />
+        <SignInPage onDone={signedIn} ssoErrorCode={params.get("sso_error")} />
       </Frame>
     );
 

@@ -1,10 +1,11 @@
 /**
  * What `gateway serve` says on stderr at start about what will not work (docs/cli.md),
  * one line each: a configured provider without a key, and no provider usable at all (instead
- * of starting silently with a catalog nobody can reach), and PostgreSQL without Redis (limits
- * per process). BYOK secrets that cannot decrypt are
+ * of starting silently with a catalog nobody can reach), PostgreSQL without Redis (limits
+ * per process), and `fallbacks` naming an unknown model. BYOK secrets that cannot decrypt are
  * said by access/byok.ts `unreadableLine`.
  */
+import { resolveAlias } from "../catalog/aliases.js";
 import { redisOf } from "../config/config.js";
 import type { Gateway } from "../gateway.js";
 import type { ProviderInstance } from "../plugin/load.js";
@@ -33,7 +34,23 @@ export function startupWarnings(gw: Gateway, env: NodeJS.ProcessEnv = process.en
         "(run gateway init, or export OPENAI_API_KEY, ANTHROPIC_API_KEY, ... and restart); accounts' own keys (gateway byok set) still work",
     );
   }
-  return lines;
+  return [...lines, ...fallbackWarnings(gw)];
+}
+
+/** A `fallbacks` entry naming a model the catalog does not know: requests would skip it (docs/routing.md). */
+function fallbackWarnings(gw: Gateway): string[] {
+  const known = (model: string) => {
+    try {
+      return gw.catalog.find(resolveAlias(gw.config.aliases, model), () => "any key") !== undefined; // known, whoever holds a key
+    } catch {
+      return true; // an ambiguous bare name is a model; the request says which to pick
+    }
+  };
+  return Object.entries(gw.config.fallbacks).flatMap(([model, list]) =>
+    [model, ...list]
+      .filter((m) => !known(m))
+      .map((m) => `warning: fallbacks.${model}: '${m}' is not a model of the catalog (gateway models list): requests skip it`),
+  );
 }
 
 /** Models a request can reach on the gateway's own keys (no BYOK): the number worth announcing. */

@@ -9,6 +9,7 @@ import { formatProblems, nearMiss, problemsOf, unsetProblem, type LineOf, type P
 import { PLACEHOLDER } from "./source.js";
 import { UsageError } from "../core/errors.js";
 import { ProviderPreferences } from "../core/routing-fields.js";
+import { DashboardConfig } from "./dashboard.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
@@ -181,8 +182,8 @@ export const Config = z.strictObject({
       cooldown: z.number().int().positive().default(30_000),
     })
     .prefault({}),
-  /** The web dashboard at /dashboard/ (docs/dashboard.md); `url`: its public address, for the sign-in links `gateway users` prints. */
-  dashboard: z.strictObject({ enabled: z.boolean().default(true), url: z.url().optional() }).prefault({}),
+  /** The web dashboard at /dashboard/ (docs/dashboard.md): its public address, sign-in methods, idle sessions. */
+  dashboard: DashboardConfig.prefault({}),
   metrics: MetricsConfig.prefault({}),
   log: LogConfig.prefault({}),
   otel: OtelConfig.optional(),

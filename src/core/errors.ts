@@ -134,5 +134,23 @@ export const signInRequired = (message = "Sign in to the dashboard first.") => n
 /** A state-changing dashboard request from another origin, or an account holder reaching past their account. */
 export const forbidden = (message: string, code: string) => new GatewayError(403, "invalid_request_error", code, message);
 
+/** Sign-in by password or sign-in link while `dashboard.passwordSignIn` is false (docs/dashboard.md, "Single sign-on"). */
+export const passwordSignInDisabled = () =>
+  forbidden("Sign-in by password is turned off on this gateway (dashboard.passwordSignIn: false): use Sign in with SSO.", "password_sign_in_disabled");
+
+/** Single sign-on asked for where `dashboard.oidc` is not set. */
+export const ssoNotConfigured = () => notFound("Single sign-on is not configured on this gateway (dashboard.oidc).", "sso_not_configured");
+
+/** The issuer's discovery document or token endpoint could not be reached in time. */
+export const ssoUnavailable = (cause?: unknown) =>
+  new GatewayError(503, "upstream_error", "sso_unavailable", "The single sign-on issuer could not be reached. Retry later.", { cause });
+
+/**
+ * A sign-in the issuer or the gateway refused: a bad or expired state, a failed code exchange or
+ * ID token check (`sso_failed`), or an identity this gateway does not admit (`email_missing`,
+ * `email_unverified`, `domain_not_allowed`).
+ */
+export const ssoRefused = (code: string, message: string) => new GatewayError(403, "authentication_error", code, message);
+
 /** An `X-Gateway-Tags` header or a `metadata` map outside the rules of docs/usage.md ("Tags"); `param` names which. */
 export const invalidTags = (message: string, param: "X-Gateway-Tags" | "metadata") => invalidRequest(message, "invalid_tags", param);

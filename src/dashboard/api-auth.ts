@@ -1,9 +1,10 @@
 /**
  * Signing in and out (docs/dashboard.md): email and password (throttled per user and per IP),
- * a one-time link that sets the password and signs in, and sign-out that deletes the session.
+ * a one-time link that sets the password and signs in (both refused when `dashboard.passwordSignIn`
+ * is false), and sign-out that deletes the session. Single sign-on is api-oidc.ts.
  */
 import type { H3, H3Event } from "h3";
-import { GatewayError, invalidRequest } from "../core/errors.js";
+import { GatewayError, invalidRequest, passwordSignInDisabled } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { eventClientIp } from "../http/client-ip.js";
 import { normalizeEmail } from "../operations/dashboard-users.js";
@@ -22,6 +23,7 @@ const wrongPassword = () => new GatewayError(401, "authentication_error", "inval
 /** Email and password, checked only while neither the user nor the IP is over its failure budget. */
 async function signIn(gw: Gateway, throttle: SignInThrottle, event: H3Event): Promise<Response> {
   checkOrigin(event, gw.config);
+  if (!gw.config.dashboard.passwordSignIn) throw passwordSignInDisabled();
   const body = await readBody(event, SignInBody);
   const email = body.email.trim().toLowerCase();
   const ip = eventClientIp(event, gw.config.server);
@@ -51,6 +53,7 @@ export function authRoutes(app: H3, gw: Gateway, base: string): void {
   // The page a sign-in link opens posts here: the link is spent whatever happens next.
   app.post(`${base}/password`, async (event) => {
     checkOrigin(event, gw.config);
+    if (!gw.config.dashboard.passwordSignIn) throw passwordSignInDisabled();
     const body = await readBody(event, SetPasswordBody);
     const email = await gw.store.takeSignInLink(hashToken(body.token), gw.now());
     const user = email ? await gw.store.findUser(normalizeEmail(email)) : undefined;

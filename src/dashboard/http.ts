@@ -36,6 +36,14 @@ export function checkOrigin(event: H3Event, config: Pick<Config, "server" | "das
   }
 }
 
+/**
+ * Where this dashboard is reached, without a trailing slash: `dashboard.url` when set, else the
+ * request's scheme and Host (as the Origin check). The SSO redirect URI is built on it.
+ */
+export function dashboardBase(event: H3Event, config: Pick<Config, "server" | "dashboard">): string {
+  return config.dashboard.url ? config.dashboard.url.replace(/\/+$/, "") : (expectedOrigin(event, config) ?? "");
+}
+
 function expectedOrigin(event: H3Event, config: Pick<Config, "server" | "dashboard">): string | undefined {
   if (config.dashboard.url) return new URL(config.dashboard.url).origin;
   const host = event.req.headers.get("host");

@@ -45,6 +45,7 @@ export function dashboardOpenApi() {
         "ByokList",
         "ModelList",
         "Accounts",
+        "SignInMethods",
         "ErrorBody",
       ] as const
     ).map((n) => [n === "ErrorBody" ? "Error" : n, json(S[n])]),
@@ -109,6 +110,19 @@ export function dashboardOpenApi() {
       },
       "/models": { get: op("Models this account can use, with prices per 1M tokens", "ModelList", { parameters: account }) },
       "/health": { get: op("Provider health", null) },
+      "/sign-in-methods": { get: { summary: "How users may sign in here (no session needed)", responses: { 200: ok("SignInMethods"), ...errors } } },
+      "/oidc/start": {
+        get: {
+          summary: "Single sign-on: a redirect to the issuer (authorization code, PKCE S256); 404 sso_not_configured without dashboard.oidc",
+          responses: { 302: ok(null, "To the issuer, or back to the sign-in page with sso_error=<code>"), ...errors },
+        },
+      },
+      "/oidc/callback": {
+        get: {
+          summary: "Where the issuer sends the browser back: provisions the user, starts a session, redirects to /dashboard/",
+          responses: { 302: ok(null, "To /dashboard/ signed in, or to the sign-in page with sso_error=<code>"), ...errors },
+        },
+      },
     },
   };
 }

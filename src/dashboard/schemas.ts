@@ -101,6 +101,10 @@ export const Accounts = z.array(z.object({ id: z.string(), balance: Money, keys:
 export const ErrorBody = z.object({
   error: z.object({ message: z.string(), type: z.string(), code: z.string().nullable(), request_id: z.string() }),
 });
+export const SignInMethods = z.object({
+  password: z.boolean().describe("Sign-in by password and sign-in link (dashboard.passwordSignIn)."),
+  sso: z.boolean().describe("Single sign-on: GET /oidc/start (dashboard.oidc)."),
+});
 
 /** The Usage page's breakdown (docs/usage.md): `gateway usage --by ... --json`'s rows. */
 export const UsageGroups = z.object({

@@ -1,7 +1,8 @@
 /**
  * Dashboard sessions (docs/dashboard.md): a random token in an HttpOnly, SameSite=Strict cookie
  * (Secure over HTTPS), its SHA-256 in the store. Signing out deletes the row, so a copied
- * cookie is dead too.
+ * cookie is dead too. A session ends 7 days after sign-in, or earlier when unused for
+ * `dashboard.sessionIdle` (default 12 h).
  */
 import { randomBytes } from "node:crypto";
 import { getCookie, type H3Event } from "h3";
@@ -26,11 +27,19 @@ export async function startSession(gw: Gateway, event: H3Event, email: string): 
   return cookie(token, SESSION_TTL_MS / 1000, isSecure(event, gw.config.server));
 }
 
-/** The signed-in user, or a 401. */
+/** A session's use is written at most once a minute (or a quarter of `dashboard.sessionIdle`, when shorter). */
+const SEEN_EVERY_MS = 60_000;
+
+/**
+ * The signed-in user, or a 401: the session must be under its 7 days and used within
+ * `dashboard.sessionIdle`. A user without a password is one single sign-on provisioned.
+ */
 export async function currentUser(gw: Gateway, event: H3Event): Promise<DashboardUser> {
   const token = getCookie(event, COOKIE);
-  const user = token ? await gw.store.findSession(hashToken(token), gw.now()) : undefined;
-  if (!user || user.passwordHash === null) throw signInRequired();
+  const now = gw.now();
+  const idle = gw.config.dashboard.sessionIdle;
+  const user = token ? await gw.store.useSession(hashToken(token), now, now - idle, Math.min(SEEN_EVERY_MS, Math.floor(idle / 4))) : undefined;
+  if (!user) throw signInRequired();
   return user;
 }
 

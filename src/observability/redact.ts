@@ -17,6 +17,8 @@ const SECRET_FIELDS = [
   "api_key",
   "key",
   "secret",
+  "clientSecret",
+  "client_secret",
   "password",
   "token",
   "secretAccessKey",

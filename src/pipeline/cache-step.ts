@@ -26,6 +26,38 @@ interface Kept<Answer> {
   usage: Usage;
 }
 
+/** The memo's key for this request's bytes, when the cache could answer it (cache/request-memo.ts). */
+export function repeatDigest(gw: Gateway, ep: Endpoint<Parsed, unknown>, key: KeyRecord, raw: Buffer): string | undefined {
+  if (!gw.cacheMemo || !ep.cache || (key.cache ?? "off") === "off") return undefined;
+  return gw.cacheMemo.digest(key.id, ep.name, raw);
+}
+
+/**
+ * A repeat of a request answered from the cache before, answered again without parsing,
+ * validating or routing it (docs/cache.md, "What a hit costs"). False: not a repeat, the
+ * request refuses the cache, or the answer is gone; the request goes the ordinary way.
+ */
+export async function cachedRepeat<Req extends Parsed, Answer>(
+  gw: Gateway,
+  ex: Exchange,
+  ep: Endpoint<Req, Answer>,
+  key: KeyRecord,
+  digest: string | undefined,
+): Promise<boolean> {
+  const memo = digest === undefined ? undefined : gw.cacheMemo!.get(digest);
+  if (!memo) return false;
+  const body = memo.value.body as Req;
+  const use = cacheUse(key, body as Partial<ChatRequest>, ex.header("cache-control"));
+  if (use === "bypass" || !use.read) return false;
+  const found = await gw.cache!.get(memo.id);
+  if (found === undefined) return (gw.cacheMemo!.delete(digest!), false);
+  ex.state.headers["x-gateway-cache"] = "hit";
+  // The kept answer as parsed last time while it is the same text (answers are rendered, never changed).
+  if (memo.value.found !== found) memo.value.kept = JSON.parse((memo.value.found = found)) as Kept<unknown>;
+  await answer(gw, ex, ep, key, body, memo.value.route, memo.value.kept as Kept<Answer>);
+  return true;
+}
+
 export async function cacheStage<Req extends Parsed, Answer>(
   gw: Gateway,
   ex: Exchange,
@@ -33,6 +65,7 @@ export async function cacheStage<Req extends Parsed, Answer>(
   key: KeyRecord,
   body: Req,
   route: Route,
+  repeat?: { digest: string; bytes: number },
 ): Promise<CacheStep> {
   const cache = gw.cache;
   if (!cache || !ep.cache) return { answered: false };
@@ -43,6 +76,8 @@ export async function cacheStage<Req extends Parsed, Answer>(
   const found = use.read ? await cache.get(id) : undefined;
   if (found === undefined) return { answered: false, keep: (answer, usage) => void cache.set(id, JSON.stringify({ answer, usage })) };
   ex.state.headers["x-gateway-cache"] = "hit";
+  // Remembered only once answered from the cache: such a body is read, never sent upstream (and changed) again.
+  if (repeat) gw.cacheMemo!.set(repeat.digest, id, { body, route }, repeat.bytes);
   await answer(gw, ex, ep, key, body, route, JSON.parse(found) as Kept<Answer>);
   return { answered: true };
 }

@@ -16,18 +16,21 @@ import { nanoToUsd } from "../core/money.js";
 import type { Attempt } from "../store/index.js";
 import type { Endpoint, Job, Parsed } from "./endpoint.js";
 import { withFailover } from "./failover.js";
-import { cacheStage } from "./cache-step.js";
+import { cachedRepeat, cacheStage, repeatDigest } from "./cache-step.js";
 import { routeModels } from "./route-models.js";
 import { tagsOf } from "./request-tags.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
   const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // auth
-  const parsed = ep.parse(gw, await ex.body(gw.config.server.maxBodyBytes), key, ex);
+  const raw = await ex.body(gw.config.server.maxBodyBytes);
+  const digest = repeatDigest(gw, ep, key, raw);
+  if (await cachedRepeat(gw, ex, ep, key, digest)) return; // cache: these bytes were answered from it before (pipeline/cache-step.ts)
+  const parsed = ep.parse(gw, raw, key, ex);
   const body = parsed instanceof Promise ? await parsed : parsed;
   const tags = tagsOf(ex, ep, body); // a malformed tag is a 400 before any hold (docs/usage.md)
   const routes = await routeModels(gw, ex, ep, key, body);
   // cache: a hit on the first model is answered here (pipeline/cache-step.ts); only its own answer is kept.
-  const cached = await cacheStage(gw, ex, ep, key, body, routes[0]!);
+  const cached = await cacheStage(gw, ex, ep, key, body, routes[0]!, digest === undefined ? undefined : { digest, bytes: raw.length });
   if (cached.answered) return;
   const attempts: Attempt[] = []; // every model's attempts, on the row of the request
   for (let i = 0; ; i++) {

@@ -15,7 +15,7 @@ export interface DashboardUser {
   createdAt: number;
 }
 
-/** A signed-in browser: the SHA-256 of its cookie's token, never the token. */
+/** A signed-in browser: the SHA-256 of its cookie's token, never the token. Its last use starts at `createdAt`. */
 export interface DashboardSession {
   hash: string;
   email: string;
@@ -51,6 +51,13 @@ export interface DashboardStore {
   createSession(session: DashboardSession): Promise<void>;
   /** The session's user while the session has not expired at `now`. */
   findSession(hash: string, now: number): Promise<DashboardUser | undefined>;
+  /**
+   * A request of a signed-in browser: the session's user while it has not expired at `now` and
+   * was last used after `idleSince` (docs/dashboard.md, "Sessions"). The use is recorded at
+   * `now` only when the recorded one is `seenEveryMs` old or older, so an active session writes
+   * once in that while, not on every request.
+   */
+  useSession(hash: string, now: number, idleSince: number, seenEveryMs: number): Promise<DashboardUser | undefined>;
   deleteSession(hash: string): Promise<void>;
   /** A new sign-in link replaces the user's earlier ones. */
   createSignInLink(hash: string, email: string, expiresAt: number): Promise<void>;

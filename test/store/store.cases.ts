@@ -432,6 +432,23 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       expect(await store.findSession("s3", T0)).toBeUndefined();
     });
 
+    test("useSession: an idle session ends, a used one lives on, and its use is recorded at most once per interval", async () => {
+      const user = { email: "idle@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 };
+      await store.createUser(user, "member");
+      await store.createSession({ hash: "u1", email: user.email, createdAt: T0, expiresAt: T0 + 10_000 });
+      // Idle window 100 ms, uses recorded when the recorded one is 50 ms old or older.
+      expect(await store.useSession("u1", T0 + 40, T0 + 40 - 100, 50)).toEqual(user); // too soon: not recorded
+      expect(await store.useSession("u1", T0 + 100, T0, 50)).toBeUndefined(); // last recorded use T0 is not after T0
+      expect(await store.useSession("u1", T0 + 99, T0 - 1, 50)).toEqual(user); // recorded at T0 + 99
+      expect(await store.useSession("u1", T0 + 140, T0 + 40, 50)).toEqual(user); // alive thanks to the use at T0 + 99; too soon to record
+      expect(await store.useSession("u1", T0 + 199, T0 + 99, 50)).toBeUndefined(); // idle since T0 + 99
+      // The fixed lifetime still holds for a session in use.
+      await store.createSession({ hash: "u2", email: user.email, createdAt: T0, expiresAt: T0 + 100 });
+      expect(await store.useSession("u2", T0 + 60, T0 - 40, 50)).toEqual(user);
+      expect(await store.useSession("u2", T0 + 100, T0 + 60, 50)).toBeUndefined();
+      expect(await store.useSession("nope", T0, T0 - 100, 50)).toBeUndefined();
+    });
+
     test("memberships: a new user owns their account unless told otherwise, belongs to several, roles change, removal keeps the user", async () => {
       await store.ensureAccount("beta", T0);
       await store.createUser({ email: "o@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 });

@@ -88,7 +88,7 @@ export function pgDashboard(pool: pg.Pool) {
     createSession: (s: DashboardSession): Promise<void> =>
       transaction(pool, async (c) => {
         await c.query("DELETE FROM dashboard_sessions WHERE expires_at <= $1", [s.createdAt]);
-        await c.query("INSERT INTO dashboard_sessions (hash, email, created_at, expires_at) VALUES ($1, $2, $3, $4)", [
+        await c.query("INSERT INTO dashboard_sessions (hash, email, created_at, expires_at, last_seen_at) VALUES ($1, $2, $3, $4, $3)", [
           s.hash,
           s.email,
           s.createdAt,
@@ -101,6 +101,18 @@ export function pgDashboard(pool: pg.Pool) {
         `SELECT u.* FROM dashboard_sessions s JOIN dashboard_users u ON u.email = s.email
         WHERE s.hash = $1 AND s.expires_at > $2`,
         [hash, now],
+      );
+      return rows[0] && fromRow(rows[0]);
+    },
+    // One round trip; the UPDATE matches a row only when the recorded use is old, so most requests only read.
+    async useSession(hash: string, now: number, idleSince: number, seenEveryMs: number): Promise<DashboardUser | undefined> {
+      const { rows } = await query<UserRow>(
+        pool,
+        `WITH s AS (SELECT hash, email, last_seen_at FROM dashboard_sessions WHERE hash = $1 AND expires_at > $2 AND last_seen_at > $3),
+        seen AS (UPDATE dashboard_sessions d SET last_seen_at = GREATEST(d.last_seen_at, $2) FROM s
+          WHERE d.hash = s.hash AND s.last_seen_at <= $2::bigint - $4::bigint)
+        SELECT u.* FROM s JOIN dashboard_users u ON u.email = s.email`,
+        [hash, now, idleSince, seenEveryMs],
       );
       return rows[0] && fromRow(rows[0]);
     },

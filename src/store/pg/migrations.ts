@@ -285,6 +285,10 @@ export const pgMigrations: string[] = [
    CREATE INDEX memberships_account ON memberships(account);
    INSERT INTO memberships (email, account, role, created_at) SELECT email, account, 'owner', created_at FROM dashboard_users;
    ALTER TABLE keys ADD COLUMN created_by text;`,
+  // Idle sessions end (docs/dashboard.md, "Sessions"), as SQLite's: when a session was last used,
+  // recorded at most once a minute; a session from before counts as used when it was created.
+  `ALTER TABLE dashboard_sessions ADD COLUMN last_seen_at bigint NOT NULL DEFAULT 0;
+   UPDATE dashboard_sessions SET last_seen_at = created_at;`,
   // Usage by tag (docs/usage.md), as SQLite's: a request's tags on its ledger row, and their
   // daily rollups. gw_settle_tagged settles through gw_settle (whatever its current version)
   // and writes the row's tags in the same transaction, so gw_settle itself stays untouched.

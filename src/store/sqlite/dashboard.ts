@@ -31,9 +31,14 @@ export function sqliteDashboard(db: Database.Database) {
     removeUser: db.prepare("DELETE FROM dashboard_users WHERE email = ?"),
     setPassword: db.prepare("UPDATE dashboard_users SET password_hash = ? WHERE email = ?"),
     endSessions: db.prepare("DELETE FROM dashboard_sessions WHERE email = ?"),
-    insertSession: db.prepare("INSERT INTO dashboard_sessions (hash, email, created_at, expires_at) VALUES (@hash, @email, @createdAt, @expiresAt)"),
+    insertSession: db.prepare(
+      "INSERT INTO dashboard_sessions (hash, email, created_at, expires_at, last_seen_at) VALUES (@hash, @email, @createdAt, @expiresAt, @createdAt)",
+    ),
     session: db.prepare(`SELECT u.* FROM dashboard_sessions s JOIN dashboard_users u ON u.email = s.email
       WHERE s.hash = ? AND s.expires_at > ?`),
+    usedSession: db.prepare(`SELECT u.*, s.last_seen_at AS seen FROM dashboard_sessions s JOIN dashboard_users u ON u.email = s.email
+      WHERE s.hash = ? AND s.expires_at > ? AND s.last_seen_at > ?`),
+    seeSession: db.prepare("UPDATE dashboard_sessions SET last_seen_at = MAX(last_seen_at, ?) WHERE hash = ?"),
     deleteSession: db.prepare("DELETE FROM dashboard_sessions WHERE hash = ?"),
     // Expired sessions of everyone go when anyone signs in: no timer, and the table stays small.
     pruneSessions: db.prepare("DELETE FROM dashboard_sessions WHERE expires_at <= ?"),
@@ -79,6 +84,13 @@ export function sqliteDashboard(db: Database.Database) {
     findSession: async (hash: string, now: number) => {
       const row = s.session.get(hash, now) as UserRow | undefined;
       return row && fromRow(row);
+    },
+    // Read first, write only when the recorded use is old: most requests only read.
+    useSession: async (hash: string, now: number, idleSince: number, seenEveryMs: number) => {
+      const row = s.usedSession.get(hash, now, idleSince) as (UserRow & { seen: number }) | undefined;
+      if (!row) return undefined;
+      if (row.seen <= now - seenEveryMs) s.seeSession.run(now, hash);
+      return fromRow(row);
     },
     deleteSession: async (hash: string) => void s.deleteSession.run(hash),
     createSignInLink: async (hash: string, email: string, expiresAt: number) => createLink(hash, email, expiresAt),

@@ -207,6 +207,10 @@ export const migrations: string[] = [
    CREATE INDEX memberships_account ON memberships(account);
    INSERT INTO memberships (email, account, role, created_at) SELECT email, account, 'owner', created_at FROM dashboard_users;
    ALTER TABLE keys ADD COLUMN created_by TEXT;`,
+  // Idle sessions end (docs/dashboard.md, "Sessions"): when a session was last used, recorded at most
+  // once a minute; a session from before counts as used when it was created.
+  `ALTER TABLE dashboard_sessions ADD COLUMN last_seen_at INTEGER NOT NULL DEFAULT 0;
+   UPDATE dashboard_sessions SET last_seen_at = created_at;`,
   // Usage by tag (docs/usage.md): a request's tags, a JSON object name → value, on its ledger
   // row; retention folds them into usage_daily_tags, one row per day, account and tag pair, so
   // `gateway usage --by tag:NAME` stays exact after the rows are pruned.

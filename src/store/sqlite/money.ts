@@ -66,9 +66,9 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
   const recordOne = (entry: LedgerEntry, attempts: Attempt[], reservationId: string | null = null, released = new Released()) => {
     // The whole cost where the balance and the key's budget allow it beyond other requests'
     // holds, never below zero; the ledger's sum of `cost` always equals the balance change.
-    const balance = (s.balance.get(entry.account) as bigint | undefined) ?? 0n;
     const own = holds.get(reservationId);
-    const charge = entry.cost > 0 ? budgets.charge(entry, balance, own, released) : 0n;
+    // A row at cost 0 (a cache hit, a BYOK request, a failure) charges nothing: no balance read.
+    const charge = entry.cost > 0 ? budgets.charge(entry, (s.balance.get(entry.account) as bigint | undefined) ?? 0n, own, released) : 0n;
     released.add(own);
     const cost = Number(charge);
     // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.

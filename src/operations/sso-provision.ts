@@ -1,0 +1,84 @@
+/**
+ * Who a single sign-on identity is here (docs/dashboard.md, "Single sign-on"): the verified
+ * email's domain names the account (`dashboard.oidc.allowedDomains`), the role claim the role
+ * (else `defaultRole`); the user is created on first sign-in, without a password, and later
+ * sign-ins keep their membership in step with the claim.
+ */
+import type { OidcConfig } from "../config/dashboard.js";
+import { ssoRefused } from "../core/errors.js";
+import { isRole, ROLES, type Role } from "../core/roles.js";
+import type { DashboardUser, Store } from "../store/index.js";
+import { normalizeEmail } from "./dashboard-users.js";
+
+/** The claims of an ID token (and UserInfo) that provisioning reads. */
+export type Claims = Record<string, unknown>;
+
+export interface SsoIdentity {
+  email: string;
+  account: string;
+  /** The role the claim names; undefined when it names none (then `defaultRole` applies to new members only). */
+  claimedRole: Role | undefined;
+}
+
+/**
+ * The claim's role: a string naming a role, or a list (groups, app roles) of which the most
+ * powerful role named wins; anything else names none.
+ */
+function roleFromClaim(value: unknown): Role | undefined {
+  const values = Array.isArray(value) ? value : [value];
+  return ROLES.find((r) => values.some((v) => isRole(v) && v === r));
+}
+
+/**
+ * The email, its account and the claimed role, or a refusal: no email, an email the issuer says
+ * is unverified (`email_verified: false`; an issuer that omits the claim is trusted, as the
+ * operator chose it), or a domain not in `allowedDomains`.
+ */
+export function identify(claims: Claims, oidc: OidcConfig): SsoIdentity {
+  if (typeof claims.email !== "string" || claims.email === "")
+    throw ssoRefused("email_missing", "The identity provider sent no email address (ask it for the `email` scope).");
+  if (claims.email_verified === false || claims.email_verified === "false")
+    throw ssoRefused("email_unverified", "The identity provider says this email address is not verified.");
+  let email: string;
+  try {
+    email = normalizeEmail(claims.email);
+  } catch {
+    throw ssoRefused("email_missing", "The identity provider sent no valid email address.");
+  }
+  const domain = email.slice(email.lastIndexOf("@") + 1);
+  const account = Object.hasOwn(oidc.allowedDomains, domain) ? oidc.allowedDomains[domain] : undefined;
+  if (account === undefined) throw ssoRefused("domain_not_allowed", `Sign-in with an address at ${domain} is not allowed on this gateway.`);
+  return { email, account, claimedRole: oidc.roleClaim === undefined ? undefined : roleFromClaim(claims[oidc.roleClaim]) };
+}
+
+/**
+ * Creates the user on first sign-in (home account = the mapped one, no password) with the
+ * claimed role, else `defaultRole`. An existing user joins the account if not a member yet; a
+ * claimed role replaces their role there, and without one their role stays as an owner set it.
+ */
+export async function provision(store: Store, id: SsoIdentity, defaultRole: Role, now: number): Promise<DashboardUser> {
+  await store.ensureAccount(id.account, now);
+  let existing = await store.findUser(id.email);
+  if (!existing) {
+    const made = await createOnce(store, id, defaultRole, now);
+    if (made.created) return made.user;
+    existing = made.user;
+  }
+  const member = (await store.memberships(id.email)).find((m) => m.account === id.account);
+  const role = id.claimedRole ?? member?.role ?? defaultRole;
+  if (member?.role !== role) await store.setMembership({ email: id.email, account: id.account, role, createdAt: member?.createdAt ?? now });
+  return existing;
+}
+
+/** The first sign-in's user; when two first sign-ins race, the loser finds the winner's user. */
+async function createOnce(store: Store, id: SsoIdentity, defaultRole: Role, now: number): Promise<{ user: DashboardUser; created: boolean }> {
+  const user: DashboardUser = { email: id.email, account: id.account, admin: false, passwordHash: null, createdAt: now };
+  try {
+    await store.createUser(user, id.claimedRole ?? defaultRole);
+    return { user, created: true };
+  } catch (err) {
+    const winner = await store.findUser(id.email);
+    if (!winner) throw err;
+    return { user: winner, created: false };
+  }
+}
