@@ -30,7 +30,8 @@ export type {} from "./watch.js";
  * PostgreSQL store (networked) are interchangeable; the rest of the code never knows which
  * one it has (docs/architecture.md, "Processes and state").
  */
-export interface Store extends KeyStore, BudgetStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore {
+export interface Store
+  extends KeyStore, BudgetStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore {
   /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
   readonly kind: "sqlite" | "postgres";
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

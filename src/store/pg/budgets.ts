@@ -31,7 +31,8 @@ export function pgBudgets(pool: pg.Pool) {
       transaction(pool, async (c) => {
         const start = periodStart(b.period, at);
         const found = await c.query(`UPDATE budgets SET amount = $3, period = $4 WHERE ${SAME} RETURNING id`, [b.account, b.member, b.amount, b.period]);
-        if (!found.rowCount) await c.query("INSERT INTO budgets (account, member, amount, period) VALUES ($1, $2, $3, $4)", [b.account, b.member, b.amount, b.period]);
+        if (!found.rowCount)
+          await c.query("INSERT INTO budgets (account, member, amount, period) VALUES ($1, $2, $3, $4)", [b.account, b.member, b.amount, b.period]);
         await c.query(`UPDATE budgets SET spent_since = $3, spent = ${CHARGED} WHERE ${SAME}`, [b.account, b.member, start]);
       }),
 

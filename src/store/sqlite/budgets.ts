@@ -40,7 +40,10 @@ export function sqliteLevels(db: Database.Database, holds: Holds) {
     count: db.prepare(`UPDATE budgets SET spent = CASE WHEN spent_since = @start THEN spent + @charge WHEN spent_since < @start THEN @charge ELSE spent END,
       spent_since = MAX(spent_since, @start) WHERE id = @id`),
     find: db.prepare("SELECT id, period FROM budgets WHERE account = @account AND COALESCE(member, '') = COALESCE(@member, '')").safeIntegers(),
-    insert: db.prepare("INSERT INTO budgets (account, member, amount, period) VALUES (@account, @member, @amount, @period) RETURNING id").pluck().safeIntegers(),
+    insert: db
+      .prepare("INSERT INTO budgets (account, member, amount, period) VALUES (@account, @member, @amount, @period) RETURNING id")
+      .pluck()
+      .safeIntegers(),
     update: db.prepare("UPDATE budgets SET amount = @amount, period = @period WHERE id = @id"),
     // What was charged since `start`: the whole account's, or only keys the member created.
     recount: db.prepare(`UPDATE budgets SET spent_since = @start,
@@ -94,7 +97,14 @@ export function sqliteLevels(db: Database.Database, holds: Holds) {
     listBudgets: (account: string | undefined, at: number): BudgetUse[] =>
       (s.list.all({ account: account ?? null }) as RawRow[]).map((r) => {
         const l = row(r);
-        return { account: r.account, member: l.member, amount: l.amount, period: l.period, spent: spentIn(l, periodStart(l.period, at)), held: holds.budget(l.id) };
+        return {
+          account: r.account,
+          member: l.member,
+          amount: l.amount,
+          period: l.period,
+          spent: spentIn(l, periodStart(l.period, at)),
+          held: holds.budget(l.id),
+        };
       }),
   };
 }
