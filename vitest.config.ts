@@ -13,6 +13,7 @@ import { defineConfig } from "vitest/config";
 const STORE_TESTS = [
   "test/auth.test.ts",
   "test/billing.test.ts",
+  "test/budgets.test.ts",
   "test/cache.test.ts",
   "test/fallbacks.test.ts",
   "test/gateway-cost.test.ts",
