@@ -16,7 +16,7 @@ export function budgetHold(key: KeyRecord, now: number): BudgetHold | undefined 
 export const budgetScope = (key: KeyRecord, now: number): BudgetScope => ({ member: key.createdBy ?? null, at: now });
 
 /** What the key may still reserve now: its limit minus its spend in the period and its open holds, at least 0. */
-export async function budgetLeft(store: Store, hold: BudgetHold): Promise<bigint> {
+async function budgetLeft(store: Store, hold: BudgetHold): Promise<bigint> {
   const use = await store.keyBudgetUse(hold.keyId, hold.since);
   return atLeastZero(hold.limit - use.spent - BigInt(use.held));
 }

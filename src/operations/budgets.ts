@@ -7,7 +7,7 @@
 import type { BudgetPeriod } from "../core/budget.js";
 import { invalidRequest, notFound } from "../core/errors.js";
 import { nanoToUsd } from "../core/money.js";
-import type { BudgetUse, Store } from "../store/index.js";
+import type { BudgetRecord, BudgetUse, Store } from "../store/index.js";
 import { accountMustExist } from "./account-exists.js";
 
 /** A budget as the CLI (`--json`) and the dashboard show it. */
@@ -22,7 +22,7 @@ export interface BudgetView {
   remaining: string;
 }
 
-export const budgetView = (b: BudgetUse): BudgetView => {
+const budgetView = (b: BudgetUse): BudgetView => {
   const left = b.amount - b.spent - BigInt(b.held);
   return {
     account: b.account,
@@ -40,7 +40,7 @@ async function memberMustExist(store: Store, account: string, member: string): P
   throw notFound(`'${member}' is not a member of account '${account}' (gateway members list --account ${account})`, "member_not_found");
 }
 
-export async function setBudget(store: Store, b: { account: string; member: string | null; amount: bigint; period: BudgetPeriod }, now: number) {
+export async function setBudget(store: Store, b: BudgetRecord, now: number) {
   if (b.amount < 0n) throw invalidRequest("amount: must not be negative", null, "amount");
   await accountMustExist(store, b.account);
   if (b.member !== null) await memberMustExist(store, b.account, b.member);

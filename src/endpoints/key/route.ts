@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { levelsOf, tightest } from "../../billing/budget.js";
+import { BUDGET_LEVELS } from "../../core/budget.js";
 import type { Gateway } from "../../gateway.js";
 import { maskKey } from "../../access/keys.js";
 import { nanoToUsd } from "../../core/money.js";
@@ -24,7 +25,7 @@ export const KeyInfo = z.object({
       period: z.enum(["day", "week", "month", "total"]),
       spent: Usd,
       remaining: Usd,
-      level: z.enum(["account", "member", "key"]).describe("which budget this is: the one with the least remaining"),
+      level: z.enum(BUDGET_LEVELS).describe("which budget this is: the one with the least remaining"),
     })
     .nullable(),
   balance: Usd,
