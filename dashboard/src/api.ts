@@ -69,3 +69,22 @@ export interface Usage extends Totals {
     byok: boolean;
   }>;
 }
+/** Budget fields of a key (docs/limits.md "Budgets"). */
+export interface KeyBudget {
+  budget: string | null;
+  budget_period: string;
+  spent: string;
+}
+export interface BudgetView {
+  account: string;
+  member: string | null;
+  level: "account" | "member";
+  limit: string;
+  period: string;
+  spent: string;
+  remaining: string;
+}
+export interface Budgets {
+  budgets: BudgetView[];
+  members: string[];
+}
