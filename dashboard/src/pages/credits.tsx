@@ -3,10 +3,10 @@
  * account's balance and adds credits to any account, after which the page shows that account
  * (docs/dashboard.md).
  */
-import { BudgetsSection } from "./budgets.js";
 import { useState } from "preact/hooks";
 import { api, withAccount } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
+import { BudgetsSection } from "./budgets.js";
 import { Table } from "./usage.js";
 
 interface Credits {
