@@ -75,7 +75,7 @@ export interface KeyBudget {
   budget_period: string;
   spent: string;
 }
-export interface BudgetView {
+interface BudgetView {
   account: string;
   member: string | null;
   level: "account" | "member";
