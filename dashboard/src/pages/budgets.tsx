@@ -104,9 +104,11 @@ function BudgetForm({ account, members, onSaved }: { account: string; members: s
       </label>
       <label>
         Period
-        <select name="period" defaultValue="month">
+        <select name="period">
           {PERIODS.map((p) => (
-            <option value={p}>{p}</option>
+            <option value={p} selected={p === "month"}>
+              {p}
+            </option>
           ))}
         </select>
       </label>

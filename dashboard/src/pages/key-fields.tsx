@@ -10,9 +10,11 @@ export function KeyLimitFields({ budget, period, rpm }: { budget?: string | null
       </label>
       <label>
         Budget period
-        <select name="period" defaultValue={period ?? "total"}>
+        <select name="period">
           {PERIODS.map((p) => (
-            <option value={p}>{p}</option>
+            <option value={p} selected={p === (period ?? "total")}>
+              {p}
+            </option>
           ))}
         </select>
       </label>
