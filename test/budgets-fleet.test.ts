@@ -76,7 +76,7 @@ test("an account budget covering N: 3N requests over two processes admit exactly
   ]);
   const [b] = await rows<{ held: number }>(db.url, "SELECT held FROM budgets WHERE account = ?", "fa");
   expect(b!.held).toBe(0);
-});
+}, 60_000);
 
 test("a member budget covering N: 3N requests from two of their keys over two processes admit exactly N", async () => {
   expect((await cli("users", "add", "mia@example.com", "--account", "fm", "--create")).exitCode).toBe(0);
@@ -102,7 +102,7 @@ test("a member budget covering N: 3N requests from two of their keys over two pr
   expect(statuses.filter((s) => s === 200)).toHaveLength(N);
   const [b] = await rows<{ spent: number; held: number }>(db.url, "SELECT spent, held FROM budgets WHERE account = ?", "fm");
   expect(b).toEqual({ spent: N * COST, held: 0 });
-});
+}, 60_000);
 
 test("budgets set|remove|list: --json, a member who is not one refused, exit codes", async () => {
   await cli("credits", "add", "1", "--account", "cl", "--create");
