@@ -15,6 +15,7 @@ const STORE_TESTS = [
   "test/affinity-pins.test.ts",
   "test/auth.test.ts",
   "test/billing.test.ts",
+  "test/budgets.test.ts",
   "test/cache.test.ts",
   "test/dashboard-sso.test.ts",
   "test/fallbacks.test.ts",

@@ -167,7 +167,7 @@ describe("GET /v1/key", () => {
       masked: `sk-…${key.slice(-4)}`,
       expires_at: "2099-01-01T00:00:00.000Z",
       rate_limit: { requests: 7, window: 60 },
-      budget: { limit: "1", period: "month", spent: "0.0000048", remaining: "0.9999952" },
+      budget: { limit: "1", period: "month", spent: "0.0000048", remaining: "0.9999952", level: "key" },
       balance: "2.4999952",
     });
   });

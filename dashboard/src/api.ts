@@ -84,3 +84,23 @@ export interface UsageGroupRow {
   completion_tokens: number;
   cost: string;
 }
+
+/** Budget fields of a key (docs/limits.md "Budgets"). */
+export interface KeyBudget {
+  budget: string | null;
+  budget_period: string;
+  spent: string;
+}
+interface BudgetView {
+  account: string;
+  member: string | null;
+  level: "account" | "member";
+  limit: string;
+  period: string;
+  spent: string;
+  remaining: string;
+}
+export interface Budgets {
+  budgets: BudgetView[];
+  members: string[];
+}

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { requestedMaxTokens } from "../core/content.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
-import { budgetHold } from "./budget.js";
+import { budgetHold, budgetScope } from "./budget.js";
 import { refusal, type OutputAsk } from "./refusal.js";
 import { cappedUsage } from "./usage-check.js";
 import { costOf } from "../core/money.js";
@@ -260,7 +260,7 @@ export async function holdWorstCase(
   const worst = worstCost();
   const id = `res_${randomUUID()}`;
   const budget = budgetHold(key, now);
-  if (await store.reserve(id, key.account, worst, budget)) return new Bill(store, key, route, requestId, now, id, worst, false);
+  if (await store.reserve(id, key.account, worst, budget, budgetScope(key, now))) return new Bill(store, key, route, requestId, now, id, worst, false);
   if (hasByok) return new Bill(store, key, route, requestId, now, null, 0, true); // BYOK never counts against a budget
-  throw await refusal(store, key, prices, worst, budget, ask);
+  throw await refusal(store, key, prices, worst, now, ask);
 }

@@ -1,15 +1,15 @@
 /**
- * The 402 of a hold the balance or the key's budget cannot cover (docs/billing.md "402"): which
- * limit refused, what the request may cost, and, when its worst case comes from an output
+ * The 402 of a hold the balance or a budget cannot cover (docs/billing.md "402"): which limit
+ * refused (the balance, or the account's, the member's or the key's budget, with its period), what the request may cost, and, when its worst case comes from an output
  * budget, the largest `max_tokens` the money left can pay for, found with the same cost
  * function the hold used (core/money.ts costOf), so the number is exact: one token more is
  * refused, that many is admitted.
  */
-import type { BudgetHold } from "../core/budget.js";
+import type { BudgetLevel, BudgetPeriod } from "../core/budget.js";
 import { insufficientCredits, type GatewayError } from "../core/errors.js";
 import { costOf, nanoToUsd, type Prices } from "../core/money.js";
 import type { KeyRecord, Store } from "../store/index.js";
-import { budgetLeft } from "./budget.js";
+import { levelsOf, tightest } from "./budget.js";
 
 /** The output a request asks for: its worst case is the prompt bound plus `maxTokens` per choice. */
 export interface OutputAsk {
@@ -45,23 +45,25 @@ function outputClause(prices: Prices, ask: OutputAsk | undefined, available: big
   return `: it asks for up to ${what}, but ${payer} can pay for at most ${most}.`;
 }
 
-/** The 402 says which limit refused: the key's budget (what is left of it) or the balance. */
-export async function refusal(
-  store: Store,
-  key: KeyRecord,
-  prices: Prices,
-  worst: number,
-  budget: BudgetHold | undefined,
-  ask?: OutputAsk,
-): Promise<GatewayError> {
-  if (budget) {
-    const left = await budgetLeft(store, budget);
-    if (left < BigInt(worst)) {
-      const period = !key.budgetPeriod || key.budgetPeriod === "total" ? "in total" : `per ${key.budgetPeriod}`;
-      return insufficientCredits(
-        `This request may cost up to $${nanoToUsd(worst)} and this API key's budget has $${nanoToUsd(left)} left of $${nanoToUsd(budget.limit)} ${period}${outputClause(prices, ask, left, "the budget")}`,
-      );
-    }
+const OWNER: Record<BudgetLevel, string> = {
+  account: "the account's budget",
+  member: "the budget of the member who created this API key",
+  key: "this API key's budget",
+};
+const per = (period: BudgetPeriod) => (period === "total" ? "in total" : `per ${period}`);
+
+/**
+ * The 402 says which limit refused: of the budgets without room for the worst case, the one with
+ * the least left (its level is the error's `param` under compat openai), else the balance.
+ */
+export async function refusal(store: Store, key: KeyRecord, prices: Prices, worst: number, now: number, ask?: OutputAsk): Promise<GatewayError> {
+  const short = tightest((await levelsOf(store, key, now)).filter((l) => l.left < BigInt(worst)));
+  if (short) {
+    const { level, left, limit, period } = short;
+    return insufficientCredits(
+      `This request may cost up to $${nanoToUsd(worst)} and ${OWNER[level]} has $${nanoToUsd(left)} left of $${nanoToUsd(limit)} ${per(period)}${outputClause(prices, ask, left, "the budget")}`,
+      level,
+    );
   }
   const balance = (await store.balance(key.account)) ?? 0n;
   return insufficientCredits(

@@ -40,3 +40,21 @@ export interface KeySpend {
 
 /** The counter's value for the period starting at `start`: a counter left from an earlier period is 0 now. */
 export const spentIn = (c: KeySpend, start: number): bigint => (c.since >= start ? c.spent : 0n);
+
+/** The three levels a budget may be set on (docs/limits.md "Budgets"): each admits a request only with room for its worst case. */
+export const BUDGET_LEVELS = ["account", "member", "key"] as const;
+export type BudgetLevel = (typeof BUDGET_LEVELS)[number];
+
+/**
+ * Where a request's account and member budgets apply: the dashboard user who created its key
+ * (null: a key from the CLI, which only its account's budget covers) and the time that picks
+ * each budget's period.
+ */
+export interface BudgetScope {
+  member: string | null;
+  at: number;
+}
+
+/** The start of each period at `at`, as the PostgreSQL functions take them ({"day": ms, ...}). */
+export const periodStarts = (at: number): Record<BudgetPeriod, number> =>
+  Object.fromEntries(BUDGET_PERIODS.map((p) => [p, periodStart(p, at)])) as Record<BudgetPeriod, number>;

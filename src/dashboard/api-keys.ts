@@ -1,15 +1,18 @@
 /**
- * Keys in the dashboard: list, create (the full key in that answer only), revoke. The same
- * operations as `gateway keys`; a revoke drops the server's key cache at once (the store's
- * change counter only reports other connections' commits).
+ * Keys in the dashboard: list, create (the full key in that answer only), edit (budget, period,
+ * rpm, expiry), revoke. The same operations as `gateway keys`; an edit or a revoke drops the
+ * server's key cache at once (the store's change counter only reports other connections' commits).
  */
 import type { H3 } from "h3";
 import type { Gateway } from "../gateway.js";
 import { createKey } from "../operations/create-key.js";
 import { listKeys } from "../operations/list-keys.js";
 import { revokeKey } from "../operations/revoke-key.js";
+import { updateKey } from "../operations/update-key.js";
+import { usdToNanoExact } from "../core/money.js";
+import type { KeyChanges } from "../store/index.js";
 import { checkOrigin, readBody, reply } from "./http.js";
-import { CreateKeyBody } from "./schemas.js";
+import { CreateKeyBody, UpdateKeyBody } from "./schemas.js";
 import { param, scoper } from "./scope.js";
 
 const DAY_MS = 86_400_000;
@@ -26,7 +29,24 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     const { user, account } = await scope(event, body.account);
     const now = gw.now();
     const expiresAt = body.expires_in_days ? now + body.expires_in_days * DAY_MS : null;
-    return reply(event, 201, await createKey(gw.store, { name: body.name, account, expiresAt, rpm: body.rpm ?? null, createdBy: user.email }, now));
+    const budget = body.budget === undefined ? null : usdToNanoExact(body.budget);
+    const k = { name: body.name, account, expiresAt, rpm: body.rpm ?? null, budget, budgetPeriod: body.budget_period, createdBy: user.email };
+    return reply(event, 201, await createKey(gw.store, k, now));
+  });
+  // As `gateway keys update`; a field left out is unchanged, null clears it.
+  app.patch(`${base}/keys/:id`, async (event) => {
+    checkOrigin(event, gw.config);
+    const body = await readBody(event, UpdateKeyBody);
+    const { user, account } = await scope(event);
+    const now = gw.now();
+    const changes: KeyChanges = {};
+    if (body.budget !== undefined) changes.budget = body.budget === null ? null : usdToNanoExact(body.budget);
+    if (body.budget_period !== undefined) changes.budgetPeriod = body.budget_period;
+    if (body.rpm !== undefined) changes.rpm = body.rpm;
+    if (body.expires_in_days !== undefined) changes.expiresAt = body.expires_in_days === null ? null : now + body.expires_in_days * DAY_MS;
+    const updated = await updateKey(gw.store, param(event, "id"), changes, user.admin ? undefined : account, now);
+    gw.auth.invalidate();
+    return reply(event, 200, updated);
   });
   // An admin may revoke any account's key; a holder only their own (another's reads as unknown).
   app.post(`${base}/keys/:id/revoke`, async (event) => {

@@ -32,6 +32,10 @@ export function dashboardOpenApi() {
         "SignInBody",
         "SetPasswordBody",
         "CreateKeyBody",
+        "UpdateKeyBody",
+        "SetBudgetBody",
+        "BudgetView",
+        "Budgets",
         "AddCreditsBody",
         "SetByokBody",
         "Me",
@@ -56,7 +60,7 @@ export function dashboardOpenApi() {
       title: "LLM gateway dashboard API",
       version: "1.0.0",
       description:
-        "What the web dashboard at /dashboard/ calls. A session cookie (HttpOnly, SameSite=Strict) from POST /session; every POST, PUT and DELETE must carry the dashboard's own Origin. Money is decimal USD strings.",
+        "What the web dashboard at /dashboard/ calls. A session cookie (HttpOnly, SameSite=Strict) from POST /session; every POST, PUT, PATCH and DELETE must carry the dashboard's own Origin. Money is decimal USD strings.",
     },
     servers: [{ url: "/dashboard/api" }],
     components: { securitySchemes: { session: { type: "apiKey", in: "cookie", name: "gateway_session" } }, schemas },
@@ -80,6 +84,19 @@ export function dashboardOpenApi() {
       "/keys": {
         get: op("The account's keys, masked", "KeyView", { parameters: account }),
         post: op("Create a key: the full value is in this answer only", "NewKey", { requestBody: body("CreateKeyBody") }, "201"),
+      },
+      "/keys/{id}": {
+        patch: op("Edit a key: budget, period, rpm, expiry (as gateway keys update)", "KeyView", {
+          requestBody: body("UpdateKeyBody"),
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }, ...account],
+        }),
+      },
+      "/budgets": {
+        get: op("The account's and its members' budgets, with spend and remaining (owners, admins)", "Budgets", { parameters: account }),
+        put: op("Set the account's budget, or a member's", "BudgetView", { requestBody: body("SetBudgetBody") }),
+        delete: op("Remove the account's budget, or a member's (?member=)", null, {
+          parameters: [{ name: "member", in: "query", required: false, schema: { type: "string" } }, ...account],
+        }),
       },
       "/keys/{id}/revoke": {
         post: op("Revoke a key", "KeyView", { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }, ...account] }),

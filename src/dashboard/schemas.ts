@@ -4,6 +4,7 @@
  * is generated from them, so the description cannot drift from the code.
  */
 import { z } from "zod";
+import { BUDGET_PERIODS } from "../core/budget.js";
 
 const Usd = z
   .string()
@@ -22,8 +23,32 @@ export const CreateKeyBody = z.strictObject({
   name: z.string().trim().min(1, "Required").max(100),
   expires_in_days: z.number().int().positive().max(3650).optional().describe("The key expires this many days from now."),
   rpm: z.number().int().positive().optional().describe("Requests per 60 s for this key."),
+  budget: Usd.optional().describe("Most this key may spend per budget_period."),
+  budget_period: z.enum(BUDGET_PERIODS).optional().describe("day, week, month (calendar periods in UTC) or total (the default)."),
   account: Account.optional().describe("Admins only: the account the key draws on."),
 });
+export const UpdateKeyBody = z.strictObject({
+  budget: Usd.nullable().optional().describe("null removes the key's budget."),
+  budget_period: z.enum(BUDGET_PERIODS).optional(),
+  rpm: z.number().int().positive().nullable().optional().describe("null: the configured key limit."),
+  expires_in_days: z.number().int().positive().max(3650).nullable().optional().describe("From now; null: never expires."),
+});
+export const SetBudgetBody = z.strictObject({
+  member: z.string().min(1).max(254).nullable().describe("A member's email (all keys they created), or null for the account's own budget."),
+  amount: Usd,
+  period: z.enum(BUDGET_PERIODS).default("month"),
+  account: Account.optional().describe("Admins only: the account."),
+});
+export const BudgetView = z.object({
+  account: z.string(),
+  member: z.string().nullable(),
+  level: z.enum(["account", "member"]),
+  limit: Money,
+  period: z.enum(BUDGET_PERIODS),
+  spent: Money.describe("In the current period."),
+  remaining: Money.describe("The limit minus the period's spend and open requests' holds."),
+});
+export const Budgets = z.object({ budgets: z.array(BudgetView), members: z.array(z.string()).describe("The account's members, for a member budget.") });
 export const AddCreditsBody = z.strictObject({ account: Account, amount: Usd });
 export const SetByokBody = z.strictObject({ key: z.string().trim().min(1, "Required").max(4096), account: Account.optional() });
 

@@ -3,6 +3,7 @@
  * one. Nothing outside `src/store/` writes SQL; `sqlite/` and `pg/` implement each domain in
  * a file of the same name. Money is integer nano-USD everywhere (money.ts).
  */
+import type { BudgetStore } from "./budgets.js";
 import type { ByokStore } from "./byok.js";
 import type { CatalogStore } from "./catalog.js";
 import type { DashboardStore } from "./dashboard.js";
@@ -14,6 +15,7 @@ import type { ResponseStore } from "./responses.js";
 import type { UsageGroupStore } from "./usage-groups.js";
 import type { WatchStore } from "./watch.js";
 
+export type { BudgetRecord, BudgetUse } from "./budgets.js";
 export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
 export type { DashboardUser, Membership } from "./dashboard.js";
@@ -31,7 +33,7 @@ export type {} from "./watch.js";
  * one it has (docs/architecture.md, "Processes and state").
  */
 export interface Store
-  extends KeyStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore, UsageGroupStore {
+  extends KeyStore, BudgetStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore, UsageGroupStore {
   /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
   readonly kind: "sqlite" | "postgres";
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

@@ -4,7 +4,7 @@
  * Balances and sums are BigInt nano-USD (exact up to a 64-bit INTEGER); one request's cost is
  * a number (below 2^53, see core/money.ts).
  */
-import type { BudgetHold } from "../core/budget.js";
+import type { BudgetHold, BudgetScope } from "../core/budget.js";
 import { nanoToUsd } from "../core/money.js";
 import type { Attempt, LedgerEntry } from "./ledger.js";
 
@@ -56,17 +56,19 @@ export interface MoneyStore {
   adjustCredits(account: string, delta: bigint, reason: string, at: number, actor?: string): Promise<bigint>;
   creditHistory(account: string, limit: number): Promise<CreditEntry[]>;
   /**
-   * Holds `amount` of the balance for a request, and of the key's budget when given, in one
-   * atomic step; false when the balance minus holds is short, or the budget minus the key's
-   * spend and holds. A hold lives until its settlement; a networked store leases it to this
-   * process, which renews it, so a killed process's holds expire (docs/fleet.md).
+   * Holds `amount` of the balance for a request, and of the key's budget when given, and, with
+   * a `scope`, of the account's budget and the budget of the member who created the key (each
+   * where one is set), in one atomic step; false when the balance minus holds is short, or any
+   * budget minus its period's spend and holds. A hold lives until its settlement; a networked
+   * store leases it to this process, which renews it, so a killed process's holds expire
+   * (docs/fleet.md). Without a scope (internal probes) account and member budgets are not held.
    */
-  reserve(id: string, account: string, amount: number, budget?: BudgetHold): Promise<boolean>;
+  reserve(id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope): Promise<boolean>;
   /**
    * Charges `entry.cost` in full where it can, records the request and drops its hold; resolves
    * once committed (settlements arriving together may share one transaction). Beyond its own
    * hold a charge takes only what other requests do not hold, of the balance and of the key's
-   * budget; the rest is recorded as `uncollected`. So neither ever goes below zero.
+   * budget and of the account's and member's budgets; the rest is recorded as `uncollected`. So none ever goes below zero.
    */
   settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void>;
   /** Drops a hold without a charge or a ledger row (a request moving on to a fallback model, docs/routing.md). */

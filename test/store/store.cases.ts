@@ -225,6 +225,78 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
     });
   });
 
+  describe("account and member budgets", () => {
+    const scope = (member: string | null, at = T0) => ({ member, at });
+    const use = async (member: string | null, at = T0) => (await store.listBudgets("acme", at)).find((b) => b.member === member);
+
+    test("set counts the period's spend from the ledger (a member's: only keys they created); list, replace, remove", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      await store.createKey(key("k2", { createdBy: "alice@example.com" }));
+      for (const e of [entry({ cost: 100 }), entry({ keyId: "k2", cost: 40 }), entry({ keyId: "k2", cost: 2, createdAt: T0 - 40 * DAY })])
+        await store.settle(null, e, ok(e));
+      await store.setBudget({ account: "acme", member: null, amount: 5_000n, period: "month" }, T0);
+      await store.setBudget({ account: "acme", member: "alice@example.com", amount: 1_000n, period: "total" }, T0);
+      expect(await store.listBudgets(undefined, T0)).toEqual([
+        { account: "acme", member: null, amount: 5_000n, period: "month", spent: 140n, held: 0 },
+        { account: "acme", member: "alice@example.com", amount: 1_000n, period: "total", spent: 42n, held: 0 },
+      ]);
+      await store.setBudget({ account: "acme", member: null, amount: 7_000n, period: "day" }, T0);
+      expect(await use(null)).toEqual({ account: "acme", member: null, amount: 7_000n, period: "day", spent: 140n, held: 0 });
+      expect(await store.removeBudget("acme", "alice@example.com")).toBe(true);
+      expect(await store.removeBudget("acme", "alice@example.com")).toBe(false);
+      expect(await store.listBudgets("other", T0)).toEqual([]);
+      expect((await store.listBudgets("acme", T0)).map((b) => b.member)).toEqual([null]);
+    });
+
+    test("concurrent reserves never hold more than the account's budget, nor the member's (two connections where holds are shared)", async () => {
+      await store.addCredits("acme", 1_000_000n, T0);
+      await store.setBudget({ account: "acme", member: null, amount: 10_000n, period: "day" }, T0);
+      await store.setBudget({ account: "acme", member: "bob@example.com", amount: 3_000n, period: "day" }, T0);
+      const second = h.sharedHolds ? await another() : store;
+      const bob = Array.from({ length: 12 }, (_, i) => (i % 2 ? second : store).reserve(`m${i}`, "acme", 1000, undefined, scope("bob@example.com")));
+      expect((await Promise.all(bob)).filter(Boolean)).toHaveLength(3);
+      const anyone = Array.from({ length: 20 }, (_, i) => (i % 2 ? second : store).reserve(`a${i}`, "acme", 1000, undefined, scope(null)));
+      expect((await Promise.all(anyone)).filter(Boolean)).toHaveLength(7);
+      expect(await use(null)).toMatchObject({ spent: 0n, held: 10_000 });
+      expect(await use("bob@example.com")).toMatchObject({ spent: 0n, held: 3_000 });
+      // Without a scope (internal probes) only the balance counts.
+      expect(await store.reserve("probe", "acme", 1000)).toBe(true);
+    });
+
+    test("settlement counts each level's spend in its period, a release gives back every level, a new day starts from zero", async () => {
+      await store.addCredits("acme", 1_000_000n, T0);
+      await store.createKey(key("k2", { createdBy: "bob@example.com" }));
+      await store.setBudget({ account: "acme", member: null, amount: 10_000n, period: "day" }, T0);
+      await store.setBudget({ account: "acme", member: "bob@example.com", amount: 5_000n, period: "month" }, T0);
+      expect(await store.reserve("s1", "acme", 4_000, undefined, scope("bob@example.com"))).toBe(true);
+      expect(await store.reserve("s2", "acme", 1_000, undefined, scope("bob@example.com"))).toBe(true);
+      expect(await store.reserve("s3", "acme", 1, undefined, scope("bob@example.com"))).toBe(false);
+      await store.release("s2");
+      expect(await use("bob@example.com")).toMatchObject({ held: 4_000 });
+      expect(await use(null)).toMatchObject({ held: 4_000 });
+      // Charged more than its hold: at most what the tighter level (bob's 5,000) leaves.
+      const big = entry({ keyId: "k2", cost: 6_000 });
+      await store.settle("s1", big, ok(big));
+      expect(big.uncollected).toBe(1_000);
+      expect(await use("bob@example.com")).toMatchObject({ spent: 5_000n, held: 0 });
+      expect(await use(null)).toMatchObject({ spent: 5_000n, held: 0 });
+      expect(await store.reserve("s4", "acme", 1, undefined, scope("bob@example.com"))).toBe(false);
+      // A key nobody's member budget covers (k1, from the CLI) still counts against the account's.
+      expect(await store.reserve("s5", "acme", 5_000, undefined, scope(null))).toBe(true);
+      expect(await store.reserve("s6", "acme", 1, undefined, scope(null))).toBe(false);
+      await store.release("s5");
+      // The next day: the daily account budget starts again, bob's monthly one does not.
+      const next = T0 + DAY;
+      expect(await use(null, next)).toMatchObject({ spent: 0n });
+      expect(await store.reserve("s7", "acme", 10_000, undefined, scope(null, next))).toBe(true);
+      expect(await store.reserve("s8", "acme", 1, undefined, scope("bob@example.com", next))).toBe(false);
+      const late = entry({ cost: 10_000, createdAt: next });
+      await store.settle("s7", late, ok(late));
+      expect(await use(null, next)).toMatchObject({ spent: 10_000n, held: 0 });
+      expect(await store.balance("acme")).toBe(1_000_000n - 15_000n);
+    });
+  });
+
   describe("ledger", () => {
     test("usage, daily spend and recent requests; prune folds old rows into rollups that sum exactly", async () => {
       await store.addCredits("acme", 10_000n, T0);

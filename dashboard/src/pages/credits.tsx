@@ -6,6 +6,7 @@
 import { useState } from "preact/hooks";
 import { api, withAccount } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
+import { BudgetsSection } from "./budgets.js";
 import { Table } from "./usage.js";
 
 interface Credits {
@@ -40,6 +41,7 @@ export function CreditsPage({ account, admin, onAccount }: { account: string; ad
         </p>
       )}
       {admin && <AddCredits account={account} accounts={accounts.data} onAdded={added} />}
+      <BudgetsSection account={account} />
       <h3>History</h3>
       {data && data.history.length === 0 && <Empty>No credits yet.{admin ? "" : " The gateway's operator adds them."}</Empty>}
       {data && data.history.length > 0 && (

@@ -1,15 +1,21 @@
 /**
- * Keys: create (name, optional expiry and rpm), the new key shown once with Copy, the list
- * (masked, state, created, last used, expires) and Revoke behind a confirmation dialog.
+ * Keys: create (name, optional budget, period, expiry and rpm), the new key shown once with Copy,
+ * the list (masked, state, budget, created, last used, expires), Edit (key-edit.tsx) and Revoke
+ * behind a confirmation dialog.
  */
 import { useRef, useState } from "preact/hooks";
-import { api, withAccount, type KeyView } from "../api.js";
+import { api, withAccount, type KeyBudget, type KeyView as BaseKeyView } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
+import { EditDialog } from "./key-edit.js";
+import { KeyLimitFields, limitsOf } from "./key-fields.js";
+
+type KeyView = BaseKeyView & KeyBudget;
 
 export function KeysPage({ account }: { account: string }) {
   const { data, error, reload } = useLoad(() => api<KeyView[]>("GET", withAccount("/keys", account)), [account]);
   const [created, setCreated] = useState<NewKeyView | null>(null);
   const [revoking, setRevoking] = useState<KeyView | null>(null);
+  const [editing, setEditing] = useState<KeyView | null>(null);
   return (
     <section>
       <h2>Keys</h2>
@@ -17,7 +23,8 @@ export function KeysPage({ account }: { account: string }) {
       {created && <NewKey created={created} onDone={() => setCreated(null)} />}
       <ErrorLine error={error} />
       {data && data.length === 0 && <Empty>No keys yet. Create one above; it is shown in full only once.</Empty>}
-      {data && data.length > 0 && <KeyTable keys={data} onRevoke={setRevoking} />}
+      {data && data.length > 0 && <KeyTable keys={data} onRevoke={setRevoking} onEdit={setEditing} />}
+      {editing && <EditDialog k={editing} onClose={() => setEditing(null)} onSaved={reload} />}
       {revoking && <RevokeDialog k={revoking} onClose={() => setRevoking(null)} onRevoked={reload} />}
     </section>
   );
@@ -31,9 +38,11 @@ function CreateKeyForm({ account, onCreated }: { account: string; onCreated: (k:
     e.preventDefault();
     const form = e.currentTarget as HTMLFormElement;
     const f = new FormData(form);
-    const num = (name: string) => (f.get(name) ? Number(f.get(name)) : undefined);
+    const limits = limitsOf(f, false);
+    // A period without a budget means nothing: sent only with one.
+    const body = { name: f.get("name"), ...limits, budget_period: limits.budget ? limits.budget_period : undefined, account };
     try {
-      onCreated(await api<NewKeyView>("POST", "/keys", { name: f.get("name"), expires_in_days: num("days"), rpm: num("rpm"), account }));
+      onCreated(await api<NewKeyView>("POST", "/keys", body));
       setError(null);
       form.reset();
     } catch (err) {
@@ -46,21 +55,14 @@ function CreateKeyForm({ account, onCreated }: { account: string; onCreated: (k:
         Name
         <input name="name" required maxLength={100} />
       </label>
-      <label>
-        Expires in days
-        <input name="days" type="number" min={1} max={3650} inputMode="numeric" />
-      </label>
-      <label>
-        Requests per minute
-        <input name="rpm" type="number" min={1} inputMode="numeric" />
-      </label>
+      <KeyLimitFields />
       <button type="submit">Create key</button>
       <ErrorLine error={error} />
     </form>
   );
 }
 
-function KeyTable({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (k: KeyView) => void }) {
+function KeyTable({ keys, onRevoke, onEdit }: { keys: KeyView[]; onRevoke: (k: KeyView) => void; onEdit: (k: KeyView) => void }) {
   return (
     <div class="scroll">
       <table>
@@ -69,6 +71,7 @@ function KeyTable({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (k: KeyView) 
             <th>Name</th>
             <th>Key</th>
             <th>State</th>
+            <th>Budget</th>
             <th>Created</th>
             <th>Last used</th>
             <th>Expires</th>
@@ -87,14 +90,20 @@ function KeyTable({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (k: KeyView) 
               <td data-label="State">
                 <span class={`state ${k.state}`}>{k.state}</span>
               </td>
+              <td data-label="Budget">{k.budget === null ? "—" : `$${k.spent} of $${k.budget} (${k.budget_period})`}</td>
               <td data-label="Created">{date(k.created_at)}</td>
               <td data-label="Last used">{date(k.last_used_at)}</td>
               <td data-label="Expires">{date(k.expires_at)}</td>
               <td>
                 {k.state === "active" && (
-                  <button type="button" class="danger" onClick={() => onRevoke(k)}>
-                    Revoke
-                  </button>
+                  <div class="actions">
+                    <button type="button" class="secondary" onClick={() => onEdit(k)}>
+                      Edit
+                    </button>
+                    <button type="button" class="danger" onClick={() => onRevoke(k)}>
+                      Revoke
+                    </button>
+                  </div>
                 )}
               </td>
             </tr>

@@ -1,11 +1,11 @@
 /**
  * GET /v1/key (docs/billing.md): what the calling key may still do, so a program can check
- * before it spends. Money as exact decimal USD strings; `remaining` is the budget minus the
- * period's spend and the key's open holds (what a new request could still reserve).
+ * before it spends. Money as exact decimal USD strings; `budget` is the tightest level's
+ * (account, member, key): its limit minus the period's spend and open holds, what a new request could still reserve.
  */
 import { z } from "zod";
-import { budgetHold, budgetLeft } from "../../billing/budget.js";
-import { periodStart } from "../../core/budget.js";
+import { levelsOf, tightest } from "../../billing/budget.js";
+import { BUDGET_LEVELS } from "../../core/budget.js";
 import type { Gateway } from "../../gateway.js";
 import { maskKey } from "../../access/keys.js";
 import { nanoToUsd } from "../../core/money.js";
@@ -19,7 +19,15 @@ export const KeyInfo = z.object({
   masked: z.string(),
   expires_at: z.string().nullable(),
   rate_limit: z.object({ requests: z.number().int(), window: z.number() }),
-  budget: z.object({ limit: Usd, period: z.enum(["day", "week", "month", "total"]), spent: Usd, remaining: Usd }).nullable(),
+  budget: z
+    .object({
+      limit: Usd,
+      period: z.enum(["day", "week", "month", "total"]),
+      spent: Usd,
+      remaining: Usd,
+      level: z.enum(BUDGET_LEVELS).describe("which budget this is: the one with the least remaining"),
+    })
+    .nullable(),
   balance: Usd,
 });
 
@@ -36,10 +44,9 @@ export async function keyInfo(gw: Gateway, key: KeyRecord): Promise<z.infer<type
   };
 }
 
+/** The tightest of the account's, the member's and the key's budgets (docs/limits.md "Budgets"). */
 async function budgetOf(gw: Gateway, key: KeyRecord) {
-  const hold = budgetHold(key, gw.now());
-  if (!hold) return null;
-  const period = key.budgetPeriod ?? "total";
-  const { spent } = await gw.store.keyBudgetUse(key.id, periodStart(period, gw.now()));
-  return { limit: nanoToUsd(hold.limit), period, spent: nanoToUsd(spent), remaining: nanoToUsd(await budgetLeft(gw.store, hold)) };
+  const t = tightest(await levelsOf(gw.store, key, gw.now()));
+  if (!t) return null;
+  return { limit: nanoToUsd(t.limit), period: t.period, spent: nanoToUsd(t.spent), remaining: nanoToUsd(t.left), level: t.level };
 }

@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Store } from "../index.js";
 import { createPool, query } from "./db.js";
+import { pgBudgets } from "./budgets.js";
 import { pgByok } from "./byok.js";
 import { pgCatalog } from "./catalog.js";
 import { pgDashboard } from "./dashboard.js";
@@ -43,6 +44,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
   return {
     kind: "postgres",
     ...pgKeys(pool),
+    ...pgBudgets(pool),
     ...pgByok(pool),
     ...pgLedger(pool),
     ...pgUsageGroups(pool),

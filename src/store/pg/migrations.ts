@@ -10,6 +10,8 @@
  * can never hold more than the balance), gw_settle (charge, ledger row, hold released) and
  * gw_release_expired (leases not renewed).
  */
+import { budgetLevels } from "./budget-levels.js";
+import { budgetSettle } from "./budget-settle.js";
 import { settleOnce } from "./settle-once.js";
 
 export const pgMigrations: string[] = [
@@ -313,4 +315,8 @@ export const pgMigrations: string[] = [
      END IF;
      RETURN v_charged;
    END $fn$;`,
+  // Account and member budgets (docs/limits.md "Budgets"), as SQLite's, held and settled with the
+  // balance in gw_reserve / gw_settle: the table, the new gw_reserve, release and expiry on every
+  // level (budget-levels.ts), then the first settlement (budget-settle.ts).
+  budgetLevels + budgetSettle,
 ];

@@ -6,7 +6,7 @@
  * two lease periods by whichever process sweeps first (docs/fleet.md).
  */
 import type pg from "pg";
-import { periodStart, spentIn, BUDGET_PERIODS, type BudgetHold } from "../../core/budget.js";
+import { periodStarts, spentIn, type BudgetHold, type BudgetScope } from "../../core/budget.js";
 import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
 import { AccountMissingError, NegativeBalanceError, type AccountSummary, type CreditEntry } from "../money.js";
 import type { Attempt, LedgerEntry } from "../ledger.js";
@@ -76,14 +76,16 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
     async stop(): Promise<void> {
       clearInterval(timer);
     },
-    async reserve(id: string, account: string, amount: number, budget?: BudgetHold): Promise<boolean> {
-      const { rows } = await query<{ ok: boolean }>(pool, "SELECT gw_reserve($1, $2, $3, $4, $5, $6, $7, $8) AS ok", [
+    async reserve(id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope): Promise<boolean> {
+      const { rows } = await query<{ ok: boolean }>(pool, "SELECT gw_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS ok", [
         id,
         account,
         amount,
         budget?.keyId ?? null,
         budget?.limit ?? null,
         budget?.since ?? null,
+        scope?.member ?? null,
+        scope ? JSON.stringify(periodStarts(scope.at)) : null,
         owner,
         now() + leaseMs,
       ]);
@@ -92,7 +94,7 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       return ok;
     },
     async settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void> {
-      const starts = Object.fromEntries(BUDGET_PERIODS.map((p) => [p, periodStart(p, entry.createdAt)]));
+      const starts = periodStarts(entry.createdAt);
       // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
       const logged = attempts.length > 1 || attempts[0]?.outcome !== "success" ? attempts : [];
       try {
@@ -107,14 +109,13 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
         if (reservationId) open.delete(reservationId);
       }
     },
-    /** As gw_release_expired for one hold: the row goes, the account's and key's `held` drop by its amount. */
+    /** As gw_release_expired for one hold: the row goes, the `held` of its account, key and budgets drop by its amount. */
     async release(reservationId: string): Promise<void> {
       try {
         await query(
           pool,
-          `WITH gone AS (DELETE FROM holds WHERE id = $1 RETURNING account, key_id, amount),
-           a AS (UPDATE accounts SET held = accounts.held - gone.amount FROM gone WHERE accounts.id = gone.account)
-           UPDATE keys SET held = keys.held - gone.amount FROM gone WHERE keys.id = gone.key_id`,
+          `WITH gone AS (DELETE FROM holds WHERE id = $1 RETURNING account, key_id, amount, account_budget, member_budget)
+           SELECT gw_give_back(amount, account, key_id, account_budget, member_budget) FROM gone`,
           [reservationId],
         );
       } finally {

@@ -10,6 +10,7 @@ import { periodStart, spentIn, type BudgetPeriod, type KeySpend } from "../../co
 import type { Hold, Holds } from "../holds.js";
 import type { KeyChanges } from "../keys.js";
 import type { LedgerEntry } from "../ledger.js";
+import type { sqliteLevels } from "./budgets.js";
 
 interface CounterRow {
   budget: bigint | null;
@@ -22,14 +23,16 @@ interface CounterRow {
 export class Released {
   readonly accounts = new Map<string, number>();
   readonly keys = new Map<string, number>();
+  readonly budgets = new Map<number, number>();
   add(h: Hold | undefined): void {
     if (!h) return;
     this.accounts.set(h.account, (this.accounts.get(h.account) ?? 0) + h.amount);
     if (h.keyId) this.keys.set(h.keyId, (this.keys.get(h.keyId) ?? 0) + h.amount);
+    for (const b of h.budgets ?? []) this.budgets.set(b, (this.budgets.get(b) ?? 0) + h.amount);
   }
 }
 
-export function sqliteBudget(db: Database.Database, holds: Holds) {
+export function sqliteBudget(db: Database.Database, holds: Holds, levels: ReturnType<typeof sqliteLevels>) {
   const s = {
     counter: db.prepare("SELECT budget, budget_period AS period, spent, spent_since AS since FROM keys WHERE id = ?").safeIntegers(),
     count: db.prepare(`UPDATE keys SET spent = CASE WHEN spent_since = @start THEN spent + @charge WHEN spent_since < @start THEN @charge ELSE spent END,
@@ -65,8 +68,9 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
 
     /**
      * Inside the settlement's transaction: what it takes, at most `entry.cost` (its own hold, and
-     * beyond it what the balance and the key's budget have left after every other open hold,
-     * docs/billing.md), counted in the key's period the request started in.
+     * beyond it what the balance, the key's budget and the account's and member's budgets have
+     * left after every other open hold, docs/billing.md), counted in each budget's period the
+     * request started in.
      */
     charge(entry: LedgerEntry, balance: bigint, own: Hold | undefined, released: Released): bigint {
       const ownAmount = own?.amount ?? 0;
@@ -80,9 +84,14 @@ export function sqliteBudget(db: Database.Database, holds: Holds) {
         const keyRoom = c.since > start ? BigInt(ownKey) : c.budget - spentIn(c, start) - BigInt(others);
         if (keyRoom < room) room = keyRoom;
       }
+      const rooms = levels.rooms(entry.account, entry.keyId, entry.createdAt, own, released.budgets);
+      for (const l of rooms) if (l.room < room) room = l.room;
       const cost = BigInt(entry.cost);
       const charge = room <= 0n ? 0n : room < cost ? room : cost;
-      if (c && c.budget !== null && charge > 0n) s.count.run({ keyId: entry.keyId, start, charge });
+      if (charge > 0n) {
+        if (c && c.budget !== null) s.count.run({ keyId: entry.keyId, start, charge });
+        for (const l of rooms) levels.count(l.id, l.start, charge);
+      }
       return charge;
     },
 

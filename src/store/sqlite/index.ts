@@ -11,6 +11,7 @@ import { requireFilePath } from "../../core/database-url.js";
 import { Holds } from "../holds.js";
 import type { Store } from "../index.js";
 import { sqliteBudget } from "./budget.js";
+import { sqliteLevels } from "./budgets.js";
 import { sqliteByok } from "./byok.js";
 import { sqliteCatalog } from "./catalog.js";
 import { sqliteDashboard } from "./dashboard.js";
@@ -52,14 +53,18 @@ export function openSqliteStore(file: string): Store {
   // Each request then costs one transaction: the settlement. A key with a budget holds the
   // same amount against it (src/core/budget.ts).
   const holds = new Holds();
-  const budgets = sqliteBudget(db, holds);
+  const levels = sqliteLevels(db, holds);
+  const budgets = sqliteBudget(db, holds, levels);
   const journal = sqliteJournal(db);
-  const { flush, ...money } = sqliteMoney(db, holds, budgets, journal);
+  const { flush, ...money } = sqliteMoney(db, holds, budgets, levels, journal);
   const watch = watchDataVersion(() => db.pragma("data_version", { simple: true }) as number);
   return promised({
     kind: "sqlite",
     ...sqliteKeys(db, budgets),
     ...sqliteByok(db),
+    setBudget: levels.setBudget,
+    removeBudget: levels.removeBudget,
+    listBudgets: levels.listBudgets,
     ...money,
     ...sqliteLedger(db),
     ...sqliteUsageGroups(db),

@@ -226,4 +226,18 @@ export const migrations: string[] = [
      cost INTEGER NOT NULL,
      PRIMARY KEY (account, name, day, value)
    ) STRICT;`,
+  // Account and member budgets (docs/limits.md "Budgets"): a cap per period on an account, or on
+  // the keys one member created in it; a spend counter for one period as on keys. member NULL is
+  // the account's own budget; AUTOINCREMENT so a removed budget's id (the in-memory holds' key)
+  // is never reused.
+  `CREATE TABLE budgets (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     member TEXT,
+     amount INTEGER NOT NULL CHECK (amount >= 0),
+     period TEXT NOT NULL CHECK (period IN ('day', 'week', 'month', 'total')),
+     spent INTEGER NOT NULL DEFAULT 0,
+     spent_since INTEGER NOT NULL DEFAULT 0
+   ) STRICT;
+   CREATE UNIQUE INDEX budgets_level ON budgets(account, COALESCE(member, ''));`,
 ];

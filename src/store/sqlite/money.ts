@@ -7,19 +7,26 @@
  */
 import type Database from "better-sqlite3";
 import { busyAsUnavailable, isBusy, writeTransaction } from "./tx.js";
-import type { BudgetHold } from "../../core/budget.js";
+import type { BudgetHold, BudgetScope } from "../../core/budget.js";
 import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
 import type { Holds } from "../holds.js";
 import type { Attempt, LedgerEntry } from "../ledger.js";
 import { AccountMissingError, NegativeBalanceError, type AccountSummary, type CreditEntry } from "../money.js";
 import { Released, type sqliteBudget } from "./budget.js";
 import type { sqliteJournal } from "./journal.js";
+import type { sqliteLevels } from "./budgets.js";
 
 /** Each try already waited out `busy_timeout` (5 s): a settlement waits about 30 s in all before its 503. */
 const BUSY_RETRIES = 5;
 const BUSY_PAUSE_MS = 50;
 
-export function sqliteMoney(db: Database.Database, holds: Holds, budgets: ReturnType<typeof sqliteBudget>, journal: ReturnType<typeof sqliteJournal>) {
+export function sqliteMoney(
+  db: Database.Database,
+  holds: Holds,
+  budgets: ReturnType<typeof sqliteBudget>,
+  levels: ReturnType<typeof sqliteLevels>,
+  journal: ReturnType<typeof sqliteJournal>,
+) {
   const s = {
     ensureAccount: db.prepare("INSERT OR IGNORE INTO accounts (id, balance, created_at) VALUES (?, 0, ?)"),
     // Balances read as BigInt: a number would silently round anything above 2^53 nano-USD.
@@ -52,13 +59,16 @@ export function sqliteMoney(db: Database.Database, holds: Holds, budgets: Return
       .safeIntegers(),
   };
 
-  const reserve = (id: string, account: string, amount: number, budget?: BudgetHold): boolean => {
+  // Synchronous from the first read to the hold: no other request of this process can interleave.
+  const reserve = (id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope): boolean => {
     const held = holds.account(account);
     // Holds stay numbers (exact below 2^53 nano-USD, ~$9M in flight per account); the balance is BigInt.
     if (held + amount > Number.MAX_SAFE_INTEGER) return false;
     if (((s.balance.get(account) as bigint | undefined) ?? 0n) < BigInt(held + amount)) return false;
     if (budget && budgets.spent(budget.keyId, budget.since) + BigInt(holds.key(budget.keyId) + amount) > budget.limit) return false;
-    holds.add(id, { account, amount, keyId: budget?.keyId });
+    const rows = scope ? levels.levels(account, scope.member) : [];
+    if (!levels.fits(rows, amount, scope?.at ?? 0)) return false;
+    holds.add(id, { account, amount, keyId: budget?.keyId, budgets: rows.map((l) => l.id) });
     return true;
   };
   const release = (id: string | null) => holds.release(id);

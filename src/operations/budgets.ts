@@ -1,0 +1,61 @@
+/**
+ * Account and member budgets (`gateway budgets set|remove|list`, the dashboard's Budgets section;
+ * docs/limits.md "Budgets"): exact nano-USD in, decimal USD strings out. A member budget names
+ * someone who is a member of the account, so a typo is refused rather than kept as a budget
+ * that covers no key.
+ */
+import type { BudgetPeriod } from "../core/budget.js";
+import { invalidRequest, notFound } from "../core/errors.js";
+import { nanoToUsd } from "../core/money.js";
+import type { BudgetRecord, BudgetUse, Store } from "../store/index.js";
+import { accountMustExist } from "./account-exists.js";
+
+/** A budget as the CLI (`--json`) and the dashboard show it. */
+export interface BudgetView {
+  account: string;
+  member: string | null;
+  level: "account" | "member";
+  limit: string;
+  period: BudgetPeriod;
+  spent: string;
+  /** The limit minus the period's spend and what open requests hold: what a new request could still reserve. */
+  remaining: string;
+}
+
+const budgetView = (b: BudgetUse): BudgetView => {
+  const left = b.amount - b.spent - BigInt(b.held);
+  return {
+    account: b.account,
+    member: b.member,
+    level: b.member === null ? "account" : "member",
+    limit: nanoToUsd(b.amount),
+    period: b.period,
+    spent: nanoToUsd(b.spent),
+    remaining: nanoToUsd(left > 0n ? left : 0n),
+  };
+};
+
+async function memberMustExist(store: Store, account: string, member: string): Promise<void> {
+  if ((await store.listMembers(account)).some((m) => m.email === member)) return;
+  throw notFound(`'${member}' is not a member of account '${account}' (gateway members list --account ${account})`, "member_not_found");
+}
+
+export async function setBudget(store: Store, b: BudgetRecord, now: number) {
+  if (b.amount < 0n) throw invalidRequest("amount: must not be negative", null, "amount");
+  await accountMustExist(store, b.account);
+  if (b.member !== null) await memberMustExist(store, b.account, b.member);
+  await store.setBudget(b, now);
+  const set = (await store.listBudgets(b.account, now)).find((x) => x.member === b.member)!;
+  return budgetView(set);
+}
+
+export async function removeBudget(store: Store, account: string, member: string | null): Promise<void> {
+  await accountMustExist(store, account);
+  if (!(await store.removeBudget(account, member)))
+    throw notFound(`account '${account}' has no ${member === null ? "budget of its own" : `budget for member '${member}'`}`, "budget_not_found");
+}
+
+export async function listBudgets(store: Store, account: string | undefined, now: number): Promise<BudgetView[]> {
+  if (account !== undefined) await accountMustExist(store, account);
+  return (await store.listBudgets(account, now)).map(budgetView);
+}
