@@ -14,6 +14,7 @@ import { byokRoutes } from "./api-byok.js";
 import { creditRoutes } from "./api-credits.js";
 import { infoRoutes } from "./api-info.js";
 import { keyRoutes } from "./api-keys.js";
+import { memberRoutes } from "./api-members.js";
 import { reply } from "./http.js";
 import { dashboardOpenApi } from "./openapi.js";
 import { loadStatic, SECURITY_HEADERS, type StaticFile } from "./static.js";
@@ -29,7 +30,7 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
   });
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));
   authRoutes(app, gw, API);
-  for (const routes of [keyRoutes, creditRoutes, byokRoutes, infoRoutes]) routes(app, gw, API);
+  for (const routes of [keyRoutes, creditRoutes, byokRoutes, infoRoutes, memberRoutes]) routes(app, gw, API);
   app.all(`${API}/**`, (event) => {
     throw routeNotFound(event.url.pathname);
   });

@@ -9,12 +9,15 @@ const ok = (name: string | null, description = "OK") =>
 const errors = {
   "4XX": {
     description:
-      "docs/http.md's error object: 400 validation, 401 not signed in or wrong password, 403 Origin or admin only, 404 not found or not yours, 429 throttled.",
+      "docs/http.md's error object: 400 validation, 401 not signed in or wrong password, 403 Origin, admin only or `forbidden` (the role in this account does not allow it), 404 not found or not yours, 429 throttled.",
     content: { "application/json": { schema: ref("Error") } },
   },
 };
 const body = (name: string) => ({ required: true, content: { "application/json": { schema: ref(name) } } });
-const account = [{ name: "account", in: "query", required: false, schema: { type: "string" }, description: "Admins only: another account." }];
+const account = [
+  { name: "account", in: "query", required: false, schema: { type: "string" }, description: "Another account the user is a member of (admins: any account)." },
+];
+const email = { name: "email", in: "path", required: true, schema: { type: "string" } };
 
 function op(summary: string, response: string | null, extra: Record<string, unknown> = {}, status = "200") {
   return { summary, security: [{ session: [] }], ...extra, responses: { [status]: ok(response), ...errors } };
@@ -39,6 +42,11 @@ export function dashboardOpenApi() {
         "ByokList",
         "ModelList",
         "Accounts",
+        "AddMemberBody",
+        "SetRoleBody",
+        "Members",
+        "Member",
+        "MemberAdded",
         "ErrorBody",
       ] as const
     ).map((n) => [n === "ErrorBody" ? "Error" : n, json(S[n])]),
@@ -93,6 +101,14 @@ export function dashboardOpenApi() {
       },
       "/models": { get: op("Models this account can use, with prices per 1M tokens", "ModelList", { parameters: account }) },
       "/health": { get: op("Provider health", null) },
+      "/members": {
+        get: op("The account's members and their roles (owners)", "Members", { parameters: account }),
+        post: op("Add a member; someone new gets a one-time sign-in link (owners)", "MemberAdded", { requestBody: body("AddMemberBody") }, "201"),
+      },
+      "/members/{email}": {
+        put: op("Change a member's role; the last owner cannot be demoted (owners)", "Member", { requestBody: body("SetRoleBody"), parameters: [email] }),
+        delete: op("Remove a member (the user and their keys stay); not the last owner (owners)", null, { parameters: [email, ...account] }),
+      },
     },
   };
 }
