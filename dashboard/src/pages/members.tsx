@@ -60,7 +60,7 @@ export function MembersPage({ account }: { account: string }) {
                   </td>
                   <td data-label="Since">{date(m.created_at)} UTC</td>
                   <td>
-                    <button type="button" class="danger" aria-label={`Remove ${m.email}`} onClick={() => act(() => api("DELETE", path(m.email)))}>
+                    <button type="button" class="danger" onClick={() => act(() => api("DELETE", path(m.email)))}>
                       Remove
                     </button>
                   </td>
