@@ -14,7 +14,7 @@ import type { DashboardUser, Membership, Store } from "../store/index.js";
 import { checkOrigin } from "./http.js";
 import { currentUser } from "./session.js";
 
-export interface Scoped {
+interface Scoped {
   user: DashboardUser;
   account: string;
   role: Role;

@@ -63,7 +63,7 @@ export async function removeMember(store: Store, rawEmail: string, account: stri
 }
 
 /** The user's role in the account; undefined when they are not a member. */
-export async function membershipOf(store: Store, email: string, account: string): Promise<Membership | undefined> {
+async function membershipOf(store: Store, email: string, account: string): Promise<Membership | undefined> {
   return (await store.memberships(email)).find((m) => m.account === account);
 }
 

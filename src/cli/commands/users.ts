@@ -11,7 +11,7 @@ import { addUserOrMember, roleOf } from "../../operations/members.js";
 import { accountOf, existingAccount, output, table, withStore } from "./context.js";
 
 /** Where the links point: `dashboard.url`, else the address `gateway serve` listens on. */
-export function dashboardBase(config: Config): string {
+function dashboardBase(config: Config): string {
   if (config.dashboard.url) return config.dashboard.url;
   const { host, port } = config.server;
   const shown = host === "0.0.0.0" || host === "::" ? "localhost" : host.includes(":") ? `[${host}]` : host;
