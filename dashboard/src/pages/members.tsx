@@ -96,9 +96,12 @@ function AddMemberForm({ account, onAdded }: { account: string; onAdded: (m: Mem
       </label>
       <div class="field">
         <label for="new-member-role">New member's role</label>
-        <select id="new-member-role" name="role" defaultValue="member">
+        <select id="new-member-role" name="role">
           {ROLES.map((r) => (
-            <option value={r}>{r}</option>
+            // `selected`, not the select's value: a form reset returns to it (member, the least surprising).
+            <option value={r} selected={r === "member"}>
+              {r}
+            </option>
           ))}
         </select>
       </div>
