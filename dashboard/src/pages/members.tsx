@@ -84,6 +84,8 @@ function AddMemberForm({ account, onAdded }: { account: string; onAdded: (m: Mem
       onAdded(await api<MemberAdded>("POST", "/members", { email: f.get("email"), role: f.get("role"), account }));
       setError(null);
       form.reset();
+      // Back to member, the least surprising role (a reset would pick the first option, owner).
+      (form.elements.namedItem("role") as HTMLSelectElement).value = "member";
     } catch (err) {
       setError((err as Error).message);
     }
@@ -98,7 +100,6 @@ function AddMemberForm({ account, onAdded }: { account: string; onAdded: (m: Mem
         <label for="new-member-role">New member's role</label>
         <select id="new-member-role" name="role">
           {ROLES.map((r) => (
-            // `selected`, not the select's value: a form reset returns to it (member, the least surprising).
             <option value={r} selected={r === "member"}>
               {r}
             </option>
