@@ -7,8 +7,9 @@ import { defineConfig } from "vitest/config";
  * per store beyond those methods, each gateway on a PostgreSQL database of its own: holds that
  * are leased rows rather than memory (billing, money-exact, money-hard-cases), a stream's
  * settlement and journal while it runs (stream), a key revoked or limited by another process,
- * seen through LISTEN/NOTIFY (auth, limits). Both need PostgreSQL and Redis (the fleet tests
- * use them in `main`): the global set-up fails the run with one line when either is missing.
+ * seen through LISTEN/NOTIFY (auth, limits), members and roles read per request
+ * (dashboard-roles). Both need PostgreSQL and Redis (the fleet tests use them in `main`): the
+ * global set-up fails the run with one line when either is missing.
  */
 const STORE_TESTS = [
   "test/affinity.test.ts",
@@ -18,6 +19,7 @@ const STORE_TESTS = [
   "test/budgets.test.ts",
   "test/cache.test.ts",
   "test/dashboard-sso.test.ts",
+  "test/dashboard-roles.test.ts",
   "test/fallbacks.test.ts",
   "test/gateway-cost.test.ts",
   "test/limits.test.ts",

@@ -55,7 +55,13 @@ describe("sessions", () => {
   it("signing out deletes the session on the server: the old cookie no longer works", async () => {
     gw = await startGateway({});
     const { cookie } = await signUp(gw, "a@example.com", "a");
-    expect((await call(gw, "GET", "/dashboard/api/me", { cookie })).json).toEqual({ email: "a@example.com", account: "a", admin: false });
+    expect((await call(gw, "GET", "/dashboard/api/me", { cookie })).json).toEqual({
+      email: "a@example.com",
+      account: "a",
+      admin: false,
+      role: "owner",
+      memberships: [{ account: "a", role: "owner" }],
+    });
     const out = await call(gw, "DELETE", "/dashboard/api/session", { cookie });
     expect(out.status).toBe(204);
     expect(out.headers.get("set-cookie")).toContain("Max-Age=0");

@@ -71,7 +71,7 @@ describe("budgets", () => {
   it("a viewer may not manage budgets; another account's holder cannot reach them", async () => {
     const r = await call(gw, "PUT", "/dashboard/api/budgets", { cookie: viewer, body: { member: null, amount: "1" } });
     expect(r.status).toBe(403);
-    expect(r.json.error.code).toBe("role_required");
+    expect(r.json.error.code).toBe("forbidden");
     expect((await call(gw, "GET", "/dashboard/api/budgets", { cookie: viewer })).status).toBe(403);
     expect((await call(gw, "GET", "/dashboard/api/budgets?account=acme", { cookie: other })).status).toBe(404);
     expect((await gw.store.listBudgets("acme", Date.now())).map((b) => b.amount)).toEqual([100_000_000_000n]);

@@ -1,6 +1,6 @@
 /**
  * The dashboard on a phone (375×740, docs/dashboard.md "Narrow screens"): no page is wider than
- * the viewport (every page the navigation links to, whatever it holds, plus sign-in and the
+ * the viewport (every page the navigation links to, whatever it holds, Members included, plus sign-in and the
  * set-password page), for an account holder and for an admin; the Usage page's Cost column and
  * its breakdown by tag are on screen; the Revoke dialog's confirming button is inside the viewport and revokes the key when
  * tapped. Runs against a real `gateway serve` child process in Debian's Chromium.
@@ -12,7 +12,7 @@ import { serveWithBrowser, type ServedDashboard } from "./helpers/dashboard-serv
 
 const PHONE = { width: 375, height: 740 };
 /** Pages whose content is known here; any other page the navigation links to is checked for width too. */
-const PAGES = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health"];
+const PAGES = ["Keys", "Usage", "Credits", "BYOK", "Members", "Models", "Health"];
 
 let browser: Browser;
 let url: string;
@@ -71,7 +71,15 @@ async function everyPageFits(page: Page, expectText: Record<string, string>): Pr
   }
 }
 
-const TEXT = { Keys: "phone-key-with-a-long-name", Usage: "$0.000384", Credits: "$4.999616", BYOK: "…9876", Models: "openai/gpt-4o-mini", Health: "openai" };
+const TEXT = {
+  Keys: "phone-key-with-a-long-name",
+  Usage: "$0.000384",
+  Credits: "$4.999616",
+  BYOK: "…9876",
+  Members: "phone@example.com",
+  Models: "openai/gpt-4o-mini",
+  Health: "openai",
+};
 
 test("an account holder's pages fit a 375 px phone, Cost shows, and Revoke can be tapped", async () => {
   const page = await signedIn("phone@example.com");

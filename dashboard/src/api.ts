@@ -32,10 +32,28 @@ export interface SignInMethods {
   sso: boolean;
 }
 
+export type Role = "owner" | "admin" | "member" | "viewer";
 export interface Me {
   email: string;
+  /** Where the dashboard opens. */
   account: string;
+  /** An instance administrator: every account, as owner. */
   admin: boolean;
+  role: Role | null;
+  memberships: Array<{ account: string; role: Role }>;
+}
+export interface Member {
+  email: string;
+  role: Role;
+  created_at: string;
+}
+export interface MemberAdded {
+  email: string;
+  account: string;
+  role: Role;
+  created: boolean;
+  link: string | null;
+  expires_at: string | null;
 }
 export interface KeyView {
   id: string;

@@ -1,22 +1,35 @@
 /**
  * The dashboard shell: who is signed in, the tabs of docs/dashboard.md (Keys, Usage, Credits,
- * BYOK, Models, Health) as links, Sign out, and for admins the account being looked at.
+ * BYOK, Members, Models, Health) as links, only those the user's role in the account may use,
+ * Sign out, and the account being looked at (admins: any; members of several: theirs).
  * Routes live in the URL's fragment, so a sign-in link's token never reaches a server log.
  */
 import { useEffect, useState } from "preact/hooks";
-import { api, ApiError, type Me } from "./api.js";
+import { api, ApiError, type Me, type Role } from "./api.js";
 import { ByokPage } from "./pages/byok.js";
 import { CreditsPage } from "./pages/credits.js";
 import { HealthPage } from "./pages/health.js";
 import { KeysPage } from "./pages/keys.js";
+import { MembersPage } from "./pages/members.js";
 import { ModelsPage } from "./pages/models.js";
 import { SetPasswordPage } from "./pages/set-password.js";
 import { SignInPage } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
-import { AccountPicker } from "./pages/account-picker.js";
+import { AccountPicker, Picker } from "./pages/account-picker.js";
 
-const TABS = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health"] as const;
+const TABS = ["Keys", "Usage", "Credits", "BYOK", "Members", "Models", "Health"] as const;
 type Tab = (typeof TABS)[number];
+
+/** The pages each role may use: docs/dashboard.md's roles table (the API enforces it; this only hides what would be refused). */
+const PAGES: Record<Role, readonly Tab[]> = {
+  owner: TABS,
+  admin: ["Keys", "Usage", "Credits", "Models", "Health"],
+  member: ["Keys", "Usage", "Models", "Health"],
+  viewer: ["Usage", "Credits", "Models", "Health"],
+};
+
+/** The user's role in `account`: an instance admin is owner everywhere. */
+const roleIn = (me: Me, account: string): Role | null => (me.admin ? "owner" : (me.memberships.find((m) => m.account === account)?.role ?? null));
 
 function route(): { page: string; params: URLSearchParams } {
   const [path = "", query = ""] = location.hash.replace(/^#\/?/, "").split("?");
@@ -69,25 +82,32 @@ export function App() {
       </Frame>
     );
 
-  const tab: Tab = TABS.find((t) => t.toLowerCase() === page) ?? "Keys";
+  const shown = account ?? me.account;
+  const tabs = PAGES[roleIn(me, shown) ?? "viewer"];
+  const tab: Tab = tabs.find((t) => t.toLowerCase() === page) ?? tabs[0]!;
   const signOut = async () => {
     await api("DELETE", "/session").catch(() => undefined);
     setMe(null);
     go("#/");
   };
-  const shown = account ?? me.account;
   return (
     <Frame>
       <header class="bar">
         <nav aria-label="Dashboard">
-          {TABS.map((t) => (
+          {tabs.map((t) => (
             <a href={`#/${t.toLowerCase()}`} aria-current={t === tab ? "page" : undefined}>
               {t}
             </a>
           ))}
         </nav>
         <div class="who">
-          {me.admin ? <AccountPicker value={shown} onChange={setAccount} /> : <span>{me.account}</span>}
+          {me.admin ? (
+            <AccountPicker value={shown} onChange={setAccount} />
+          ) : me.memberships.length > 1 ? (
+            <Picker ids={me.memberships.map((m) => m.account)} value={shown} onChange={setAccount} />
+          ) : (
+            <span>{shown}</span>
+          )}
           <span class="email">{me.email}</span>
           <button type="button" onClick={signOut}>
             Sign out
@@ -99,6 +119,7 @@ export function App() {
         {tab === "Usage" && <UsagePage account={shown} />}
         {tab === "Credits" && <CreditsPage account={shown} admin={me.admin} onAccount={setAccount} />}
         {tab === "BYOK" && <ByokPage account={shown} />}
+        {tab === "Members" && <MembersPage account={shown} />}
         {tab === "Models" && <ModelsPage account={shown} />}
         {tab === "Health" && <HealthPage />}
       </main>

@@ -15,6 +15,7 @@ import { keysCommand } from "./commands/keys.js";
 import { modelsCommand } from "./commands/models.js";
 import { serveCommand } from "./commands/serve.js";
 import { usageCommand } from "./commands/usage.js";
+import { membersCommand } from "./commands/members.js";
 import { usersCommand } from "./commands/users.js";
 import { UsageError } from "../core/errors.js";
 import { startupDone } from "./heap.js";
@@ -43,6 +44,7 @@ function buildProgram(): Command {
     accountsCommand,
     usersCommand,
     budgetsCommand,
+    membersCommand,
   ])
     add(program);
   for (const c of program.commands) {

@@ -156,3 +156,13 @@ export const ssoRefused = (code: string, message: string) => new GatewayError(40
 
 /** An `X-Gateway-Tags` header or a `metadata` map outside the rules of docs/usage.md ("Tags"); `param` names which. */
 export const invalidTags = (message: string, param: "X-Gateway-Tags" | "metadata") => invalidRequest(message, "invalid_tags", param);
+/** A dashboard user whose role in the account does not allow the action (docs/dashboard.md, "Members and roles"); code `forbidden`. */
+export function roleForbidden(role: string, allowed: readonly string[]): GatewayError {
+  const quoted = allowed.map((r) => `'${r}'`);
+  const names = quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+  return forbidden(`This needs the role ${names} in this account; yours is '${role}'.`, "forbidden");
+}
+
+/** Removing or demoting an account's last owner: someone must keep managing members and BYOK. */
+export const lastOwner = (account: string) =>
+  invalidRequest(`'${account}' must keep at least one owner: make another member owner first (gateway members set-role <email> owner).`, "last_owner", "role");

@@ -11,12 +11,27 @@ import { normalizeEmail } from "../operations/dashboard-users.js";
 import { hashToken } from "../operations/sign-in-link.js";
 import type { DashboardUser } from "../store/index.js";
 import { checkOrigin, readBody, reply } from "./http.js";
+import { homeAccount } from "./scope.js";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.js";
 import { SignInBody, SetPasswordBody } from "./schemas.js";
 import { currentUser, endSession, startSession } from "./session.js";
 import { SignInThrottle } from "./throttle.js";
 
-const me = (u: DashboardUser) => ({ email: u.email, account: u.account, admin: u.admin });
+/**
+ * Who is signed in: `account` is where the dashboard opens, `role` the role there, `memberships`
+ * every account the user belongs to (the account picker; an instance admin's lists all accounts).
+ */
+async function me(gw: Gateway, u: DashboardUser) {
+  const memberships = await gw.store.memberships(u.email);
+  const account = homeAccount(u, memberships);
+  return {
+    email: u.email,
+    account,
+    admin: u.admin,
+    role: u.admin ? "owner" : (memberships.find((m) => m.account === account)?.role ?? null),
+    memberships: memberships.map((m) => ({ account: m.account, role: m.role })),
+  };
+}
 
 const wrongPassword = () => new GatewayError(401, "authentication_error", "invalid_credentials", "Wrong email or password.");
 
@@ -35,7 +50,7 @@ async function signIn(gw: Gateway, throttle: SignInThrottle, event: H3Event): Pr
     throw wrongPassword();
   }
   throttle.succeed(email);
-  return reply(event, 200, me(user), { "set-cookie": await startSession(gw, event, user.email) });
+  return reply(event, 200, await me(gw, user), { "set-cookie": await startSession(gw, event, user.email) });
 }
 
 export function authRoutes(app: H3, gw: Gateway, base: string): void {
@@ -48,7 +63,7 @@ export function authRoutes(app: H3, gw: Gateway, base: string): void {
     return reply(event, 204, null, { "set-cookie": await endSession(gw, event) });
   });
 
-  app.get(`${base}/me`, async (event) => reply(event, 200, me(await currentUser(gw, event))));
+  app.get(`${base}/me`, async (event) => reply(event, 200, await me(gw, await currentUser(gw, event))));
 
   // The page a sign-in link opens posts here: the link is spent whatever happens next.
   app.post(`${base}/password`, async (event) => {
@@ -59,6 +74,6 @@ export function authRoutes(app: H3, gw: Gateway, base: string): void {
     const user = email ? await gw.store.findUser(normalizeEmail(email)) : undefined;
     if (!user) throw invalidRequest("This sign-in link is invalid, expired or already used. Ask for a new one (gateway users reset).", "invalid_link", "token");
     await gw.store.setPassword(user.email, await hashPassword(body.password));
-    return reply(event, 200, me(user), { "set-cookie": await startSession(gw, event, user.email) });
+    return reply(event, 200, await me(gw, user), { "set-cookie": await startSession(gw, event, user.email) });
   });
 }

@@ -1,5 +1,6 @@
 /** Credits in the dashboard: balance and history for the account; accounts and Add credits for admins. */
 import type { H3 } from "h3";
+import { can, requireRole } from "../access/permissions.js";
 import { forbidden } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { usdToNanoExact } from "../core/money.js";
@@ -15,7 +16,8 @@ const HISTORY = 100;
 export function creditRoutes(app: H3, gw: Gateway, base: string): void {
   const scope = scoper(gw);
   app.get(`${base}/credits`, async (event) => {
-    const { account } = await scope(event);
+    const { account, role } = await scope(event);
+    requireRole(role, "credits.read");
     return reply(event, 200, await showCredits(gw.store, account, HISTORY));
   });
   app.post(`${base}/credits`, async (event) => {
@@ -25,13 +27,14 @@ export function creditRoutes(app: H3, gw: Gateway, base: string): void {
     if (!user.admin) throw forbidden("Only an admin can add credits.", "admin_only");
     return reply(event, 200, await addCredits(gw.store, body.account, usdToNanoExact(body.amount), { create: false, actor: user.email }, gw.now()));
   });
-  // An account holder sees only their own account here.
+  // Anyone else sees only the accounts whose balance their role there may read.
   app.get(`${base}/accounts`, async (event) => {
-    const { user } = await scope(event);
+    const { user } = await scope(event, null);
+    const readable = new Set((await gw.store.memberships(user.email)).filter((m) => can(m.role, "credits.read")).map((m) => m.account));
     return reply(
       event,
       200,
-      (await listAccounts(gw.store)).filter((a) => user.admin || a.id === user.account),
+      (await listAccounts(gw.store)).filter((a) => user.admin || readable.has(a.id)),
     );
   });
 }

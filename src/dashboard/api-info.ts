@@ -1,5 +1,6 @@
 /** What the dashboard reads: the account's usage report, the models it can use with prices, provider health. */
 import type { H3 } from "h3";
+import { can, requireRole } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
 import { modelEntry } from "../endpoints/models/route.js";
 import { usageReport } from "../operations/usage-report.js";
@@ -9,8 +10,11 @@ import { scoper } from "./scope.js";
 export function infoRoutes(app: H3, gw: Gateway, base: string): void {
   const scope = scoper(gw);
   app.get(`${base}/usage`, async (event) => {
-    const { account } = await scope(event);
-    return reply(event, 200, await usageReport(gw.store, account, gw.now()));
+    const { user, account, role } = await scope(event);
+    requireRole(role, "usage.read");
+    // A member reads only the usage of the keys they created.
+    const member = can(role, "usage.account") ? undefined : user.email;
+    return reply(event, 200, await usageReport(gw.store, account, gw.now(), undefined, member));
   });
   // As GET /v1/models lists them for a key of this account: platform models plus its BYOK providers'.
   app.get(`${base}/models`, async (event) => {

@@ -2,31 +2,54 @@
  * Keys in the dashboard: list, create (the full key in that answer only), edit (budget, period,
  * rpm, expiry), revoke. The same operations as `gateway keys`; an edit or a revoke drops the
  * server's key cache at once (the store's change counter only reports other connections' commits).
+ * Owners and admins see every key of the account; a member only the keys they created (another's
+ * reads as unknown); a viewer none (docs/dashboard.md, "Members and roles").
  */
-import type { H3 } from "h3";
+import type { H3, H3Event } from "h3";
+import { can, requireRole } from "../access/permissions.js";
+import { notFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { createKey } from "../operations/create-key.js";
 import { listKeys } from "../operations/list-keys.js";
 import { revokeKey } from "../operations/revoke-key.js";
 import { updateKey } from "../operations/update-key.js";
 import { usdToNanoExact } from "../core/money.js";
-import type { KeyChanges } from "../store/index.js";
+import type { KeyChanges, KeyRecord } from "../store/index.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { CreateKeyBody, UpdateKeyBody } from "./schemas.js";
-import { param, scoper } from "./scope.js";
+import { param, roleIn, scoper } from "./scope.js";
+import { currentUser } from "./session.js";
 
 const DAY_MS = 86_400_000;
+
+/** The key `idOrName` if the signed-in user may manage it; any other reads as a missing key. */
+async function manageableKey(gw: Gateway, event: H3Event): Promise<KeyRecord> {
+  checkOrigin(event, gw.config);
+  const user = await currentUser(gw, event);
+  const idOrName = param(event, "id");
+  const missing = notFound(`no key with id or name '${idOrName}'`, "key_not_found");
+  const key = await gw.store.findKey(idOrName);
+  if (!key) throw missing;
+  const role = await roleIn(gw.store, user, key.account).catch(() => {
+    throw missing;
+  });
+  requireRole(role, "keys.own");
+  if (!can(role, "keys.any") && key.createdBy !== user.email) throw missing;
+  return key;
+}
 
 export function keyRoutes(app: H3, gw: Gateway, base: string): void {
   const scope = scoper(gw);
   app.get(`${base}/keys`, async (event) => {
-    const { account } = await scope(event);
-    return reply(event, 200, await listKeys(gw.store, account, gw.now()));
+    const { user, account, role } = await scope(event);
+    requireRole(role, "keys.own");
+    return reply(event, 200, await listKeys(gw.store, account, gw.now(), can(role, "keys.any") ? undefined : user.email));
   });
   app.post(`${base}/keys`, async (event) => {
     checkOrigin(event, gw.config);
     const body = await readBody(event, CreateKeyBody);
-    const { user, account } = await scope(event, body.account);
+    const { user, account, role } = await scope(event, body.account);
+    requireRole(role, "keys.own");
     const now = gw.now();
     const expiresAt = body.expires_in_days ? now + body.expires_in_days * DAY_MS : null;
     const budget = body.budget === undefined ? null : usdToNanoExact(body.budget);
@@ -35,23 +58,21 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
   });
   // As `gateway keys update`; a field left out is unchanged, null clears it.
   app.patch(`${base}/keys/:id`, async (event) => {
-    checkOrigin(event, gw.config);
+    const key = await manageableKey(gw, event); // a member edits only their own keys
     const body = await readBody(event, UpdateKeyBody);
-    const { user, account } = await scope(event);
     const now = gw.now();
     const changes: KeyChanges = {};
     if (body.budget !== undefined) changes.budget = body.budget === null ? null : usdToNanoExact(body.budget);
     if (body.budget_period !== undefined) changes.budgetPeriod = body.budget_period;
     if (body.rpm !== undefined) changes.rpm = body.rpm;
     if (body.expires_in_days !== undefined) changes.expiresAt = body.expires_in_days === null ? null : now + body.expires_in_days * DAY_MS;
-    const updated = await updateKey(gw.store, param(event, "id"), changes, user.admin ? undefined : account, now);
+    const updated = await updateKey(gw.store, key.id, changes, key.account, now);
     gw.auth.invalidate();
     return reply(event, 200, updated);
   });
-  // An admin may revoke any account's key; a holder only their own (another's reads as unknown).
   app.post(`${base}/keys/:id/revoke`, async (event) => {
-    const { user, account } = await scope(event);
-    const revoked = await revokeKey(gw.store, param(event, "id"), user.admin ? undefined : account, gw.now());
+    const key = await manageableKey(gw, event);
+    const revoked = await revokeKey(gw.store, key.id, key.account, gw.now());
     gw.auth.invalidate();
     return reply(event, 200, revoked);
   });

@@ -44,7 +44,8 @@ export function dashboardBase(event: H3Event, config: Pick<Config, "server" | "d
   return config.dashboard.url ? config.dashboard.url.replace(/\/+$/, "") : (expectedOrigin(event, config) ?? "");
 }
 
-function expectedOrigin(event: H3Event, config: Pick<Config, "server" | "dashboard">): string | undefined {
+/** Where this dashboard is served, as browsers name it: also the base of sign-in links it issues. */
+export function expectedOrigin(event: H3Event, config: Pick<Config, "server" | "dashboard">): string | undefined {
   if (config.dashboard.url) return new URL(config.dashboard.url).origin;
   const host = event.req.headers.get("host");
   return host ? `${isSecure(event, config.server) ? "https" : "http"}://${host}` : undefined;

@@ -17,6 +17,7 @@ import { infoRoutes } from "./api-info.js";
 import { keyRoutes } from "./api-keys.js";
 import { oidcRoutes } from "./api-oidc.js";
 import { usageRoutes } from "./api-usage.js";
+import { memberRoutes } from "./api-members.js";
 import { reply } from "./http.js";
 import { dashboardOpenApi } from "./openapi.js";
 import { loadStatic, SECURITY_HEADERS, type StaticFile } from "./static.js";
@@ -33,7 +34,7 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));
   authRoutes(app, gw, API);
   oidcRoutes(app, gw, API);
-  for (const routes of [keyRoutes, creditRoutes, budgetRoutes, byokRoutes, infoRoutes, usageRoutes]) routes(app, gw, API);
+  for (const routes of [keyRoutes, creditRoutes, budgetRoutes, byokRoutes, infoRoutes, usageRoutes, memberRoutes]) routes(app, gw, API);
   app.all(`${API}/**`, (event) => {
     throw routeNotFound(event.url.pathname);
   });

@@ -9,12 +9,15 @@ const ok = (name: string | null, description = "OK") =>
 const errors = {
   "4XX": {
     description:
-      "docs/http.md's error object: 400 validation, 401 not signed in or wrong password, 403 Origin or admin only, 404 not found or not yours, 429 throttled.",
+      "docs/http.md's error object: 400 validation, 401 not signed in or wrong password, 403 Origin, admin only or `forbidden` (the role in this account does not allow it), 404 not found or not yours, 429 throttled.",
     content: { "application/json": { schema: ref("Error") } },
   },
 };
 const body = (name: string) => ({ required: true, content: { "application/json": { schema: ref(name) } } });
-const account = [{ name: "account", in: "query", required: false, schema: { type: "string" }, description: "Admins only: another account." }];
+const account = [
+  { name: "account", in: "query", required: false, schema: { type: "string" }, description: "Another account the user is a member of (admins: any account)." },
+];
+const email = { name: "email", in: "path", required: true, schema: { type: "string" } };
 const usageQuery = [
   { name: "by", in: "query", required: false, schema: { type: "string", default: "model" }, description: "tag:NAME, member, key, model, endpoint or day." },
   { name: "since", in: "query", required: false, schema: { type: "string" }, description: "A date (UTC midnight), an ISO time or a duration back (7d)." },
@@ -50,6 +53,11 @@ export function dashboardOpenApi() {
         "ModelList",
         "Accounts",
         "SignInMethods",
+        "AddMemberBody",
+        "SetRoleBody",
+        "Members",
+        "Member",
+        "MemberAdded",
         "ErrorBody",
       ] as const
     ).map((n) => [n === "ErrorBody" ? "Error" : n, json(S[n])]),
@@ -139,6 +147,14 @@ export function dashboardOpenApi() {
           summary: "Where the issuer sends the browser back: provisions the user, starts a session, redirects to /dashboard/",
           responses: { 302: ok(null, "To /dashboard/ signed in, or to the sign-in page with sso_error=<code>"), ...errors },
         },
+      },
+      "/members": {
+        get: op("The account's members and their roles (owners)", "Members", { parameters: account }),
+        post: op("Add a member; someone new gets a one-time sign-in link (owners)", "MemberAdded", { requestBody: body("AddMemberBody") }, "201"),
+      },
+      "/members/{email}": {
+        put: op("Change a member's role; the last owner cannot be demoted (owners)", "Member", { requestBody: body("SetRoleBody"), parameters: [email] }),
+        delete: op("Remove a member (the user and their keys stay); not the last owner (owners)", null, { parameters: [email, ...account] }),
       },
     },
   };

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { BUDGET_PERIODS } from "../core/budget.js";
+import { ROLES } from "../core/roles.js";
 
 const Usd = z
   .string()
@@ -52,7 +53,30 @@ export const Budgets = z.object({ budgets: z.array(BudgetView), members: z.array
 export const AddCreditsBody = z.strictObject({ account: Account, amount: Usd });
 export const SetByokBody = z.strictObject({ key: z.string().trim().min(1, "Required").max(4096), account: Account.optional() });
 
-export const Me = z.object({ email: z.string(), account: z.string(), admin: z.boolean() });
+const RoleName = z.enum(ROLES);
+export const AddMemberBody = z.strictObject({
+  email: z.string().min(1).max(254),
+  role: RoleName.describe("owner, admin, member or viewer (docs/dashboard.md, Members and roles)."),
+  account: Account.optional(),
+});
+export const SetRoleBody = z.strictObject({ role: RoleName, account: Account.optional() });
+export const Member = z.object({ email: z.string(), role: RoleName, created_at: Time });
+export const Members = z.array(Member);
+export const MemberAdded = z.object({
+  email: z.string(),
+  account: z.string(),
+  role: RoleName,
+  created: z.boolean().describe("A new dashboard user: `link` is their one-time sign-in link (24 h). An existing user keeps their password."),
+  link: z.string().nullable(),
+  expires_at: Time.nullable(),
+});
+export const Me = z.object({
+  email: z.string(),
+  account: z.string().describe("The account the dashboard opens on."),
+  admin: z.boolean().describe("An instance administrator: every account, as owner."),
+  role: RoleName.nullable().describe("The role in `account`; null when the user belongs to no account."),
+  memberships: z.array(z.object({ account: z.string(), role: RoleName })),
+});
 export const KeyView = z.object({
   id: z.string(),
   name: z.string(),

@@ -1,5 +1,6 @@
 /** Dashboard users (`gateway users add|reset|list|remove`): who may sign in, to which account. */
 import { invalidRequest, notFound } from "../core/errors.js";
+import type { Role } from "../core/roles.js";
 import type { DashboardUser, Store } from "../store/index.js";
 import { issueSignInLink } from "./sign-in-link.js";
 
@@ -20,13 +21,15 @@ const view = (u: DashboardUser) => ({
   created_at: new Date(u.createdAt).toISOString(),
 });
 
-export async function addUser(store: Store, u: { email: string; account: string; admin: boolean }, baseUrl: string, now: number) {
+/** A new user, owner of `account` unless `role` says otherwise, with a sign-in link. */
+export async function addUser(store: Store, u: { email: string; account: string; admin: boolean; role?: Role }, baseUrl: string, now: number) {
   const email = normalizeEmail(u.email);
   if (await store.findUser(email))
     throw invalidRequest(`a dashboard user '${email}' already exists (gateway users reset prints a new link)`, "user_exists", "email");
   await store.ensureAccount(u.account, now);
-  await store.createUser({ email, account: u.account, admin: u.admin, passwordHash: null, createdAt: now });
-  return { email, account: u.account, admin: u.admin, ...(await issueSignInLink(store, email, baseUrl, now)) };
+  const role = u.role ?? "owner";
+  await store.createUser({ email, account: u.account, admin: u.admin, passwordHash: null, createdAt: now }, role);
+  return { email, account: u.account, admin: u.admin, role, ...(await issueSignInLink(store, email, baseUrl, now)) };
 }
 
 /** A new link; the old password keeps working until the link is used (so a stranger's reset locks nobody out). */

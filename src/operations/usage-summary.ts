@@ -4,7 +4,7 @@
  * never changes a total.
  */
 import { nanoToUsd } from "../core/money.js";
-import type { Store, UsageRow } from "../store/index.js";
+import type { Store, UsageFilter, UsageRow } from "../store/index.js";
 
 /** `cost` is what was charged; `uncollected` what the balance or a key's budget could not cover (docs/billing.md). */
 interface Totals {
@@ -67,6 +67,6 @@ export function summarize(rows: UsageRow[]) {
   };
 }
 
-export async function usageSummary(store: Store, filter: { account?: string; since?: number }) {
+export async function usageSummary(store: Store, filter: UsageFilter) {
   return summarize(await store.usage(filter));
 }

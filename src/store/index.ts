@@ -21,7 +21,7 @@ export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "
 export type { DashboardUser, Membership } from "./dashboard.js";
 export type { InflightRow } from "./journal.js";
 export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
-export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageRow } from "./ledger.js";
+export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageFilter, UsageRow } from "./ledger.js";
 export type {} from "./money.js";
 export type { StoredResponse } from "./responses.js";
 export type { UsageGroup, UsageGrouping, UsageRange } from "./usage-groups.js";

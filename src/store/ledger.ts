@@ -89,9 +89,16 @@ export type RecentRequest = Pick<
   "requestId" | "createdAt" | "keyId" | "model" | "provider" | "promptTokens" | "completionTokens" | "cost" | "byok" | "status" | "httpStatus" | "latencyMs"
 > & { keyName: string | null };
 
+/** Which usage to read; `member`: only keys that dashboard user created (a member's own usage, docs/dashboard.md). */
+export interface UsageFilter {
+  account?: string;
+  since?: number;
+  member?: string;
+}
+
 export interface LedgerStore {
   /** Ledger rows and daily rollups together; a rollup day counts when it starts at or after `since`. */
-  usage(filter: { account?: string; since?: number }): Promise<UsageRow[]>;
+  usage(filter: UsageFilter): Promise<UsageRow[]>;
   /**
    * Folds ledger rows created before `before` (ms) into daily rollups per UTC day, account,
    * key, model and BYOK flag, and deletes them and their attempts, in one transaction.
@@ -99,8 +106,8 @@ export interface LedgerStore {
   prune(before: number): Promise<PruneResult>;
   /** created_at of the oldest ledger row, so retention can prune an hour at a time. */
   oldestLedgerAt(): Promise<number | undefined>;
-  /** Spend per UTC day since `since` (ms), ledger rows and retention's daily rollups alike. */
-  dailySpend(account: string, since: number): Promise<DailySpend[]>;
-  /** The account's latest ledger rows, newest first. */
-  recentRequests(account: string, limit: number): Promise<RecentRequest[]>;
+  /** Spend per UTC day since `since` (ms), ledger rows and retention's daily rollups alike; `member` as UsageFilter. */
+  dailySpend(account: string, since: number, member?: string | null): Promise<DailySpend[]>;
+  /** The account's latest ledger rows, newest first; `member`: only those of keys that user created. */
+  recentRequests(account: string, limit: number, member?: string | null): Promise<RecentRequest[]>;
 }

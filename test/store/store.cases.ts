@@ -340,6 +340,26 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       await store.prune(T0 - DAY);
       expect(await store.usage({ account: "acme" })).toEqual(before);
     });
+    test("a member's usage: only the keys that user created, in usage, daily spend and recent requests, before and after prune", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      await store.createKey(key("m1", { createdBy: "m@example.com" }));
+      await store.createKey(key("o1", { createdBy: "o@example.com" }));
+      const mine = [entry({ keyId: "m1", createdAt: T0 - 3 * DAY, cost: 7 }), entry({ keyId: "m1", cost: 11 })];
+      for (const e of [...mine, entry({ keyId: "o1", cost: 500 }), entry({ keyId: "k1", cost: 900 })]) await store.settle(null, e, ok(e));
+      const check = async () => {
+        expect((await store.usage({ account: "acme", member: "m@example.com" })).map((r) => [r.keyId, r.cost])).toEqual([["m1", 18n]]);
+        expect(await store.dailySpend("acme", T0 - 7 * DAY, "m@example.com")).toEqual([
+          { day: periodStart("day", T0 - 3 * DAY), cost: 7n, requests: 1 },
+          { day: periodStart("day", T0), cost: 11n, requests: 1 },
+        ]);
+        expect(await store.usage({ account: "acme", member: "nobody@example.com" })).toEqual([]);
+      };
+      await check();
+      expect((await store.recentRequests("acme", 10, "m@example.com")).map((r) => r.requestId)).toEqual([mine[1]!.requestId, mine[0]!.requestId]);
+      expect((await store.recentRequests("acme", 10)).length).toBe(4);
+      await store.prune(T0 - DAY);
+      await check();
+    });
   });
 
   describe("usage groups", () => {

@@ -5,7 +5,9 @@
 import type { Command } from "commander";
 import type { Config } from "../../config/config.js";
 import { UsageError } from "../../core/errors.js";
-import { addUser, listUsers, normalizeEmail, removeUser, resetUser } from "../../operations/dashboard-users.js";
+import type { Role } from "../../core/roles.js";
+import { listUsers, normalizeEmail, removeUser, resetUser } from "../../operations/dashboard-users.js";
+import { addUserOrMember, roleOf } from "../../operations/members.js";
 import { accountOf, existingAccount, output, table, withStore } from "./context.js";
 
 /** Where the links point: `dashboard.url`, else the address `gateway serve` listens on. */
@@ -17,7 +19,7 @@ function dashboardBase(config: Config): string {
 }
 
 /** A malformed email is bad usage (exit 2), not a failed operation. */
-function emailArg(email: string): string {
+export function emailArg(email: string): string {
   try {
     return normalizeEmail(email);
   } catch (err) {
@@ -28,6 +30,21 @@ function emailArg(email: string): string {
 const linkText = (r: { email: string; link: string; expires_at: string }) =>
   `${r.link}\n\nSign-in link for '${r.email}', valid until ${r.expires_at} and usable once: send it to them.`;
 
+/** A new user gets a link; an existing one joined another account and signs in as before. */
+const addedText = (r: { email: string; account: string; role: string; link: string | null; expires_at: string | null }) =>
+  r.link === null || r.expires_at === null
+    ? `Added the existing user '${r.email}' to '${r.account}' as ${r.role}; they sign in with their current password.`
+    : linkText({ email: r.email, link: r.link, expires_at: r.expires_at });
+
+/** A role name, or bad usage (exit 2). */
+export function roleArg(role: string): Role {
+  try {
+    return roleOf(role);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+}
+
 export function usersCommand(program: Command): void {
   const users = program.command("users").description("manage dashboard users");
 
@@ -37,14 +54,16 @@ export function usersCommand(program: Command): void {
     .argument("<email>")
     .option("--account <account>", "the account the user manages", "default")
     .option("--create", "create the account if it does not exist (else a typo is refused)")
-    .option("--admin", "sees every account and can add credits")
-    .action((email: string, opts: { account?: string; create?: boolean; admin?: boolean }, cmd: Command) => {
+    .option("--role <role>", "their role in the account: owner, admin, member or viewer", "owner")
+    .option("--admin", "an instance administrator: sees every account and can add credits")
+    .action((email: string, opts: { account?: string; create?: boolean; admin?: boolean; role: string }, cmd: Command) => {
       const account = accountOf(opts);
+      const role = roleArg(opts.role);
       emailArg(email);
       return withStore(cmd, async (store, loaded) => {
         await existingAccount(store, opts, true);
-        const r = await addUser(store, { email, account, admin: Boolean(opts.admin) }, dashboardBase(loaded.config), Date.now());
-        output(cmd, r, linkText(r));
+        const r = await addUserOrMember(store, { email, account, admin: Boolean(opts.admin), role }, dashboardBase(loaded.config), Date.now());
+        output(cmd, r, addedText(r));
       });
     });
 

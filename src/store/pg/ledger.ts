@@ -5,7 +5,7 @@
  * strings and stay exact.
  */
 import type pg from "pg";
-import type { DailySpend, PruneResult, RecentRequest, UsageRow } from "../ledger.js";
+import type { DailySpend, PruneResult, RecentRequest, UsageFilter, UsageRow } from "../ledger.js";
 import { query, transaction } from "./db.js";
 
 const DAY_MS = 86_400_000;
@@ -43,7 +43,7 @@ interface RecentRow {
 
 export function pgLedger(pool: pg.Pool) {
   return {
-    async usage({ account, since }: { account?: string; since?: number }): Promise<UsageRow[]> {
+    async usage({ account, since, member }: UsageFilter): Promise<UsageRow[]> {
       const { rows } = await query<UsageDbRow>(
         pool,
         `SELECT u.model, u.key_id, k.name AS key_name, u.endpoint, SUM(u.requests) AS requests,
@@ -55,16 +55,16 @@ export function pgLedger(pool: pg.Pool) {
             SUM(cost) AS cost, SUM(list_cost) AS list_cost, SUM(uncollected) AS uncollected,
             COUNT(*) FILTER (WHERE usage_source = 'cache_hit') AS cache_hits,
             COALESCE(SUM(list_cost) FILTER (WHERE usage_source = 'cache_hit'), 0) AS cache_saved
-          FROM ledger WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR created_at >= $2)
+          FROM ledger WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR created_at >= $2) AND ($3::text IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = $3))
           GROUP BY model, key_id, endpoint
           UNION ALL
           SELECT model, key_id, endpoint, SUM(requests), SUM(prompt_tokens), SUM(completion_tokens), SUM(cost), SUM(list_cost), SUM(uncollected),
             SUM(cache_hits), SUM(cache_saved)
-          FROM usage_daily WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR day >= $2)
+          FROM usage_daily WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR day >= $2) AND ($3::text IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = $3))
           GROUP BY model, key_id, endpoint
         ) u LEFT JOIN keys k ON k.id = u.key_id
         GROUP BY u.model, u.key_id, k.name, u.endpoint ORDER BY u.model, u.key_id, u.endpoint`,
-        [account ?? null, since ?? null],
+        [account ?? null, since ?? null, member ?? null],
       );
       return rows.map((r) => ({
         model: r.model,
@@ -115,25 +115,26 @@ export function pgLedger(pool: pg.Pool) {
       const { rows } = await query<{ t: string | null }>(pool, "SELECT MIN(created_at) AS t FROM ledger");
       return rows[0]?.t == null ? undefined : Number(rows[0].t);
     },
-    async dailySpend(account: string, since: number): Promise<DailySpend[]> {
+    async dailySpend(account: string, since: number, member: string | null = null): Promise<DailySpend[]> {
       const { rows } = await query<{ day: string; cost: string; requests: string }>(
         pool,
         `SELECT day, SUM(cost) AS cost, SUM(requests) AS requests FROM (
-          SELECT created_at - created_at % ${DAY_MS} AS day, cost, 1 AS requests FROM ledger WHERE account = $1 AND created_at >= $2
+          SELECT created_at - created_at % ${DAY_MS} AS day, cost, 1 AS requests FROM ledger WHERE account = $1 AND created_at >= $2 AND ($4::text IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = $4))
           UNION ALL
-          SELECT day, cost, requests FROM usage_daily WHERE account = $1 AND day >= $3
+          SELECT day, cost, requests FROM usage_daily WHERE account = $1 AND day >= $3 AND ($4::text IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = $4))
         ) d GROUP BY day ORDER BY day`,
-        [account, since, since - (since % DAY_MS)],
+        [account, since, since - (since % DAY_MS), member],
       );
       return rows.map((r) => ({ day: Number(r.day), cost: BigInt(r.cost), requests: Number(r.requests) }));
     },
-    async recentRequests(account: string, limit: number): Promise<RecentRequest[]> {
+    async recentRequests(account: string, limit: number, member: string | null = null): Promise<RecentRequest[]> {
       const { rows } = await query<RecentRow>(
         pool,
         `SELECT l.request_id, l.created_at, l.key_id, k.name AS key_name, l.model, l.provider,
           l.prompt_tokens, l.completion_tokens, l.cost, l.byok, l.status, l.http_status, l.latency_ms
-        FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = $1 ORDER BY l.created_at DESC, l.id DESC LIMIT $2`,
-        [account, limit],
+        FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = $1
+          AND ($3::text IS NULL OR k.created_by = $3) ORDER BY l.created_at DESC, l.id DESC LIMIT $2`,
+        [account, limit, member],
       );
       return rows.map((r) => ({
         requestId: r.request_id,

@@ -6,7 +6,7 @@
  */
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
-import type { DailySpend, PruneResult, RecentRequest, UsageRow } from "../ledger.js";
+import type { DailySpend, PruneResult, RecentRequest, UsageFilter, UsageRow } from "../ledger.js";
 
 const DAY_MS = 86_400_000;
 
@@ -79,11 +79,13 @@ export function sqliteLedger(db: Database.Database) {
           SUM(completion_tokens) AS completion_tokens, SUM(cost) AS cost, SUM(list_cost) AS list_cost, SUM(uncollected) AS uncollected,
           SUM(usage_source = 'cache_hit') AS cache_hits, SUM(CASE WHEN usage_source = 'cache_hit' THEN list_cost ELSE 0 END) AS cache_saved
         FROM ledger WHERE (@account IS NULL OR account = @account) AND (@since IS NULL OR created_at >= @since)
+          AND (@member IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = @member))
         GROUP BY model, key_id, endpoint
         UNION ALL
         SELECT model, key_id, endpoint, SUM(requests), SUM(prompt_tokens), SUM(completion_tokens), SUM(cost), SUM(list_cost), SUM(uncollected),
           SUM(cache_hits), SUM(cache_saved)
         FROM usage_daily WHERE (@account IS NULL OR account = @account) AND (@since IS NULL OR day >= @since)
+          AND (@member IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = @member))
         GROUP BY model, key_id, endpoint
       ) u LEFT JOIN keys k ON k.id = u.key_id
       GROUP BY u.model, u.key_id, u.endpoint ORDER BY u.model, u.key_id, u.endpoint`,
@@ -92,18 +94,19 @@ export function sqliteLedger(db: Database.Database) {
     ledgerDays: db
       .prepare(
         `SELECT (created_at / ${DAY_MS}) * ${DAY_MS} AS day, SUM(cost) AS cost, COUNT(*) AS requests
-      FROM ledger WHERE account = ? AND created_at >= ? GROUP BY 1`,
+      FROM ledger WHERE account = @account AND created_at >= @since AND (@member IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = @member)) GROUP BY 1`,
       )
       .safeIntegers(),
     rollupDays: db
       .prepare(
         `SELECT day, SUM(cost) AS cost, SUM(requests) AS requests
-      FROM usage_daily WHERE account = ? AND day >= ? GROUP BY day`,
+      FROM usage_daily WHERE account = @account AND day >= @since AND (@member IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = @member)) GROUP BY day`,
       )
       .safeIntegers(),
     recent: db.prepare(`SELECT l.request_id, l.created_at, l.key_id, k.name AS key_name, l.model, l.provider, l.prompt_tokens,
         l.completion_tokens, l.cost, l.byok, l.status, l.http_status, l.latency_ms
-      FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = ? ORDER BY l.created_at DESC, l.id DESC LIMIT ?`),
+      FROM ledger l LEFT JOIN keys k ON k.id = l.key_id WHERE l.account = @account
+        AND (@member IS NULL OR k.created_by = @member) ORDER BY l.created_at DESC, l.id DESC LIMIT @limit`),
   };
 
   const prune = writeTransaction(db, (before: number): PruneResult => {
@@ -117,17 +120,17 @@ export function sqliteLedger(db: Database.Database) {
   return {
     prune,
     oldestLedgerAt: () => (s.oldest.get() as number | null) ?? undefined,
-    usage: ({ account, since }: { account?: string; since?: number }): UsageRow[] =>
-      (s.usage.all({ account: account ?? null, since: since ?? null }) as BigRow[]).map((r) => ({
+    usage: ({ account, since, member }: UsageFilter): UsageRow[] =>
+      (s.usage.all({ account: account ?? null, since: since ?? null, member: member ?? null }) as BigRow[]).map((r) => ({
         ...r,
         requests: Number(r.requests),
         promptTokens: Number(r.promptTokens),
         completionTokens: Number(r.completionTokens),
         cacheHits: Number(r.cacheHits),
       })),
-    dailySpend: async (account: string, since: number): Promise<DailySpend[]> => {
+    dailySpend: async (account: string, since: number, member: string | null = null): Promise<DailySpend[]> => {
       const days = new Map<number, DailySpend>();
-      const rows = [...s.ledgerDays.all(account, since), ...s.rollupDays.all(account, since - (since % DAY_MS))] as Array<{
+      const rows = [...s.ledgerDays.all({ account, since, member }), ...s.rollupDays.all({ account, since: since - (since % DAY_MS), member })] as Array<{
         day: bigint;
         cost: bigint;
         requests: bigint;
@@ -141,8 +144,8 @@ export function sqliteLedger(db: Database.Database) {
       }
       return [...days.values()].sort((a, b) => a.day - b.day);
     },
-    recentRequests: async (account: string, limit: number): Promise<RecentRequest[]> =>
-      (s.recent.all(account, limit) as RecentRow[]).map((r) => ({
+    recentRequests: async (account: string, limit: number, member: string | null = null): Promise<RecentRequest[]> =>
+      (s.recent.all({ account, limit, member }) as RecentRow[]).map((r) => ({
         requestId: r.request_id,
         createdAt: r.created_at,
         keyId: r.key_id,

@@ -1,0 +1,81 @@
+/**
+ * Members of an account and their roles (`gateway members`, `users add --role`, the dashboard's
+ * Members page; docs/dashboard.md, "Members and roles"). An account keeps at least one owner.
+ */
+import { invalidRequest, lastOwner, notFound } from "../core/errors.js";
+import { isRole, ROLES, type Role } from "../core/roles.js";
+import type { Membership, Store } from "../store/index.js";
+import { addUser, normalizeEmail } from "./dashboard-users.js";
+
+export function roleOf(value: string): Role {
+  if (!isRole(value)) throw invalidRequest(`'${value}' is not a role: use ${ROLES.join(", ")}`, "invalid_role", "role");
+  return value;
+}
+
+const view = (m: Membership) => ({ email: m.email, role: m.role, created_at: new Date(m.createdAt).toISOString() });
+
+export async function listMembers(store: Store, account: string) {
+  return (await store.listMembers(account)).map(view);
+}
+
+/**
+ * Adds `email` to the account with `role`. Someone new becomes a dashboard user whose home is
+ * this account, with a one-time sign-in link; an existing user keeps their password (no link).
+ */
+export async function addMember(store: Store, m: { email: string; account: string; role: Role }, baseUrl: string, now: number) {
+  const email = normalizeEmail(m.email);
+  if (!(await store.findUser(email))) {
+    const added = await addUser(store, { email, account: m.account, admin: false, role: m.role }, baseUrl, now);
+    return { email, account: m.account, role: m.role, created: true, link: added.link as string | null, expires_at: added.expires_at as string | null };
+  }
+  if (await membershipOf(store, email, m.account))
+    throw invalidRequest(`'${email}' is already a member of '${m.account}' (gateway members set-role changes the role)`, "member_exists", "email");
+  await store.setMembership({ email, account: m.account, role: m.role, createdAt: now });
+  return { email, account: m.account, role: m.role, created: false, link: null, expires_at: null };
+}
+
+/**
+ * `gateway users add`: a new user as before; an existing one joins `account` with `role` and
+ * keeps their password (`link` null). `--admin` cannot be given to an existing user this way.
+ */
+export async function addUserOrMember(store: Store, u: { email: string; account: string; admin: boolean; role: Role }, baseUrl: string, now: number) {
+  const existing = await store.findUser(normalizeEmail(u.email));
+  if (!existing) return addUser(store, u, baseUrl, now);
+  if (u.admin && !existing.admin)
+    throw invalidRequest(`a dashboard user '${existing.email}' already exists; --admin applies to new users only`, "user_exists", "email");
+  const added = await addMember(store, u, baseUrl, now);
+  return { email: added.email, account: u.account, admin: existing.admin, role: u.role, link: added.link, expires_at: added.expires_at };
+}
+
+export async function setMemberRole(store: Store, rawEmail: string, account: string, role: Role) {
+  const current = await existingMember(store, rawEmail, account);
+  if (current.role === "owner" && role !== "owner") await keepAnOwner(store, account);
+  if (current.role !== role) await store.setMembership({ ...current, role });
+  return view({ ...current, role });
+}
+
+/** The user stays (with their other memberships and the keys they created); only this membership goes. */
+export async function removeMember(store: Store, rawEmail: string, account: string) {
+  const current = await existingMember(store, rawEmail, account);
+  if (current.role === "owner") await keepAnOwner(store, account);
+  await store.removeMembership(current.email, account);
+  return { email: current.email, account, removed: true };
+}
+
+/** The user's role in the account; undefined when they are not a member. */
+async function membershipOf(store: Store, email: string, account: string): Promise<Membership | undefined> {
+  return (await store.memberships(email)).find((m) => m.account === account);
+}
+
+async function existingMember(store: Store, rawEmail: string, account: string): Promise<Membership> {
+  const email = normalizeEmail(rawEmail);
+  const m = await membershipOf(store, email, account);
+  if (!m) throw notFound(`'${email}' is not a member of '${account}'`, "member_not_found");
+  return m;
+}
+
+/** Refuses when the owner about to go is the account's only one. */
+async function keepAnOwner(store: Store, account: string): Promise<void> {
+  const owners = (await store.listMembers(account)).filter((m) => m.role === "owner");
+  if (owners.length <= 1) throw lastOwner(account);
+}
