@@ -19,6 +19,8 @@ import { Upstream } from "./upstream/upstream.js";
 import { MemoryCache } from "./cache/memory.js";
 import type { ResponseCache } from "./cache/policy.js";
 import { RedisCache } from "./cache/redis.js";
+import { AlertDetector } from "./alerts/detect.js";
+import { AlertDeliverer } from "./alerts/deliver.js";
 
 export interface Gateway {
   config: Config;
@@ -41,6 +43,8 @@ export interface Gateway {
   cache: ResponseCache | undefined;
   /** Metrics and the request log (observability/observer.ts). */
   obs: Observer;
+  /** Budget thresholds and low balances, checked after a charged request settled (docs/alerts.md). */
+  alerts: AlertDetector;
   now(): number;
   close(): Promise<void>;
 }
@@ -72,7 +76,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   };
   const health = new Health(config.health);
   const auth = createAuthenticator(store);
-  const byok = new ByokKeys(store, loadSecret(config.database, env));
+  const secret = loadSecret(config.database, env);
+  const byok = new ByokKeys(store, secret);
   // With a Redis, limits and circuits are shared by every process (src/fleet/redis.ts); without, as before.
   const redis = redisOf(config, env);
   const shared = redis ? await (await import("./fleet/redis.js")).openShared(redis, health, now) : undefined;
@@ -92,6 +97,10 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     .filter((i) => Object.hasOwn(config.providers, i.settings.id) || i.settings.apiKey !== undefined)
     .map((i) => i.settings.id);
   const obs = new Observer({ config, health, now, log, providers: () => operated });
+  const warn = (line: string) => log.notice("warn", line);
+  const deliverer = new AlertDeliverer({ store, secret, settings: config.alerts, now, warn });
+  const alerts = new AlertDetector({ store, now, wake: () => deliverer.wake(), warn });
+  deliverer.start();
   const gateway: Gateway = {
     config,
     store,
@@ -109,6 +118,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     journal,
     cache: responseCache(config, shared && redis && { client: shared.client, prefix: redis.prefix }, now),
     obs,
+    alerts,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
     async close() {
       clearInterval(timer);
@@ -116,6 +126,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       journal.stop();
       // A settlement may join while earlier work ends: wait until nothing is left.
       while (pending.size) await Promise.allSettled([...pending]);
+      await alerts.idle();
+      await deliverer.stop();
       await auth.flush();
       await upstream.close();
       await shared?.close();
@@ -128,6 +140,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const unwatch = store.watch(() => {
     auth.invalidate();
     byok.invalidate();
+    alerts.invalidate();
     // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
     buildCatalog().then(
       (c) => void (gateway.catalog = c),
