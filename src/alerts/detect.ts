@@ -39,8 +39,14 @@ function thresholdEvents(l: BudgetLevel, percents: readonly number[]): AlertEven
   }));
 }
 
+/**
+ * How long the webhook list is kept: a webhook added by any process or connection (the store's
+ * change notice covers other processes; this, writes through this one) is seen within it.
+ */
+const WEBHOOKS_TTL_MS = 1_000;
+
 export class AlertDetector {
-  private webhooks: Promise<Webhook[]> | undefined;
+  private webhooks: { list: Promise<Webhook[]>; at: number } | undefined;
   /** account + key of requests settled and not yet checked: several become one check. */
   private queued = new Map<string, { account: string; keyId: string }>();
   private running: Promise<void> | undefined;
@@ -77,9 +83,10 @@ export class AlertDetector {
 
   private async check(account: string, keyId: string): Promise<void> {
     const { store } = this.deps;
-    const hooks = (await (this.webhooks ??= store.listWebhooks())).filter((w) => w.account === null || w.account === account);
-    if (hooks.length === 0) return; // no receiver: nothing to read
     const now = this.deps.now();
+    if (!this.webhooks || now - this.webhooks.at >= WEBHOOKS_TTL_MS) this.webhooks = { list: store.listWebhooks(), at: now };
+    const hooks = (await this.webhooks.list).filter((w) => w.account === null || w.account === account);
+    if (hooks.length === 0) return; // no receiver: nothing to read
     const settings = await store.alertSettings(account);
     const events = (await budgetLevels(store, keyId, now)).flatMap((l) => thresholdEvents(l, settings?.percents ?? DEFAULT_PERCENTS));
     if (settings?.lowBalance != null) {
