@@ -1,10 +1,11 @@
 /**
  * The dashboard shell: who is signed in, the tabs of docs/dashboard.md (Keys, Usage, Credits,
- * BYOK, Models, Health) as links, Sign out, and for admins the account being looked at.
+ * BYOK, Models, Health; Alerts, docs/alerts.md) as links, the alert banner, Sign out, and for admins the account being looked at.
  * Routes live in the URL's fragment, so a sign-in link's token never reaches a server log.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type Me } from "./api.js";
+import { AlertBanner, AlertsPage } from "./pages/alerts.js";
 import { ByokPage } from "./pages/byok.js";
 import { CreditsPage } from "./pages/credits.js";
 import { HealthPage } from "./pages/health.js";
@@ -15,7 +16,7 @@ import { SignInPage } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
 import { AccountPicker } from "./pages/account-picker.js";
 
-const TABS = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health"] as const;
+const TABS = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health", "Alerts"] as const;
 type Tab = (typeof TABS)[number];
 
 function route(): { page: string; params: URLSearchParams } {
@@ -94,6 +95,7 @@ export function App() {
           </button>
         </div>
       </header>
+      <AlertBanner account={shown} />
       <main>
         {tab === "Keys" && <KeysPage account={shown} />}
         {tab === "Usage" && <UsagePage account={shown} />}
@@ -101,6 +103,7 @@ export function App() {
         {tab === "BYOK" && <ByokPage account={shown} />}
         {tab === "Models" && <ModelsPage account={shown} />}
         {tab === "Health" && <HealthPage />}
+        {tab === "Alerts" && <AlertsPage account={shown} />}
       </main>
     </Frame>
   );

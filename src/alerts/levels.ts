@@ -34,3 +34,10 @@ export async function budgetLevels(store: Store, keyId: string, now: number): Pr
   const levels = [await keyLevel(store, key, now)];
   return levels.filter((l): l is BudgetLevel => l !== undefined);
 }
+
+/** Every budget level of an account as it stands now (the dashboard's banner): its keys' budgets today. */
+export async function accountLevels(store: Store, account: string, now: number): Promise<BudgetLevel[]> {
+  const keys = (await store.listKeys(account)).filter((k) => k.revokedAt === null && k.budget != null);
+  const levels = await Promise.all(keys.map((k) => keyLevel(store, k, now)));
+  return levels.filter((l): l is BudgetLevel => l !== undefined);
+}

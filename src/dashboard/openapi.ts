@@ -37,6 +37,8 @@ export function dashboardOpenApi() {
         "CreditsAdded",
         "ByokKey",
         "ByokList",
+        "AlertBanner",
+        "AlertLog",
         "ModelList",
         "Accounts",
         "ErrorBody",
@@ -93,6 +95,8 @@ export function dashboardOpenApi() {
       },
       "/models": { get: op("Models this account can use, with prices per 1M tokens", "ModelList", { parameters: account }) },
       "/health": { get: op("Provider health", null) },
+      "/alerts/banner": { get: op("Budget thresholds reached this period and a low balance, for the banner", "AlertBanner", { parameters: account }) },
+      "/alerts": { get: op("Thresholds, webhooks and the delivery log (owners and admins)", "AlertLog", { parameters: account }) },
     },
   };
 }
