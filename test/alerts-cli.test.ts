@@ -39,7 +39,13 @@ describe("alerts commands", () => {
     expect(added.exitCode).toBe(0);
     const secret = added.json.secret as string;
     recordSecret(secret);
-    expect(added.json).toEqual({ id: expect.stringMatching(/^wh_/), account: "acme", url: "http://127.0.0.1:9/hook", created_at: expect.any(String), secret: expect.stringMatching(/^whsec_.{32}$/) });
+    expect(added.json).toEqual({
+      id: expect.stringMatching(/^wh_/),
+      account: "acme",
+      url: "http://127.0.0.1:9/hook",
+      created_at: expect.any(String),
+      secret: expect.stringMatching(/^whsec_.{32}$/),
+    });
     const chosen = "operator-chosen-secret-42";
     recordSecret(chosen);
     const every = await cli("alerts", "add", "--url", "https://ops.internal/alerts", "--secret", chosen, "--json");
@@ -83,7 +89,11 @@ describe("alerts commands", () => {
     const set = await cli("alerts", "thresholds", "--account", "acme", "--percent", "90,25,75", "--low-balance", "5.5", "--json");
     expect(set.json).toEqual({ account: "acme", percents: [25, 75, 90], low_balance: "5.5" });
     expect((await cli("alerts", "thresholds", "--account", "acme")).stdout).toContain("alerts at 25%, 75%, 90% of each budget; low balance below 5.5 USD");
-    expect((await cli("alerts", "thresholds", "--account", "acme", "--no-low-balance", "--json")).json).toEqual({ account: "acme", percents: [25, 75, 90], low_balance: null });
+    expect((await cli("alerts", "thresholds", "--account", "acme", "--no-low-balance", "--json")).json).toEqual({
+      account: "acme",
+      percents: [25, 75, 90],
+      low_balance: null,
+    });
     const bad = await cli("alerts", "thresholds", "--account", "acme", "--percent", "fifty");
     expect(bad.exitCode).not.toBe(0);
     expect(bad.stderr).toContain("percent: whole percentages");
@@ -132,8 +142,17 @@ describe("beside a running gateway", () => {
       expect(res.status).toBe(200);
       await expect.poll(() => got.length, { timeout: 5_000 }).toBe(1);
       expect(got[0]!.signature).toBe(`sha256=${createHmac("sha256", secret).update(got[0]!.body).digest("hex")}`);
-      expect(JSON.parse(got[0]!.body)).toMatchObject({ type: "budget.threshold", account: "live", key: id, threshold_percent: 50, limit: "0.0003", spent: "0.00015" });
-      await expect.poll(async () => (await gateway(["alerts", "deliveries", "--db", database, "--json"])).json?.[0]?.status, { timeout: 5_000 }).toBe("delivered");
+      expect(JSON.parse(got[0]!.body)).toMatchObject({
+        type: "budget.threshold",
+        account: "live",
+        key: id,
+        threshold_percent: 50,
+        limit: "0.0003",
+        spent: "0.00015",
+      });
+      await expect
+        .poll(async () => (await gateway(["alerts", "deliveries", "--db", database, "--json"])).json?.[0]?.status, { timeout: 5_000 })
+        .toBe("delivered");
       const [d] = (await gateway(["alerts", "deliveries", "--db", database, "--json"])).json;
       expect(d).toEqual({
         id: JSON.parse(got[0]!.body).id,

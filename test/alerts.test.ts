@@ -182,7 +182,15 @@ describe("thresholds", () => {
       await new Promise((res) => setTimeout(res, 300));
       expect(r.got).toHaveLength(1);
       expect(verify(secret, r.got[0]!)).toBe(true);
-      expect(r.bodies()[0]).toMatchObject({ type: "balance.low", account: "lowly", level: "account", limit: "0.0015", remaining: "0.0014", spent: null, period: null });
+      expect(r.bodies()[0]).toMatchObject({
+        type: "balance.low",
+        account: "lowly",
+        level: "account",
+        limit: "0.0015",
+        remaining: "0.0014",
+        spent: null,
+        period: null,
+      });
       expect(r.bodies()[0]).not.toHaveProperty("threshold_percent");
       // A top-up that still leaves it low alerts again, once.
       await gw.addCredits("0.0001", "lowly");
@@ -249,7 +257,9 @@ describe("delivery", () => {
       // The hung attempts were cut at the timeout: their connections closed, unanswered, and they wait for a retry.
       await expect.poll(() => hung.closedUnanswered(), { timeout: 3_000 }).toBeGreaterThan(0);
       await expect
-        .poll(async () => (await listDeliveries(gw.store, { account: "hung" })).some((d) => d.status === "pending" && d.attempts >= 1 && d.last_status === null))
+        .poll(async () =>
+          (await listDeliveries(gw.store, { account: "hung" })).some((d) => d.status === "pending" && d.attempts >= 1 && d.last_status === null),
+        )
         .toBe(true);
     } finally {
       fake.fallback = () => costing(10);
@@ -280,7 +290,9 @@ describe("restart", () => {
       second = await startGateway(config);
       await expect.poll(() => r.got.length, { timeout: 6_000 }).toBe(2);
       expect(verify(secret, r.got[1]!)).toBe(true);
-      await expect.poll(async () => (await listDeliveries(second!.store, { account: "again" }))[0]).toMatchObject({ status: "delivered", attempts: 2, last_status: 200 });
+      await expect
+        .poll(async () => (await listDeliveries(second!.store, { account: "again" }))[0])
+        .toMatchObject({ status: "delivered", attempts: 2, last_status: 200 });
     } finally {
       await first?.close();
       await second?.close();

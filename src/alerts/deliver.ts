@@ -9,13 +9,13 @@ import type { ClaimedDelivery, DeliveryOutcome, Store } from "../store/index.js"
 import { openWebhookSecret, signature } from "./secret.js";
 
 /** How long after creation a delivery is retried (the spec's 24 h). */
-export const GIVE_UP_MS = 24 * 3_600_000;
+const GIVE_UP_MS = 24 * 3_600_000;
 /** Deliveries one poll takes at most. */
 const BATCH = 20;
 /** A claim outlives its attempt by this much, so a process that died mid-attempt frees it soon after. */
 const LEASE_SLACK_MS = 5_000;
 
-export interface DelivererSettings {
+interface DelivererSettings {
   pollMs: number;
   retryBaseMs: number;
   timeoutMs: number;
@@ -31,7 +31,7 @@ export interface DelivererDeps {
 }
 
 /** After a failed attempt (the `attempts`th): the next one, or the end. */
-export function afterFailure(d: Pick<ClaimedDelivery, "attempts" | "createdAt">, lastStatus: number | null, now: number, retryBaseMs: number): DeliveryOutcome {
+function afterFailure(d: Pick<ClaimedDelivery, "attempts" | "createdAt">, lastStatus: number | null, now: number, retryBaseMs: number): DeliveryOutcome {
   const next = now + retryBaseMs * 2 ** Math.max(0, d.attempts - 1);
   if (next > d.createdAt + GIVE_UP_MS) return { status: "failed", lastStatus, nextAttemptAt: now, deliveredAt: null };
   return { status: "pending", lastStatus, nextAttemptAt: next, deliveredAt: null };

@@ -74,7 +74,8 @@ export class AlertDetector {
       while (this.queued.size) {
         const batch = [...this.queued.values()];
         this.queued.clear();
-        for (const { account, keyId } of batch) await this.check(account, keyId).catch((err: Error) => this.deps.warn(`alerts: the check after a request of '${account}' failed: ${err.message}`));
+        for (const { account, keyId } of batch)
+          await this.check(account, keyId).catch((err: Error) => this.deps.warn(`alerts: the check after a request of '${account}' failed: ${err.message}`));
       }
     } finally {
       this.running = undefined;

@@ -19,7 +19,7 @@ export interface BudgetLevel {
 }
 
 /** A key's budget as a level; none for a key without one. */
-export async function keyLevel(store: Store, key: KeyRecord, now: number): Promise<BudgetLevel | undefined> {
+async function keyLevel(store: Store, key: KeyRecord, now: number): Promise<BudgetLevel | undefined> {
   if (key.budget === null || key.budget === undefined) return undefined;
   const period = key.budgetPeriod ?? "total";
   const since = periodStart(period, now);

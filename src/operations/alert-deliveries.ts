@@ -3,7 +3,7 @@ import type { Delivery, Store } from "../store/index.js";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
-export const deliveryView = (d: Delivery) => ({
+const deliveryView = (d: Delivery) => ({
   id: d.id,
   url: d.url,
   type: d.type,

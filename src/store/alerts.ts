@@ -6,7 +6,7 @@
 
 /** What an alert is about: a budget's threshold crossed, or a balance below its amount. */
 export type AlertType = "budget.threshold" | "balance.low";
-export type DeliveryStatus = "pending" | "delivered" | "failed";
+type DeliveryStatus = "pending" | "delivered" | "failed";
 
 export interface Webhook {
   id: string;

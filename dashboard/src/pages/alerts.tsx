@@ -10,7 +10,16 @@ import { Table } from "./usage.js";
 interface AlertLog {
   thresholds: { percents: number[]; low_balance: string | null };
   webhooks: Array<{ id: string; account: string | null; url: string; created_at: string }>;
-  deliveries: Array<{ id: string; url: string; type: string; status: string; attempts: number; last_status: number | null; created_at: string | null; delivered_at: string | null }>;
+  deliveries: Array<{
+    id: string;
+    url: string;
+    type: string;
+    status: string;
+    attempts: number;
+    last_status: number | null;
+    created_at: string | null;
+    delivered_at: string | null;
+  }>;
 }
 
 interface BannerAlert {
@@ -39,7 +48,9 @@ export function AlertsPage({ account }: { account: string }) {
         </p>
       )}
       {data && data.webhooks.length === 0 && <Empty>No webhook receives this account's alerts.</Empty>}
-      {data && data.webhooks.length > 0 && <Table title="Webhooks" head={["URL", "Added (UTC)"]} rows={data.webhooks.map((w) => [w.url, date(w.created_at)])} />}
+      {data && data.webhooks.length > 0 && (
+        <Table title="Webhooks" head={["URL", "Added (UTC)"]} rows={data.webhooks.map((w) => [w.url, date(w.created_at)])} />
+      )}
       {data && data.deliveries.length === 0 && <Empty>No deliveries yet.</Empty>}
       {data && data.deliveries.length > 0 && (
         <Table

@@ -59,7 +59,9 @@ export function alertsCommand(program: Command): void {
         // commander: --no-low-balance sets false; the flag left out leaves it true (the default of a negatable option).
         const lowBalance = opts.lowBalance === false ? null : typeof opts.lowBalance === "string" ? opts.lowBalance : undefined;
         const changing = opts.percent !== undefined || lowBalance !== undefined;
-        const s = changing ? await setAlertSettings(store, account, { percents: opts.percent, lowBalance }, Date.now()) : await showAlertSettings(store, account);
+        const s = changing
+          ? await setAlertSettings(store, account, { percents: opts.percent, lowBalance }, Date.now())
+          : await showAlertSettings(store, account);
         const low = s.low_balance === null ? "no low-balance alert" : `low balance below ${s.low_balance} USD`;
         output(cmd, s, `'${account}': alerts at ${s.percents.join("%, ")}% of each budget; ${low}.`);
       }),

@@ -54,13 +54,23 @@ export function pgAlerts(pool: pg.Pool) {
   return {
     addWebhook: (w: Webhook) =>
       transaction(pool, async (c) => {
-        await c.query("INSERT INTO alert_webhooks (id, account, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)", [w.id, w.account, w.url, w.secret, w.createdAt]);
+        await c.query("INSERT INTO alert_webhooks (id, account, url, secret, created_at) VALUES ($1, $2, $3, $4, $5)", [
+          w.id,
+          w.account,
+          w.url,
+          w.secret,
+          w.createdAt,
+        ]);
         await notify(c);
       }),
     listWebhooks: async () =>
-      (await query<WebhookRow>(pool, "SELECT * FROM alert_webhooks ORDER BY created_at, id")).rows.map(
-        (r): Webhook => ({ id: r.id, account: r.account, url: r.url, secret: r.secret, createdAt: Number(r.created_at) }),
-      ),
+      (await query<WebhookRow>(pool, "SELECT * FROM alert_webhooks ORDER BY created_at, id")).rows.map((r): Webhook => ({
+        id: r.id,
+        account: r.account,
+        url: r.url,
+        secret: r.secret,
+        createdAt: Number(r.created_at),
+      })),
     removeWebhook: (id: string, at: number) =>
       transaction(pool, async (c) => {
         await c.query("UPDATE alert_deliveries SET status = 'failed', next_attempt_at = $1 WHERE webhook_id = $2 AND status = 'pending'", [at, id]);
@@ -69,7 +79,9 @@ export function pgAlerts(pool: pg.Pool) {
         return (r.rowCount ?? 0) > 0;
       }),
     alertSettings: async (account: string): Promise<AlertSettings | undefined> => {
-      const r = (await query<{ percents: string; low_balance: string | null; updated_at: string }>(pool, "SELECT * FROM alert_settings WHERE account = $1", [account])).rows[0];
+      const r = (
+        await query<{ percents: string; low_balance: string | null; updated_at: string }>(pool, "SELECT * FROM alert_settings WHERE account = $1", [account])
+      ).rows[0];
       return (
         r && {
           account,
@@ -133,10 +145,11 @@ export function pgAlerts(pool: pg.Pool) {
     listDeliveries: async (o: { account?: string; limit: number }) =>
       (o.account === undefined
         ? await query<DeliveryRow>(pool, `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries d ORDER BY d.created_at DESC, d.id DESC LIMIT $1`, [o.limit])
-        : await query<DeliveryRow>(pool, `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries d WHERE d.account = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`, [
-            o.account,
-            o.limit,
-          ])
+        : await query<DeliveryRow>(
+            pool,
+            `SELECT ${DELIVERY_COLUMNS} FROM alert_deliveries d WHERE d.account = $1 ORDER BY d.created_at DESC, d.id DESC LIMIT $2`,
+            [o.account, o.limit],
+          )
       ).rows.map(toDelivery),
   };
 }
