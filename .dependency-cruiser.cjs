@@ -13,6 +13,7 @@ const LAYERS = [
   "cache", // the exact response cache: in process, or in Redis for a fleet
   "observability",
   "billing",
+  "alerts", // budget thresholds and low balances: detection after settlement, the webhook outbox's deliverer
   "operations", // what the CLI and the dashboard both do
   "gateway", // src/gateway.ts, the composition root every request handler receives
   "http",

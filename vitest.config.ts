@@ -14,6 +14,7 @@ import { defineConfig } from "vitest/config";
 const STORE_TESTS = [
   "test/affinity.test.ts",
   "test/affinity-pins.test.ts",
+  "test/alerts.test.ts",
   "test/auth.test.ts",
   "test/billing.test.ts",
   "test/budgets.test.ts",

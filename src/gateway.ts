@@ -21,6 +21,8 @@ import type { ResponseCache } from "./cache/policy.js";
 import { RedisCache } from "./cache/redis.js";
 import { RequestMemo } from "./cache/request-memo.js";
 import type { Route } from "./catalog/catalog.js";
+import { AlertDetector } from "./alerts/detect.js";
+import { AlertDeliverer } from "./alerts/deliver.js";
 
 export interface Gateway {
   config: Config;
@@ -45,6 +47,8 @@ export interface Gateway {
   cacheMemo: RequestMemo<{ body: object; route: Route; found?: string; kept?: unknown }> | undefined;
   /** Metrics and the request log (observability/observer.ts). */
   obs: Observer;
+  /** Budget thresholds and low balances, checked after a charged request settled (docs/alerts.md). */
+  alerts: AlertDetector;
   now(): number;
   close(): Promise<void>;
 }
@@ -76,7 +80,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   };
   const health = new Health(config.health);
   const auth = createAuthenticator(store);
-  const byok = new ByokKeys(store, loadSecret(config.database, env));
+  const secret = loadSecret(config.database, env);
+  const byok = new ByokKeys(store, secret);
   // With a Redis, limits and circuits are shared by every process (src/fleet/redis.ts); without, as before.
   const redis = redisOf(config, env);
   const shared = redis ? await (await import("./fleet/redis.js")).openShared(redis, health, now) : undefined;
@@ -96,6 +101,10 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     .filter((i) => Object.hasOwn(config.providers, i.settings.id) || i.settings.apiKey !== undefined)
     .map((i) => i.settings.id);
   const obs = new Observer({ config, health, now, log, providers: () => operated });
+  const warn = (line: string) => log.notice("warn", line);
+  const deliverer = new AlertDeliverer({ store, secret, settings: config.alerts, now, warn });
+  const alerts = new AlertDetector({ store, now, wake: () => deliverer.wake(), warn });
+  deliverer.start();
   const gateway: Gateway = {
     config,
     store,
@@ -114,6 +123,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     cache: responseCache(config, shared && redis && { client: shared.client, prefix: redis.prefix }, now),
     cacheMemo: config.cache.enabled ? new RequestMemo() : undefined,
     obs,
+    alerts,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
     async close() {
       clearInterval(timer);
@@ -121,6 +131,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       journal.stop();
       // A settlement may join while earlier work ends: wait until nothing is left.
       while (pending.size) await Promise.allSettled([...pending]);
+      await alerts.idle();
+      await deliverer.stop();
       await auth.flush();
       await upstream.close();
       await shared?.close();
@@ -134,6 +146,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     auth.invalidate();
     byok.invalidate();
     gateway.cacheMemo?.clear(); // its routes were read from what changed
+    alerts.invalidate();
     // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
     buildCatalog().then(
       (c) => void (gateway.catalog = c),

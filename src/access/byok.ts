@@ -45,7 +45,7 @@ export function encrypt(secret: Buffer, account: string, provider: string, plain
   return Buffer.concat([iv, cipher.getAuthTag(), body]);
 }
 
-function decrypt(secret: Buffer, account: string, provider: string, blob: Buffer): string {
+export function decrypt(secret: Buffer, account: string, provider: string, blob: Buffer): string {
   const decipher = createDecipheriv("aes-256-gcm", secret, blob.subarray(0, IV_BYTES)).setAAD(aad(account, provider));
   decipher.setAuthTag(blob.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
   return Buffer.concat([decipher.update(blob.subarray(IV_BYTES + TAG_BYTES)), decipher.final()]).toString("utf8");

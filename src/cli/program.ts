@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { accountsCommand } from "./commands/accounts.js";
 import { budgetsCommand } from "./commands/budgets.js";
+import { alertsCommand } from "./commands/alerts.js";
 import { byokCommand } from "./commands/byok.js";
 import { creditsCommand } from "./commands/credits.js";
 import { dbCommand } from "./commands/db.js";
@@ -45,6 +46,7 @@ function buildProgram(): Command {
     usersCommand,
     budgetsCommand,
     membersCommand,
+    alertsCommand,
   ])
     add(program);
   for (const c of program.commands) {

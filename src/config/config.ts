@@ -211,6 +211,14 @@ export const Config = z.strictObject({
     .prefault({}),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/operations/retention.ts). */
   retention: z.strictObject({ days: z.number().int().positive().max(36_500).default(90) }).prefault({}),
+  /** Alert webhooks' delivery (docs/alerts.md): how often due deliveries are looked for, the first retry's delay (then doubling), one attempt's cap. */
+  alerts: z
+    .strictObject({
+      pollMs: z.number().int().min(10).max(5_000).default(1_000),
+      retryBaseMs: z.number().int().min(10).default(30_000),
+      timeoutMs: z.number().int().min(10).max(60_000).default(10_000),
+    })
+    .prefault({}),
 });
 export type Config = z.infer<typeof Config>;
 

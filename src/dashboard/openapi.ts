@@ -50,6 +50,8 @@ export function dashboardOpenApi() {
         "CreditsAdded",
         "ByokKey",
         "ByokList",
+        "AlertBanner",
+        "AlertLog",
         "ModelList",
         "Accounts",
         "SignInMethods",
@@ -156,6 +158,8 @@ export function dashboardOpenApi() {
         put: op("Change a member's role; the last owner cannot be demoted (owners)", "Member", { requestBody: body("SetRoleBody"), parameters: [email] }),
         delete: op("Remove a member (the user and their keys stay); not the last owner (owners)", null, { parameters: [email, ...account] }),
       },
+      "/alerts/banner": { get: op("Budget thresholds reached this period and a low balance, for the banner", "AlertBanner", { parameters: account }) },
+      "/alerts": { get: op("Thresholds, webhooks and the delivery log (owners and admins)", "AlertLog", { parameters: account }) },
     },
   };
 }

@@ -170,3 +170,40 @@ export const UsageGroups = z.object({
     }),
   ),
 });
+
+/** GET /alerts/banner: thresholds reached this period and a low balance (docs/alerts.md "The banner"). */
+export const AlertBanner = z.object({
+  account: z.string(),
+  alerts: z.array(
+    z.object({
+      type: z.enum(["budget.threshold", "balance.low"]),
+      level: z.enum(["account", "member", "key"]),
+      member: z.string().optional(),
+      key: z.string().optional(),
+      threshold_percent: z.number().optional(),
+      limit: Money,
+      spent: Money.nullable(),
+      remaining: Money,
+      period: z.string().nullable(),
+    }),
+  ),
+});
+/** GET /alerts: an account's thresholds, webhooks (never their secrets) and delivery log, newest first. */
+export const AlertLog = z.object({
+  account: z.string(),
+  thresholds: z.object({ account: z.string(), percents: z.array(z.number()), low_balance: Money.nullable() }),
+  webhooks: z.array(z.object({ id: z.string(), account: z.string().nullable(), url: z.string(), created_at: z.string() })),
+  deliveries: z.array(
+    z.object({
+      id: z.string(),
+      url: z.string(),
+      type: z.enum(["budget.threshold", "balance.low"]),
+      account: z.string(),
+      status: z.enum(["pending", "delivered", "failed"]),
+      attempts: z.number(),
+      last_status: z.number().nullable(),
+      created_at: z.string().nullable(),
+      delivered_at: z.string().nullable(),
+    }),
+  ),
+});

@@ -17,6 +17,9 @@ export function serve<Req extends Parsed, Answer>(gw: Gateway, req: IncomingMess
   gw.pending.add(done);
   return done.finally(() => {
     gw.pending.delete(done);
-    gw.obs.respond(ex.state.rec); // its metrics and log line (observability/observer.ts)
+    const rec = ex.state.rec;
+    gw.obs.respond(rec); // its metrics and log line (observability/observer.ts)
+    // A charged request may have crossed a threshold: checked after the answer, off its path (docs/alerts.md).
+    if (rec.account && rec.keyId && rec.settled && rec.settled.cost > 0) gw.alerts.settled(rec.account, rec.keyId);
   });
 }

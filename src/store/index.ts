@@ -4,6 +4,7 @@
  * a file of the same name. Money is integer nano-USD everywhere (money.ts).
  */
 import type { BudgetStore } from "./budgets.js";
+import type { AlertStore } from "./alerts.js";
 import type { ByokStore } from "./byok.js";
 import type { CatalogStore } from "./catalog.js";
 import type { DashboardStore } from "./dashboard.js";
@@ -16,6 +17,7 @@ import type { UsageGroupStore } from "./usage-groups.js";
 import type { WatchStore } from "./watch.js";
 
 export type { BudgetRecord, BudgetUse } from "./budgets.js";
+export type { AlertSettings, AlertType, ClaimedDelivery, Delivery, DeliveryOutcome, NewDelivery, Webhook } from "./alerts.js";
 export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
 export type { DashboardUser, Membership } from "./dashboard.js";
@@ -33,7 +35,19 @@ export type {} from "./watch.js";
  * one it has (docs/architecture.md, "Processes and state").
  */
 export interface Store
-  extends KeyStore, BudgetStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore, UsageGroupStore {
+  extends
+    KeyStore,
+    BudgetStore,
+    ByokStore,
+    MoneyStore,
+    LedgerStore,
+    ResponseStore,
+    DashboardStore,
+    CatalogStore,
+    JournalStore,
+    WatchStore,
+    UsageGroupStore,
+    AlertStore {
   /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
   readonly kind: "sqlite" | "postgres";
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

@@ -1,9 +1,13 @@
 /** The Store contract (store.cases.ts) on PostgreSQL: a new database per case, dropped after it. */
 import { openPostgresStore } from "../../src/store/pg/index.js";
 import { createTestDatabase } from "../helpers/services.js";
-import { storeCases } from "./store.cases.js";
+import { alertStoreCases } from "./alerts.cases.js";
+import { storeCases, type StoreHarness } from "./store.cases.js";
 
-storeCases(async () => {
+const make = async (): Promise<StoreHarness> => {
   const db = await createTestDatabase();
   return { db: db.url, open: () => openPostgresStore(db.url), drop: db.drop, sharedHolds: true };
-});
+};
+
+storeCases(make);
+alertStoreCases(make);

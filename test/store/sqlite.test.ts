@@ -3,10 +3,14 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/index.js";
 import { tempDir } from "../helpers/cli.js";
-import { storeCases } from "./store.cases.js";
+import { alertStoreCases } from "./alerts.cases.js";
+import { storeCases, type StoreHarness } from "./store.cases.js";
 
-storeCases(async () => {
+const make = async (): Promise<StoreHarness> => {
   const dir = tempDir();
   const db = join(dir, "store.db");
   return { db, open: async () => openSqliteStore(db), drop: async () => rmSync(dir, { recursive: true, force: true }), sharedHolds: false };
-});
+};
+
+storeCases(make);
+alertStoreCases(make);

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { Store } from "../index.js";
 import { createPool, query } from "./db.js";
 import { pgBudgets } from "./budgets.js";
+import { pgAlerts } from "./alerts.js";
 import { pgByok } from "./byok.js";
 import { pgCatalog } from "./catalog.js";
 import { pgDashboard } from "./dashboard.js";
@@ -51,6 +52,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     ...pgResponses(pool),
     ...pgDashboard(pool),
     ...pgCatalog(pool),
+    ...pgAlerts(pool),
     ...pgJournal(pool, owner, leaseMs),
     ensureAccount: money.ensureAccount,
     balance: money.balance,

@@ -319,4 +319,38 @@ export const pgMigrations: string[] = [
   // balance in gw_reserve / gw_settle: the table, the new gw_reserve, release and expiry on every
   // level (budget-levels.ts), then the first settlement (budget-settle.ts).
   budgetLevels + budgetSettle,
+  // Alerts (docs/alerts.md), as SQLite's: webhooks (account null: every account's), thresholds per
+  // account, and the delivery outbox; unique (webhook_id, event_key) makes "once per period per
+  // threshold per webhook" exact across processes, and claims take due rows FOR UPDATE SKIP LOCKED.
+  `CREATE TABLE alert_webhooks (
+     id text PRIMARY KEY,
+     account text REFERENCES accounts(id),
+     url text NOT NULL,
+     secret bytea NOT NULL,
+     created_at bigint NOT NULL
+   );
+   CREATE TABLE alert_settings (
+     account text PRIMARY KEY REFERENCES accounts(id),
+     percents text NOT NULL,
+     low_balance bigint CHECK (low_balance >= 0),
+     updated_at bigint NOT NULL
+   );
+   CREATE TABLE alert_deliveries (
+     id text PRIMARY KEY,
+     webhook_id text NOT NULL,
+     event_key text NOT NULL,
+     url text NOT NULL,
+     account text NOT NULL,
+     type text NOT NULL CHECK (type IN ('budget.threshold', 'balance.low')),
+     body text NOT NULL,
+     status text NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+     attempts integer NOT NULL DEFAULT 0,
+     last_status integer,
+     next_attempt_at bigint NOT NULL,
+     created_at bigint NOT NULL,
+     delivered_at bigint,
+     UNIQUE (webhook_id, event_key)
+   );
+   CREATE INDEX alert_deliveries_due ON alert_deliveries(next_attempt_at) WHERE status = 'pending';
+   CREATE INDEX alert_deliveries_account ON alert_deliveries(account, created_at);`,
 ];

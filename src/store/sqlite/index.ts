@@ -10,6 +10,7 @@ import { writeTransaction } from "./tx.js";
 import { requireFilePath } from "../../core/database-url.js";
 import { Holds } from "../holds.js";
 import type { Store } from "../index.js";
+import { sqliteAlerts } from "./alerts.js";
 import { sqliteBudget } from "./budget.js";
 import { sqliteLevels } from "./budgets.js";
 import { sqliteByok } from "./byok.js";
@@ -71,6 +72,7 @@ export function openSqliteStore(file: string): Store {
     ...sqliteResponses(db),
     ...sqliteDashboard(db),
     ...sqliteCatalog(db),
+    ...sqliteAlerts(db),
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,
     watch: watch.add,

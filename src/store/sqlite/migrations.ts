@@ -240,4 +240,39 @@ export const migrations: string[] = [
      spent_since INTEGER NOT NULL DEFAULT 0
    ) STRICT;
    CREATE UNIQUE INDEX budgets_level ON budgets(account, COALESCE(member, ''));`,
+  // Alerts (docs/alerts.md): webhooks (account null: every account's alerts; the signing secret
+  // sealed like BYOK keys), each account's thresholds, and the delivery outbox whose unique
+  // (webhook_id, event_key) makes "once per period per threshold per webhook" exact. Deliveries
+  // keep the URL, so the log outlives a removed webhook.
+  `CREATE TABLE alert_webhooks (
+     id TEXT PRIMARY KEY,
+     account TEXT REFERENCES accounts(id),
+     url TEXT NOT NULL,
+     secret BLOB NOT NULL,
+     created_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE alert_settings (
+     account TEXT PRIMARY KEY REFERENCES accounts(id),
+     percents TEXT NOT NULL,
+     low_balance INTEGER CHECK (low_balance >= 0),
+     updated_at INTEGER NOT NULL
+   ) STRICT;
+   CREATE TABLE alert_deliveries (
+     id TEXT PRIMARY KEY,
+     webhook_id TEXT NOT NULL,
+     event_key TEXT NOT NULL,
+     url TEXT NOT NULL,
+     account TEXT NOT NULL,
+     type TEXT NOT NULL CHECK (type IN ('budget.threshold', 'balance.low')),
+     body TEXT NOT NULL,
+     status TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'delivered', 'failed')),
+     attempts INTEGER NOT NULL DEFAULT 0,
+     last_status INTEGER,
+     next_attempt_at INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     delivered_at INTEGER,
+     UNIQUE (webhook_id, event_key)
+   ) STRICT;
+   CREATE INDEX alert_deliveries_due ON alert_deliveries(next_attempt_at) WHERE status = 'pending';
+   CREATE INDEX alert_deliveries_account ON alert_deliveries(account, created_at);`,
 ];
