@@ -3,6 +3,7 @@
  * one. Nothing outside `src/store/` writes SQL; `sqlite/` and `pg/` implement each domain in
  * a file of the same name. Money is integer nano-USD everywhere (money.ts).
  */
+import type { AuditStore } from "./audit.js";
 import type { ByokStore } from "./byok.js";
 import type { CatalogStore } from "./catalog.js";
 import type { DashboardStore } from "./dashboard.js";
@@ -13,6 +14,7 @@ import type { MoneyStore } from "./money.js";
 import type { ResponseStore } from "./responses.js";
 import type { WatchStore } from "./watch.js";
 
+export type { AuditActor, AuditFields, AuditHead, AuditNote, AuditRecord } from "./audit.js";
 export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
 export type { DashboardUser, Membership } from "./dashboard.js";
@@ -28,7 +30,7 @@ export type {} from "./watch.js";
  * PostgreSQL store (networked) are interchangeable; the rest of the code never knows which
  * one it has (docs/architecture.md, "Processes and state").
  */
-export interface Store extends KeyStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore {
+export interface Store extends KeyStore, ByokStore, MoneyStore, LedgerStore, ResponseStore, DashboardStore, CatalogStore, JournalStore, WatchStore, AuditStore {
   /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
   readonly kind: "sqlite" | "postgres";
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

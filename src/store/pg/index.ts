@@ -6,6 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Store } from "../index.js";
 import { createPool, query } from "./db.js";
+import { pgAudit } from "./audit.js";
 import { pgByok } from "./byok.js";
 import { pgCatalog } from "./catalog.js";
 import { pgDashboard } from "./dashboard.js";
@@ -39,7 +40,8 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
   const money = pgMoney(pool, owner, leaseMs);
   const watch = watchNotifications(url);
   await money.start();
-  return {
+  const audit = pgAudit(pool);
+  const store: Store = {
     kind: "postgres",
     ...pgKeys(pool),
     ...pgByok(pool),
@@ -60,6 +62,10 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     keyBudgetUse: money.keyBudgetUse,
     watch: watch.add,
     hearing: watch.hearing,
+    audited: (note) => audit.auditedView(store, note),
+    appendAudit: audit.appendAudit,
+    auditRecords: audit.auditRecords,
+    auditHead: audit.auditHead,
     async close() {
       await money.stop();
       await watch.stop();
@@ -67,4 +73,5 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
       await pool.end();
     },
   };
+  return store;
 }

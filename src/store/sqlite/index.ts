@@ -9,7 +9,9 @@ import Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
 import { requireFilePath } from "../../core/database-url.js";
 import { Holds } from "../holds.js";
+import type { AuditNoteOf } from "../audit.js";
 import type { Store } from "../index.js";
+import { sqliteAudit } from "./audit.js";
 import { sqliteBudget } from "./budget.js";
 import { sqliteByok } from "./byok.js";
 import { sqliteCatalog } from "./catalog.js";
@@ -20,7 +22,7 @@ import { sqliteKeys } from "./keys.js";
 import { sqliteLedger } from "./ledger.js";
 import { migrations } from "./migrations.js";
 import { sqliteMoney } from "./money.js";
-import { promised } from "./promised.js";
+import { promised, type SyncStore } from "./promised.js";
 import { sqliteResponses } from "./responses.js";
 import { watchDataVersion } from "./watch.js";
 
@@ -55,7 +57,10 @@ export function openSqliteStore(file: string): Store {
   const journal = sqliteJournal(db);
   const { flush, ...money } = sqliteMoney(db, holds, budgets, journal);
   const watch = watchDataVersion(() => db.pragma("data_version", { simple: true }) as number);
-  return promised({
+  const audit = sqliteAudit(db);
+  // Audited calls (src/store/audit.ts) run the same synchronous methods inside one transaction with the append.
+  const audited = (note: AuditNoteOf): Store => promised(audit.auditedView(sync, note));
+  const sync: SyncStore = {
     kind: "sqlite",
     ...sqliteKeys(db, budgets),
     ...sqliteByok(db),
@@ -67,10 +72,15 @@ export function openSqliteStore(file: string): Store {
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,
     watch: watch.add,
+    audited,
+    appendAudit: audit.appendAudit,
+    auditRecords: audit.auditRecords,
+    auditHead: audit.auditHead,
     close: () => {
       watch.stop();
       flush();
       db.close();
     },
-  });
+  };
+  return promised(sync);
 }

@@ -207,4 +207,27 @@ export const migrations: string[] = [
    CREATE INDEX memberships_account ON memberships(account);
    INSERT INTO memberships (email, account, role, created_at) SELECT email, account, 'owner', created_at FROM dashboard_users;
    ALTER TABLE keys ADD COLUMN created_by TEXT;`,
+  // The audit log (docs/audit.md): append-only records, each with the hash of the previous one;
+  // the one-row head holds the newest id and hash, so a removed newest record is detected too.
+  `CREATE TABLE audit_log (
+     id INTEGER PRIMARY KEY,
+     at INTEGER NOT NULL,
+     actor TEXT NOT NULL,
+     ip TEXT,
+     action TEXT NOT NULL,
+     account TEXT,
+     target TEXT NOT NULL,
+     before TEXT,
+     after TEXT,
+     prev_hash TEXT NOT NULL,
+     hash TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX audit_log_at ON audit_log(at);
+   CREATE INDEX audit_log_account ON audit_log(account, id);
+   CREATE TABLE audit_head (
+     one INTEGER PRIMARY KEY CHECK (one = 1),
+     last_id INTEGER NOT NULL,
+     last_hash TEXT NOT NULL
+   ) STRICT;
+   INSERT INTO audit_head (one, last_id, last_hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');`,
 ];
