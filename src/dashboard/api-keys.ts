@@ -8,6 +8,7 @@ import type { Gateway } from "../gateway.js";
 import { createKey } from "../operations/create-key.js";
 import { listKeys } from "../operations/list-keys.js";
 import { revokeKey } from "../operations/revoke-key.js";
+import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { CreateKeyBody } from "./schemas.js";
 import { param, scoper } from "./scope.js";
@@ -26,12 +27,12 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     const { user, account } = await scope(event, body.account);
     const now = gw.now();
     const expiresAt = body.expires_in_days ? now + body.expires_in_days * DAY_MS : null;
-    return reply(event, 201, await createKey(gw.store, { name: body.name, account, expiresAt, rpm: body.rpm ?? null, createdBy: user.email }, now));
+    return reply(event, 201, await createKey(gw.store, { name: body.name, account, expiresAt, rpm: body.rpm ?? null, createdBy: user.email }, now, dashboardBy(event, gw, user)));
   });
   // An admin may revoke any account's key; a holder only their own (another's reads as unknown).
   app.post(`${base}/keys/:id/revoke`, async (event) => {
     const { user, account } = await scope(event);
-    const revoked = await revokeKey(gw.store, param(event, "id"), user.admin ? undefined : account, gw.now());
+    const revoked = await revokeKey(gw.store, param(event, "id"), user.admin ? undefined : account, gw.now(), dashboardBy(event, gw, user));
     gw.auth.invalidate();
     return reply(event, 200, revoked);
   });

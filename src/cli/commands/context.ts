@@ -75,6 +75,9 @@ export function cliActor(): string {
   }
 }
 
+/** Who a CLI change is recorded as in the audit log (docs/audit.md): the OS user, no address. */
+export const cliBy = (): { actor: string; ip: null } => ({ actor: cliActor(), ip: null });
+
 /** A plain table for humans: columns padded to their widest cell. */
 export function table(rows: string[][]): string {
   if (rows.length === 0) return "";

@@ -4,8 +4,8 @@ import type { BudgetPeriod } from "../../core/budget.js";
 import { UsageError } from "../../core/errors.js";
 import type { KeyChanges } from "../../store/index.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
-import { keyView } from "../../operations/key-view.js";
-import { output, withStore } from "./context.js";
+import { updateKey } from "../../operations/update-key.js";
+import { cliBy, output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
 
@@ -42,8 +42,7 @@ export function keysUpdateCommand(keys: Command): void {
           throw new UsageError(
             "nothing to change: give --budget, --budget-period, --no-budget, --rpm, --expires, --cache, --cache-nondeterministic or --no-cache",
           );
-        await store.updateKey(key.id, changes, now);
-        output(cmd, await keyView(store, (await store.findKey(key.id))!, now), `Updated key '${key.name}' (${key.id}).`);
+        output(cmd, await updateKey(store, key.id, changes, now, cliBy()), `Updated key '${key.name}' (${key.id}).`);
       }),
     );
 }

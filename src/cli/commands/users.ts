@@ -6,7 +6,7 @@ import type { Command } from "commander";
 import type { Config } from "../../config/config.js";
 import { UsageError } from "../../core/errors.js";
 import { addUser, listUsers, normalizeEmail, removeUser, resetUser } from "../../operations/dashboard-users.js";
-import { accountOf, existingAccount, output, table, withStore } from "./context.js";
+import { accountOf, cliBy, existingAccount, output, table, withStore } from "./context.js";
 
 /** Where the links point: `dashboard.url`, else the address `gateway serve` listens on. */
 function dashboardBase(config: Config): string {
@@ -43,7 +43,7 @@ export function usersCommand(program: Command): void {
       emailArg(email);
       return withStore(cmd, async (store, loaded) => {
         await existingAccount(store, opts, true);
-        const r = await addUser(store, { email, account, admin: Boolean(opts.admin) }, dashboardBase(loaded.config), Date.now());
+        const r = await addUser(store, { email, account, admin: Boolean(opts.admin) }, dashboardBase(loaded.config), Date.now(), cliBy());
         output(cmd, r, linkText(r));
       });
     });
@@ -54,7 +54,7 @@ export function usersCommand(program: Command): void {
     .argument("<email>")
     .action((email: string, _opts: unknown, cmd: Command) =>
       withStore(cmd, async (store, loaded) => {
-        const r = await resetUser(store, email, dashboardBase(loaded.config), Date.now());
+        const r = await resetUser(store, email, dashboardBase(loaded.config), Date.now(), cliBy());
         output(cmd, r, linkText(r));
       }),
     );
@@ -84,7 +84,7 @@ export function usersCommand(program: Command): void {
     .argument("<email>")
     .action((email: string, _opts: unknown, cmd: Command) =>
       withStore(cmd, async (store) => {
-        output(cmd, await removeUser(store, email), `Removed dashboard user '${email}'.`);
+        output(cmd, await removeUser(store, email, Date.now(), cliBy()), `Removed dashboard user '${email}'.`);
       }),
     );
 }
