@@ -5,6 +5,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { accountsCommand } from "./commands/accounts.js";
+import { auditCommand } from "./commands/audit.js";
 import { byokCommand } from "./commands/byok.js";
 import { creditsCommand } from "./commands/credits.js";
 import { dbCommand } from "./commands/db.js";
@@ -41,6 +42,7 @@ function buildProgram(): Command {
     doctorCommand,
     accountsCommand,
     usersCommand,
+    auditCommand,
   ])
     add(program);
   for (const c of program.commands) {

@@ -50,6 +50,13 @@ export interface AuditRecord extends AuditNote {
   hash: string;
 }
 
+export interface AuditFilter {
+  /** ms; records at or after it. */
+  since?: number;
+  account?: string;
+  action?: string;
+}
+
 export interface AuditHead {
   id: number;
   hash: string;
@@ -65,8 +72,8 @@ export interface AuditStore {
   audited(note: AuditNoteOf): this;
   /** Appends a record with no store change beside it (a config reload). */
   appendAudit(note: AuditNote): Promise<AuditRecord>;
-  /** Records in chain order; `since` (ms) and `account` filter. */
-  auditRecords(filter?: { since?: number; account?: string }): Promise<AuditRecord[]>;
+  /** Records in chain order, filtered. */
+  auditRecords(filter?: AuditFilter): Promise<AuditRecord[]>;
   /** The newest record's id and hash as the chain head says ({0, GENESIS} when empty). */
   auditHead(): Promise<AuditHead>;
 }
@@ -93,4 +100,13 @@ export function auditHash(r: Omit<AuditRecord, "hash">): string {
 export function nextRecord(head: AuditHead, note: AuditNote): AuditRecord {
   const r = { ...note, id: head.id + 1, prevHash: head.hash };
   return { ...r, hash: auditHash(r) };
+}
+
+/** The WHERE clause of a filter, with `?`-style or `$n`-style placeholders. */
+export function auditWhere(filter: AuditFilter, placeholder: (n: number) => string): { where: string; values: unknown[] } {
+  const parts = ["at >= " + placeholder(1)];
+  const values: unknown[] = [filter.since ?? 0];
+  if (filter.account !== undefined) parts.push(`account = ${placeholder(values.push(filter.account))}`);
+  if (filter.action !== undefined) parts.push(`action = ${placeholder(values.push(filter.action))}`);
+  return { where: parts.join(" AND "), values };
 }

@@ -4,7 +4,7 @@
  * the chain's order is exactly the order of commits.
  */
 import type pg from "pg";
-import { canonicalJson, nextRecord, type AuditHead, type AuditNote, type AuditNoteOf, type AuditRecord, noteFor } from "../audit.js";
+import { auditWhere, canonicalJson, nextRecord, noteFor, type AuditFilter, type AuditHead, type AuditNote, type AuditNoteOf, type AuditRecord } from "../audit.js";
 import { query, sharedTransaction } from "./db.js";
 
 interface AuditRow {
@@ -76,13 +76,10 @@ export function pgAudit(pool: pg.Pool) {
   return {
     auditedView,
     appendAudit: (note: AuditNote) => sharedTransaction(pool, (c) => append(c, note)),
-    auditRecords: async (filter: { since?: number; account?: string } = {}) =>
-      (
-        await query<AuditRow>(pool, `SELECT * FROM audit_log WHERE at >= $1 ${filter.account === undefined ? "" : "AND account = $2"} ORDER BY id`, [
-          filter.since ?? 0,
-          ...(filter.account === undefined ? [] : [filter.account]),
-        ])
-      ).rows.map(fromRow),
+    auditRecords: async (filter: AuditFilter = {}) => {
+      const { where, values } = auditWhere(filter, (n) => `$${n}`);
+      return (await query<AuditRow>(pool, `SELECT * FROM audit_log WHERE ${where} ORDER BY id`, values)).rows.map(fromRow);
+    },
     auditHead: () => head(pool, false),
   };
 }

@@ -4,7 +4,7 @@
  * the chain in order. `audited` wraps the synchronous store methods, before they become promises.
  */
 import type Database from "better-sqlite3";
-import { canonicalJson, nextRecord, type AuditHead, type AuditNote, type AuditNoteOf, type AuditRecord, noteFor } from "../audit.js";
+import { auditWhere, canonicalJson, nextRecord, noteFor, type AuditFilter, type AuditHead, type AuditNote, type AuditNoteOf, type AuditRecord } from "../audit.js";
 import { writeTransaction } from "./tx.js";
 
 interface AuditRow {
@@ -77,12 +77,10 @@ export function sqliteAudit(db: Database.Database) {
   return {
     auditedView,
     appendAudit: (note: AuditNote) => appendAudit(note),
-    auditRecords: (filter: { since?: number; account?: string } = {}) =>
-      (
-        db
-          .prepare(`SELECT * FROM audit_log WHERE at >= ? ${filter.account === undefined ? "" : "AND account = ?"} ORDER BY id`)
-          .all(...[filter.since ?? 0, ...(filter.account === undefined ? [] : [filter.account])]) as AuditRow[]
-      ).map(fromRow),
+    auditRecords: (filter: AuditFilter = {}) => {
+      const { where, values } = auditWhere(filter, () => "?");
+      return (db.prepare(`SELECT * FROM audit_log WHERE ${where} ORDER BY id`).all(...values) as AuditRow[]).map(fromRow);
+    },
     auditHead: () => s.head.get() as AuditHead,
   };
 }
