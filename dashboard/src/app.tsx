@@ -1,10 +1,11 @@
 /**
  * The dashboard shell: who is signed in, the tabs of docs/dashboard.md (Keys, Usage, Credits,
- * BYOK, Models, Health) as links, Sign out, and for admins the account being looked at.
+ * BYOK, Models, Health, Audit) as links, Sign out, and for admins the account being looked at.
  * Routes live in the URL's fragment, so a sign-in link's token never reaches a server log.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type Me } from "./api.js";
+import { AuditPage } from "./pages/audit.js";
 import { ByokPage } from "./pages/byok.js";
 import { CreditsPage } from "./pages/credits.js";
 import { HealthPage } from "./pages/health.js";
@@ -15,7 +16,7 @@ import { SignInPage } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
 import { AccountPicker } from "./pages/account-picker.js";
 
-const TABS = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health"] as const;
+const TABS = ["Keys", "Usage", "Credits", "BYOK", "Models", "Health", "Audit"] as const;
 type Tab = (typeof TABS)[number];
 
 function route(): { page: string; params: URLSearchParams } {
@@ -101,6 +102,7 @@ export function App() {
         {tab === "BYOK" && <ByokPage account={shown} />}
         {tab === "Models" && <ModelsPage account={shown} />}
         {tab === "Health" && <HealthPage />}
+        {tab === "Audit" && <AuditPage account={shown} />}
       </main>
     </Frame>
   );

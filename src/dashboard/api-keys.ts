@@ -27,7 +27,11 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     const { user, account } = await scope(event, body.account);
     const now = gw.now();
     const expiresAt = body.expires_in_days ? now + body.expires_in_days * DAY_MS : null;
-    return reply(event, 201, await createKey(gw.store, { name: body.name, account, expiresAt, rpm: body.rpm ?? null, createdBy: user.email }, now, dashboardBy(event, gw, user)));
+    return reply(
+      event,
+      201,
+      await createKey(gw.store, { name: body.name, account, expiresAt, rpm: body.rpm ?? null, createdBy: user.email }, now, dashboardBy(event, gw, user)),
+    );
   });
   // An admin may revoke any account's key; a holder only their own (another's reads as unknown).
   app.post(`${base}/keys/:id/revoke`, async (event) => {

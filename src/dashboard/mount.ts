@@ -9,6 +9,7 @@ import type { Gateway } from "../gateway.js";
 import { eventClientIp } from "../http/client-ip.js";
 import { limitByIp } from "../http/rate-limit.js";
 import type { RequestState } from "../http/request-state.js";
+import { auditRoutes } from "./api-audit.js";
 import { authRoutes } from "./api-auth.js";
 import { byokRoutes } from "./api-byok.js";
 import { creditRoutes } from "./api-credits.js";
@@ -29,7 +30,7 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
   });
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));
   authRoutes(app, gw, API);
-  for (const routes of [keyRoutes, creditRoutes, byokRoutes, infoRoutes]) routes(app, gw, API);
+  for (const routes of [keyRoutes, creditRoutes, byokRoutes, infoRoutes, auditRoutes]) routes(app, gw, API);
   app.all(`${API}/**`, (event) => {
     throw routeNotFound(event.url.pathname);
   });

@@ -39,6 +39,7 @@ export function dashboardOpenApi() {
         "ByokList",
         "ModelList",
         "Accounts",
+        "AuditLog",
         "ErrorBody",
       ] as const
     ).map((n) => [n === "ErrorBody" ? "Error" : n, json(S[n])]),
@@ -93,6 +94,7 @@ export function dashboardOpenApi() {
       },
       "/models": { get: op("Models this account can use, with prices per 1M tokens", "ModelList", { parameters: account }) },
       "/health": { get: op("Provider health", null) },
+      "/audit": { get: op("The account's audit log, newest first (admins also see the instance's records)", "AuditLog", { parameters: account }) },
     },
   };
 }

@@ -35,7 +35,8 @@ export async function verifyAudit(store: Store): Promise<Verdict> {
   for (const r of records) {
     const expected = verified + 1;
     if (r.id !== expected) return broken(verified, expected, `record ${expected} is missing (deleted); the next one is ${r.id}`);
-    if (r.prevHash !== prev) return broken(verified, r.id, `record ${r.id} does not carry the hash of record ${expected - 1} (inserted, or its predecessor was replaced)`);
+    if (r.prevHash !== prev)
+      return broken(verified, r.id, `record ${r.id} does not carry the hash of record ${expected - 1} (inserted, or its predecessor was replaced)`);
     if (auditHash(r) !== r.hash) return broken(verified, r.id, `record ${r.id} was edited: its fields do not match its hash`);
     prev = r.hash;
     verified++;

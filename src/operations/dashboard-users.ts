@@ -38,7 +38,14 @@ export async function resetUser(store: Store, rawEmail: string, baseUrl: string,
   const user = await store.findUser(email);
   if (!user) throw notFound(`no dashboard user '${email}'`, "user_not_found");
   // The link itself is a credential: the record says only that one was issued, and until when.
-  const note = (expiresAt: number) => auditNote(by, now, { action: "user.reset", account: user.account, target: email, before: null, after: { link_expires_at: new Date(expiresAt).toISOString() } });
+  const note = (expiresAt: number) =>
+    auditNote(by, now, {
+      action: "user.reset",
+      account: user.account,
+      target: email,
+      before: null,
+      after: { link_expires_at: new Date(expiresAt).toISOString() },
+    });
   return { email, account: user.account, admin: user.admin, ...(await issueSignInLink(store, email, baseUrl, now, note)) };
 }
 

@@ -36,11 +36,7 @@ export function adjustCommand(credits: Command): void {
       return withStore(cmd, async (store) => {
         const adjusted = await adjustCredits(store, account, delta, reason, Date.now(), cliBy());
         const { balance } = adjusted;
-        output(
-          cmd,
-          adjusted,
-          `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`,
-        );
+        output(cmd, adjusted, `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`);
       });
     });
 }

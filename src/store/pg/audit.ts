@@ -4,7 +4,17 @@
  * the chain's order is exactly the order of commits.
  */
 import type pg from "pg";
-import { auditWhere, canonicalJson, nextRecord, noteFor, type AuditFilter, type AuditHead, type AuditNote, type AuditNoteOf, type AuditRecord } from "../audit.js";
+import {
+  auditWhere,
+  canonicalJson,
+  nextRecord,
+  noteFor,
+  type AuditFilter,
+  type AuditHead,
+  type AuditNote,
+  type AuditNoteOf,
+  type AuditRecord,
+} from "../audit.js";
 import { query, sharedTransaction } from "./db.js";
 
 interface AuditRow {

@@ -4,7 +4,17 @@
  * the chain in order. `audited` wraps the synchronous store methods, before they become promises.
  */
 import type Database from "better-sqlite3";
-import { auditWhere, canonicalJson, nextRecord, noteFor, type AuditFilter, type AuditHead, type AuditNote, type AuditNoteOf, type AuditRecord } from "../audit.js";
+import {
+  auditWhere,
+  canonicalJson,
+  nextRecord,
+  noteFor,
+  type AuditFilter,
+  type AuditHead,
+  type AuditNote,
+  type AuditNoteOf,
+  type AuditRecord,
+} from "../audit.js";
 import { writeTransaction } from "./tx.js";
 
 interface AuditRow {
