@@ -11,6 +11,7 @@ import { defineConfig } from "vitest/config";
  * use them in `main`): the global set-up fails the run with one line when either is missing.
  */
 const STORE_TESTS = [
+  "test/audit.test.ts",
   "test/auth.test.ts",
   "test/billing.test.ts",
   "test/cache.test.ts",
