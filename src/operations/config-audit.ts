@@ -10,7 +10,7 @@ import type { Store } from "../store/index.js";
 
 const sorted = (o: Record<string, unknown>) => Object.keys(o).sort();
 
-export function configSummary(config: Config): Record<string, unknown> {
+function configSummary(config: Config): Record<string, unknown> {
   return {
     server: { host: config.server.host, port: config.server.port },
     database: /^postgres(ql)?:/i.test(config.database) ? "postgres" : "sqlite",

@@ -14,7 +14,7 @@ import type { MoneyStore } from "./money.js";
 import type { ResponseStore } from "./responses.js";
 import type { WatchStore } from "./watch.js";
 
-export type { AuditActor, AuditFields, AuditHead, AuditNote, AuditRecord } from "./audit.js";
+export type { AuditActor, AuditFields, AuditNote, AuditRecord } from "./audit.js";
 export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
 export type { DashboardUser, Membership } from "./dashboard.js";

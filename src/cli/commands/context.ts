@@ -66,7 +66,7 @@ export async function existingAccount(store: Store, opts: { account?: string; cr
 }
 
 /** Who a command acts as, kept with credits it adds or adjusts (`credits history`). */
-export function cliActor(): string {
+function cliActor(): string {
   try {
     return `cli:${userInfo().username}`;
   } catch {
