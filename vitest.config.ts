@@ -15,6 +15,7 @@ const STORE_TESTS = [
   "test/affinity.test.ts",
   "test/affinity-pins.test.ts",
   "test/alerts.test.ts",
+  "test/audit.test.ts",
   "test/auth.test.ts",
   "test/billing.test.ts",
   "test/budgets.test.ts",

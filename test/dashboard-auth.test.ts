@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { hashToken } from "../src/operations/sign-in-link.js";
 import { addUser } from "../src/operations/dashboard-users.js";
 import { startGateway, type TestGateway } from "./helpers/gateway.js";
-import { call, cookieOf, PASSWORD, signUp, tokenOf } from "./helpers/dashboard.js";
+import { call, cookieOf, PASSWORD, SETUP, signUp, tokenOf } from "./helpers/dashboard.js";
 
 let gw: TestGateway | undefined;
 afterEach(async () => {
@@ -20,7 +20,7 @@ const errorShape = (json: any) => expect(Object.keys(json.error).sort()).toEqual
 describe("sessions", () => {
   it("sets an HttpOnly, SameSite=Strict cookie, Secure only over HTTPS or a trusted proxy saying so", async () => {
     gw = await startGateway({});
-    const { link } = await addUser(gw.store, { email: "a@example.com", account: "a", admin: false }, gw.url, Date.now());
+    const { link } = await addUser(gw.store, { email: "a@example.com", account: "a", admin: false }, gw.url, Date.now(), SETUP);
     const r = await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(link), password: PASSWORD } });
     expect(r.status).toBe(200);
     const cookie = r.headers.get("set-cookie")!;
@@ -39,7 +39,7 @@ describe("sessions", () => {
     await gw.close();
 
     gw = await startGateway({ server: { trustProxy: true } });
-    await addUser(gw.store, { email: "b@example.com", account: "b", admin: false }, gw.url, Date.now()).then(async ({ link: l }) => {
+    await addUser(gw.store, { email: "b@example.com", account: "b", admin: false }, gw.url, Date.now(), SETUP).then(async ({ link: l }) => {
       // Behind a TLS proxy the browser's Origin is https.
       const origin = gw!.url.replace("http:", "https:");
       const s = await call(gw!, "POST", "/dashboard/api/password", {
@@ -93,7 +93,7 @@ describe("removing a user", () => {
     gw = await startGateway({});
     const { cookie } = await signUp(gw, "a@example.com", "a");
     const { removeUser } = await import("../src/operations/dashboard-users.js");
-    await removeUser(gw.store, "a@example.com");
+    await removeUser(gw.store, "a@example.com", Date.now(), SETUP);
     expect((await call(gw, "GET", "/dashboard/api/keys", { cookie })).status).toBe(401);
     expect((await call(gw, "POST", "/dashboard/api/session", { body: { email: "a@example.com", password: PASSWORD } })).status).toBe(401);
   });
@@ -112,8 +112,8 @@ describe("sign-in links", () => {
     expect((await call(gw, "POST", "/dashboard/api/password", { body: { token: "expired-token", password: "another password 1" } })).status).toBe(400);
 
     const { resetUser } = await import("../src/operations/dashboard-users.js");
-    const first = await resetUser(gw.store, "a@example.com", gw.url, Date.now());
-    const second = await resetUser(gw.store, "A@Example.com", gw.url, Date.now());
+    const first = await resetUser(gw.store, "a@example.com", gw.url, Date.now(), SETUP);
+    const second = await resetUser(gw.store, "A@Example.com", gw.url, Date.now(), SETUP);
     expect((await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(first.link), password: "another password 1" } })).status).toBe(400);
     const ok = await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(second.link), password: "another password 2" } });
     expect(ok.status).toBe(200);
@@ -125,7 +125,7 @@ describe("sign-in links", () => {
 
   it("a too-short password is refused without spending the link", async () => {
     gw = await startGateway({});
-    const { link } = await addUser(gw.store, { email: "a@example.com", account: "a", admin: false }, gw.url, Date.now());
+    const { link } = await addUser(gw.store, { email: "a@example.com", account: "a", admin: false }, gw.url, Date.now(), SETUP);
     const short = await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(link), password: "short" } });
     expect(short.status).toBe(400);
     expect(short.json.error.message).toMatch(/^password: /);

@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { addUser } from "../src/operations/dashboard-users.js";
 import { startGateway, type TestGateway } from "./helpers/gateway.js";
-import { PASSWORD, tokenOf } from "./helpers/dashboard.js";
+import { PASSWORD, SETUP, tokenOf } from "./helpers/dashboard.js";
 import { send, startReverseProxy, type ReverseProxy } from "./helpers/reverse-proxy.js";
 
 const ALICE = "127.0.0.2";
@@ -35,7 +35,7 @@ const signIn = (p: ReverseProxy, from: string, email: string, password: string) 
 
 /** A dashboard user who opened their sign-in link through the proxy and set PASSWORD. */
 async function userBehind(g: TestGateway, p: ReverseProxy, email: string) {
-  const { link } = await addUser(g.store, { email, account: "a", admin: false }, p.url, Date.now());
+  const { link } = await addUser(g.store, { email, account: "a", admin: false }, p.url, Date.now(), SETUP);
   return send(ALICE, `${p.url}/dashboard/api/password`, { method: "POST", headers: { origin: p.url }, body: { token: tokenOf(link), password: PASSWORD } });
 }
 

@@ -1,12 +1,13 @@
 /**
  * The dashboard shell: who is signed in, the tabs of docs/dashboard.md (Keys, Usage, Credits,
- * BYOK, Members, Models, Health, Alerts) as links, only those the user's role in the account may use,
+ * BYOK, Members, Models, Health, Alerts, Audit) as links, only those the user's role in the account may use,
  * the alert banner (docs/alerts.md), Sign out, and the account being looked at (admins: any; members of several: theirs).
  * Routes live in the URL's fragment, so a sign-in link's token never reaches a server log.
  */
 import { useEffect, useState } from "preact/hooks";
 import { api, ApiError, type Me, type Role } from "./api.js";
 import { AlertBanner, AlertsPage } from "./pages/alerts.js";
+import { AuditPage } from "./pages/audit.js";
 import { ByokPage } from "./pages/byok.js";
 import { CreditsPage } from "./pages/credits.js";
 import { HealthPage } from "./pages/health.js";
@@ -18,13 +19,13 @@ import { SignInPage } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
 import { AccountPicker, Picker } from "./pages/account-picker.js";
 
-const TABS = ["Keys", "Usage", "Credits", "BYOK", "Members", "Models", "Health", "Alerts"] as const;
+const TABS = ["Keys", "Usage", "Credits", "BYOK", "Members", "Models", "Health", "Alerts", "Audit"] as const;
 type Tab = (typeof TABS)[number];
 
 /** The pages each role may use: docs/dashboard.md's roles table (the API enforces it; this only hides what would be refused). */
 const PAGES: Record<Role, readonly Tab[]> = {
   owner: TABS,
-  admin: ["Keys", "Usage", "Credits", "Models", "Health", "Alerts"],
+  admin: ["Keys", "Usage", "Credits", "Models", "Health", "Alerts", "Audit"],
   member: ["Keys", "Usage", "Models", "Health"],
   viewer: ["Usage", "Credits", "Models", "Health"],
 };
@@ -125,6 +126,7 @@ export function App() {
         {tab === "Models" && <ModelsPage account={shown} />}
         {tab === "Health" && <HealthPage />}
         {tab === "Alerts" && <AlertsPage account={shown} />}
+        {tab === "Audit" && <AuditPage account={shown} />}
       </main>
     </Frame>
   );

@@ -12,6 +12,7 @@ import type { LoadedConfig } from "../config/load.js";
 import { createGateway, type Gateway } from "../gateway.js";
 import type { LogTarget } from "../observability/log.js";
 import { settleLeftovers } from "../billing/journal.js";
+import { recordConfig } from "../operations/config-audit.js";
 import { clientErrorHandler, createHandler } from "./server.js";
 import type { Store } from "../store/index.js";
 import { lockDatabase, type DatabaseLock } from "../store/sqlite/lock.js";
@@ -57,6 +58,8 @@ export async function startServer(loaded: LoadedConfig, opts: ServeOptions = {})
   }
   // Streams a killed process left open are billed for what they had delivered (billing/journal.ts).
   const leftovers = await settleLeftovers(store, Date.now());
+  // A start with a changed config is its reload: recorded in the audit log (docs/audit.md "Config").
+  await recordConfig(store, config, loaded.file ?? "defaults", Date.now());
   // Said on stderr only: a log record on stdout now would come before `serve --json`'s ready line.
   if (leftovers) process.stderr.write(`[gateway] billed ${leftovers} stream(s) interrupted when the last run stopped, for what they had delivered\n`);
   const host = opts.host ?? config.server.host;

@@ -7,6 +7,7 @@ import { Command, CommanderError } from "commander";
 import { accountsCommand } from "./commands/accounts.js";
 import { budgetsCommand } from "./commands/budgets.js";
 import { alertsCommand } from "./commands/alerts.js";
+import { auditCommand } from "./commands/audit.js";
 import { byokCommand } from "./commands/byok.js";
 import { creditsCommand } from "./commands/credits.js";
 import { dbCommand } from "./commands/db.js";
@@ -47,6 +48,7 @@ function buildProgram(): Command {
     budgetsCommand,
     membersCommand,
     alertsCommand,
+    auditCommand,
   ])
     add(program);
   for (const c of program.commands) {

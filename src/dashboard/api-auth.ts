@@ -7,9 +7,10 @@ import type { H3, H3Event } from "h3";
 import { GatewayError, invalidRequest, passwordSignInDisabled } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { eventClientIp } from "../http/client-ip.js";
-import { normalizeEmail } from "../operations/dashboard-users.js";
+import { normalizeEmail, setUserPassword } from "../operations/dashboard-users.js";
 import { hashToken } from "../operations/sign-in-link.js";
 import type { DashboardUser } from "../store/index.js";
+import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { homeAccount } from "./scope.js";
 import { burnPasswordCheck, hashPassword, verifyPassword } from "./password.js";
@@ -73,7 +74,7 @@ export function authRoutes(app: H3, gw: Gateway, base: string): void {
     const email = await gw.store.takeSignInLink(hashToken(body.token), gw.now());
     const user = email ? await gw.store.findUser(normalizeEmail(email)) : undefined;
     if (!user) throw invalidRequest("This sign-in link is invalid, expired or already used. Ask for a new one (gateway users reset).", "invalid_link", "token");
-    await gw.store.setPassword(user.email, await hashPassword(body.password));
+    await setUserPassword(gw.store, user, await hashPassword(body.password), gw.now(), dashboardBy(event, gw, user));
     return reply(event, 200, await me(gw, user), { "set-cookie": await startSession(gw, event, user.email) });
   });
 }

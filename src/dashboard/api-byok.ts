@@ -4,6 +4,7 @@ import { requireRole } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
 import { byokProviderNames } from "../operations/byok-provider.js";
 import { listByok, removeByok, setByok } from "../operations/byok-keys.js";
+import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { SetByokBody } from "./schemas.js";
 import { param, scoper } from "./scope.js";
@@ -19,16 +20,16 @@ export function byokRoutes(app: H3, gw: Gateway, base: string): void {
   app.put(`${base}/byok/:provider`, async (event) => {
     checkOrigin(event, gw.config);
     const body = await readBody(event, SetByokBody);
-    const { account, role } = await scope(event, body.account ?? event.url.searchParams.get("account"));
+    const { user, account, role } = await scope(event, body.account ?? event.url.searchParams.get("account"));
     requireRole(role, "byok");
-    const stored = await setByok(gw.store, seal, account, param(event, "provider"), body.key, gw.now());
+    const stored = await setByok(gw.store, seal, account, param(event, "provider"), body.key, gw.now(), dashboardBy(event, gw, user));
     gw.byok.invalidate();
     return reply(event, 200, stored);
   });
   app.delete(`${base}/byok/:provider`, async (event) => {
-    const { account, role } = await scope(event);
+    const { user, account, role } = await scope(event);
     requireRole(role, "byok");
-    const removed = await removeByok(gw.store, account, param(event, "provider"));
+    const removed = await removeByok(gw.store, account, param(event, "provider"), gw.now(), dashboardBy(event, gw, user));
     gw.byok.invalidate();
     return reply(event, 200, removed);
   });

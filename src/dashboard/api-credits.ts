@@ -7,6 +7,7 @@ import { usdToNanoExact } from "../core/money.js";
 import { addCredits } from "../operations/add-credits.js";
 import { listAccounts } from "../operations/list-accounts.js";
 import { showCredits } from "../operations/show-credits.js";
+import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { AddCreditsBody } from "./schemas.js";
 import { scoper } from "./scope.js";
@@ -25,7 +26,7 @@ export function creditRoutes(app: H3, gw: Gateway, base: string): void {
     const body = await readBody(event, AddCreditsBody);
     const { user } = await scope(event, null);
     if (!user.admin) throw forbidden("Only an admin can add credits.", "admin_only");
-    return reply(event, 200, await addCredits(gw.store, body.account, usdToNanoExact(body.amount), { create: false, actor: user.email }, gw.now()));
+    return reply(event, 200, await addCredits(gw.store, body.account, usdToNanoExact(body.amount), { create: false }, gw.now(), dashboardBy(event, gw, user)));
   });
   // Anyone else sees only the accounts whose balance their role there may read.
   app.get(`${base}/accounts`, async (event) => {

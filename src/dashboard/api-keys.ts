@@ -14,7 +14,8 @@ import { listKeys } from "../operations/list-keys.js";
 import { revokeKey } from "../operations/revoke-key.js";
 import { updateKey } from "../operations/update-key.js";
 import { usdToNanoExact } from "../core/money.js";
-import type { KeyChanges, KeyRecord } from "../store/index.js";
+import type { DashboardUser, KeyChanges, KeyRecord } from "../store/index.js";
+import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { CreateKeyBody, UpdateKeyBody } from "./schemas.js";
 import { param, roleIn, scoper } from "./scope.js";
@@ -23,7 +24,7 @@ import { currentUser } from "./session.js";
 const DAY_MS = 86_400_000;
 
 /** The key `idOrName` if the signed-in user may manage it; any other reads as a missing key. */
-async function manageableKey(gw: Gateway, event: H3Event): Promise<KeyRecord> {
+async function manageableKey(gw: Gateway, event: H3Event): Promise<{ key: KeyRecord; user: DashboardUser }> {
   checkOrigin(event, gw.config);
   const user = await currentUser(gw, event);
   const idOrName = param(event, "id");
@@ -35,7 +36,7 @@ async function manageableKey(gw: Gateway, event: H3Event): Promise<KeyRecord> {
   });
   requireRole(role, "keys.own");
   if (!can(role, "keys.any") && key.createdBy !== user.email) throw missing;
-  return key;
+  return { key, user };
 }
 
 export function keyRoutes(app: H3, gw: Gateway, base: string): void {
@@ -54,11 +55,11 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     const expiresAt = body.expires_in_days ? now + body.expires_in_days * DAY_MS : null;
     const budget = body.budget === undefined ? null : usdToNanoExact(body.budget);
     const k = { name: body.name, account, expiresAt, rpm: body.rpm ?? null, budget, budgetPeriod: body.budget_period, createdBy: user.email };
-    return reply(event, 201, await createKey(gw.store, k, now));
+    return reply(event, 201, await createKey(gw.store, k, now, dashboardBy(event, gw, user)));
   });
   // As `gateway keys update`; a field left out is unchanged, null clears it.
   app.patch(`${base}/keys/:id`, async (event) => {
-    const key = await manageableKey(gw, event); // a member edits only their own keys
+    const { key, user } = await manageableKey(gw, event); // a member edits only their own keys
     const body = await readBody(event, UpdateKeyBody);
     const now = gw.now();
     const changes: KeyChanges = {};
@@ -66,13 +67,13 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     if (body.budget_period !== undefined) changes.budgetPeriod = body.budget_period;
     if (body.rpm !== undefined) changes.rpm = body.rpm;
     if (body.expires_in_days !== undefined) changes.expiresAt = body.expires_in_days === null ? null : now + body.expires_in_days * DAY_MS;
-    const updated = await updateKey(gw.store, key.id, changes, key.account, now);
+    const updated = await updateKey(gw.store, key.id, changes, key.account, now, dashboardBy(event, gw, user));
     gw.auth.invalidate();
     return reply(event, 200, updated);
   });
   app.post(`${base}/keys/:id/revoke`, async (event) => {
-    const key = await manageableKey(gw, event);
-    const revoked = await revokeKey(gw.store, key.id, key.account, gw.now());
+    const { key, user } = await manageableKey(gw, event);
+    const revoked = await revokeKey(gw.store, key.id, key.account, gw.now(), dashboardBy(event, gw, user));
     gw.auth.invalidate();
     return reply(event, 200, revoked);
   });

@@ -7,6 +7,7 @@ import type { H3 } from "h3";
 import { requireRole } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
 import { addMember, listMembers, removeMember, setMemberRole } from "../operations/members.js";
+import { dashboardBy } from "./actor.js";
 import { checkOrigin, expectedOrigin, readBody, reply } from "./http.js";
 import { AddMemberBody, SetRoleBody } from "./schemas.js";
 import { param, scoper } from "./scope.js";
@@ -21,22 +22,22 @@ export function memberRoutes(app: H3, gw: Gateway, base: string): void {
   app.post(`${base}/members`, async (event) => {
     checkOrigin(event, gw.config);
     const body = await readBody(event, AddMemberBody);
-    const { account, role } = await scope(event, body.account ?? event.url.searchParams.get("account"));
+    const { user, account, role } = await scope(event, body.account ?? event.url.searchParams.get("account"));
     requireRole(role, "members");
     // Links point where this page was loaded from (dashboard.url when set), as the browser sees it.
     const baseUrl = expectedOrigin(event, gw.config) ?? "";
-    return reply(event, 201, await addMember(gw.store, { email: body.email, account, role: body.role }, baseUrl, gw.now()));
+    return reply(event, 201, await addMember(gw.store, { email: body.email, account, role: body.role }, baseUrl, gw.now(), dashboardBy(event, gw, user)));
   });
   app.put(`${base}/members/:email`, async (event) => {
     checkOrigin(event, gw.config);
     const body = await readBody(event, SetRoleBody);
-    const { account, role } = await scope(event, body.account ?? event.url.searchParams.get("account"));
+    const { user, account, role } = await scope(event, body.account ?? event.url.searchParams.get("account"));
     requireRole(role, "members");
-    return reply(event, 200, await setMemberRole(gw.store, param(event, "email"), account, body.role));
+    return reply(event, 200, await setMemberRole(gw.store, param(event, "email"), account, body.role, gw.now(), dashboardBy(event, gw, user)));
   });
   app.delete(`${base}/members/:email`, async (event) => {
-    const { account, role } = await scope(event);
+    const { user, account, role } = await scope(event);
     requireRole(role, "members");
-    return reply(event, 200, await removeMember(gw.store, param(event, "email"), account));
+    return reply(event, 200, await removeMember(gw.store, param(event, "email"), account, gw.now(), dashboardBy(event, gw, user)));
   });
 }

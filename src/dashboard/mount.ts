@@ -10,6 +10,7 @@ import { eventClientIp } from "../http/client-ip.js";
 import { limitByIp } from "../http/rate-limit.js";
 import type { RequestState } from "../http/request-state.js";
 import { alertRoutes } from "./api-alerts.js";
+import { auditRoutes } from "./api-audit.js";
 import { authRoutes } from "./api-auth.js";
 import { budgetRoutes } from "./api-budgets.js";
 import { byokRoutes } from "./api-byok.js";
@@ -35,7 +36,8 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));
   authRoutes(app, gw, API);
   oidcRoutes(app, gw, API);
-  for (const routes of [keyRoutes, creditRoutes, budgetRoutes, byokRoutes, infoRoutes, usageRoutes, memberRoutes, alertRoutes]) routes(app, gw, API);
+  for (const routes of [keyRoutes, creditRoutes, budgetRoutes, byokRoutes, infoRoutes, usageRoutes, memberRoutes, alertRoutes, auditRoutes])
+    routes(app, gw, API);
   app.all(`${API}/**`, (event) => {
     throw routeNotFound(event.url.pathname);
   });

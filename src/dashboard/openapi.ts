@@ -60,6 +60,7 @@ export function dashboardOpenApi() {
         "Members",
         "Member",
         "MemberAdded",
+        "AuditLog",
         "ErrorBody",
       ] as const
     ).map((n) => [n === "ErrorBody" ? "Error" : n, json(S[n])]),
@@ -160,6 +161,7 @@ export function dashboardOpenApi() {
       },
       "/alerts/banner": { get: op("Budget thresholds reached this period and a low balance, for the banner", "AlertBanner", { parameters: account }) },
       "/alerts": { get: op("Thresholds, webhooks and the delivery log (owners and admins)", "AlertLog", { parameters: account }) },
+      "/audit": { get: op("The account's audit log, newest first (admins also see the instance's records)", "AuditLog", { parameters: account }) },
     },
   };
 }

@@ -133,6 +133,23 @@ export const Credits = z.object({
   balance: Money,
   history: z.array(z.object({ amount: Money, kind: z.enum(["grant", "adjustment"]), reason: z.string().nullable(), created_at: Time })),
 });
+const AuditFields = z.record(z.string(), z.unknown()).nullable().describe("The changed fields; never a secret.");
+export const AuditLog = z.object({
+  account: z.string(),
+  time_zone: z.literal("UTC"),
+  records: z.array(
+    z.object({
+      id: z.number().int(),
+      at: Time,
+      actor: z.string().describe("A dashboard user's email, `cli:<os user>`, or `config`."),
+      ip: z.string().nullable(),
+      action: z.string().describe("key.create, key.revoke, key.update, credits.add, credits.adjust, byok.set, byok.remove, user.add, …"),
+      target: z.string(),
+      before: AuditFields,
+      after: AuditFields,
+    }),
+  ),
+});
 export const CreditsAdded = z.object({ account: z.string(), added: Money, balance: Money });
 export const ByokKey = z.object({ provider: z.string(), account: z.string(), masked: z.string(), updated_at: Time });
 export const ByokList = z.object({ providers: z.array(z.string()).describe("Providers that take an account's own key."), keys: z.array(ByokKey) });

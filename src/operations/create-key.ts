@@ -3,6 +3,7 @@ import type { BudgetPeriod } from "../core/budget.js";
 import { invalidRequest } from "../core/errors.js";
 import { generateKey, hashKey, newKeyId } from "../access/keys.js";
 import type { KeyCacheMode, KeyRecord, Store } from "../store/index.js";
+import { auditNote, keyFields, type AuditActor } from "./audit-note.js";
 import { keyView } from "./key-view.js";
 
 export interface NewKey {
@@ -18,7 +19,7 @@ export interface NewKey {
   createdBy?: string | undefined;
 }
 
-export async function createKey(store: Store, k: NewKey, now: number) {
+export async function createKey(store: Store, k: NewKey, now: number, by: AuditActor) {
   if (await store.findKey(k.name)) throw invalidRequest(`a key named '${k.name}' already exists`, "key_name_taken", "name");
   const key = generateKey();
   const record: KeyRecord = {
@@ -38,6 +39,7 @@ export async function createKey(store: Store, k: NewKey, now: number) {
     createdBy: k.createdBy ?? null,
   };
   await store.ensureAccount(k.account, now);
-  await store.createKey(record);
+  const note = auditNote(by, now, { action: "key.create", account: record.account, target: record.id, before: null, after: keyFields(record) });
+  await store.audited(note).createKey(record);
   return { ...(await keyView(store, record, now)), key };
 }

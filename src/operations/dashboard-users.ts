@@ -2,6 +2,7 @@
 import { invalidRequest, notFound } from "../core/errors.js";
 import type { Role } from "../core/roles.js";
 import type { DashboardUser, Store } from "../store/index.js";
+import { auditNote, type AuditActor } from "./audit-note.js";
 import { issueSignInLink } from "./sign-in-link.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+$/;
@@ -22,30 +23,51 @@ const view = (u: DashboardUser) => ({
 });
 
 /** A new user, owner of `account` unless `role` says otherwise, with a sign-in link. */
-export async function addUser(store: Store, u: { email: string; account: string; admin: boolean; role?: Role }, baseUrl: string, now: number) {
+export async function addUser(store: Store, u: { email: string; account: string; admin: boolean; role?: Role }, baseUrl: string, now: number, by: AuditActor) {
   const email = normalizeEmail(u.email);
   if (await store.findUser(email))
     throw invalidRequest(`a dashboard user '${email}' already exists (gateway users reset prints a new link)`, "user_exists", "email");
   await store.ensureAccount(u.account, now);
   const role = u.role ?? "owner";
-  await store.createUser({ email, account: u.account, admin: u.admin, passwordHash: null, createdAt: now }, role);
+  const after = { account: u.account, admin: u.admin, role };
+  const note = auditNote(by, now, { action: "user.add", account: u.account, target: email, before: null, after });
+  await store.audited(note).createUser({ email, account: u.account, admin: u.admin, passwordHash: null, createdAt: now }, role);
   return { email, account: u.account, admin: u.admin, role, ...(await issueSignInLink(store, email, baseUrl, now)) };
 }
 
 /** A new link; the old password keeps working until the link is used (so a stranger's reset locks nobody out). */
-export async function resetUser(store: Store, rawEmail: string, baseUrl: string, now: number) {
+export async function resetUser(store: Store, rawEmail: string, baseUrl: string, now: number, by: AuditActor) {
   const email = normalizeEmail(rawEmail);
   const user = await store.findUser(email);
   if (!user) throw notFound(`no dashboard user '${email}'`, "user_not_found");
-  return { email, account: user.account, admin: user.admin, ...(await issueSignInLink(store, email, baseUrl, now)) };
+  // The link itself is a credential: the record says only that one was issued, and until when.
+  const note = (expiresAt: number) =>
+    auditNote(by, now, {
+      action: "user.reset",
+      account: user.account,
+      target: email,
+      before: null,
+      after: { link_expires_at: new Date(expiresAt).toISOString() },
+    });
+  return { email, account: user.account, admin: user.admin, ...(await issueSignInLink(store, email, baseUrl, now, note)) };
 }
 
 export async function listUsers(store: Store) {
   return (await store.listUsers()).map(view);
 }
 
-export async function removeUser(store: Store, rawEmail: string) {
+export async function removeUser(store: Store, rawEmail: string, now: number, by: AuditActor) {
   const email = normalizeEmail(rawEmail);
-  if (!(await store.removeUser(email))) throw notFound(`no dashboard user '${email}'`, "user_not_found");
+  const user = await store.findUser(email);
+  const before = user ? { account: user.account, admin: user.admin } : null;
+  const note = auditNote(by, now, { action: "user.remove", account: user?.account ?? null, target: email, before, after: null });
+  if (!(await store.audited(note).removeUser(email))) throw notFound(`no dashboard user '${email}'`, "user_not_found");
   return { email, removed: true };
+}
+
+/** A password chosen through a sign-in link (the hash only reaches the store; the record says only that one is set). */
+export async function setUserPassword(store: Store, user: DashboardUser, passwordHash: string, now: number, by: AuditActor) {
+  const before = { password_set: user.passwordHash !== null };
+  const note = auditNote(by, now, { action: "user.password", account: user.account, target: user.email, before, after: { password_set: true } });
+  await store.audited(note).setPassword(user.email, passwordHash);
 }

@@ -5,6 +5,7 @@
 import { invalidRequest, lastOwner, notFound } from "../core/errors.js";
 import { isRole, ROLES, type Role } from "../core/roles.js";
 import type { Membership, Store } from "../store/index.js";
+import { auditNote, type AuditActor } from "./audit-note.js";
 import { addUser, normalizeEmail } from "./dashboard-users.js";
 
 export function roleOf(value: string): Role {
@@ -22,15 +23,16 @@ export async function listMembers(store: Store, account: string) {
  * Adds `email` to the account with `role`. Someone new becomes a dashboard user whose home is
  * this account, with a one-time sign-in link; an existing user keeps their password (no link).
  */
-export async function addMember(store: Store, m: { email: string; account: string; role: Role }, baseUrl: string, now: number) {
+export async function addMember(store: Store, m: { email: string; account: string; role: Role }, baseUrl: string, now: number, by: AuditActor) {
   const email = normalizeEmail(m.email);
   if (!(await store.findUser(email))) {
-    const added = await addUser(store, { email, account: m.account, admin: false, role: m.role }, baseUrl, now);
+    const added = await addUser(store, { email, account: m.account, admin: false, role: m.role }, baseUrl, now, by);
     return { email, account: m.account, role: m.role, created: true, link: added.link as string | null, expires_at: added.expires_at as string | null };
   }
   if (await membershipOf(store, email, m.account))
     throw invalidRequest(`'${email}' is already a member of '${m.account}' (gateway members set-role changes the role)`, "member_exists", "email");
-  await store.setMembership({ email, account: m.account, role: m.role, createdAt: now });
+  const note = auditNote(by, now, { action: "member.add", account: m.account, target: email, before: null, after: { role: m.role } });
+  await store.audited(note).setMembership({ email, account: m.account, role: m.role, createdAt: now });
   return { email, account: m.account, role: m.role, created: false, link: null, expires_at: null };
 }
 
@@ -38,27 +40,35 @@ export async function addMember(store: Store, m: { email: string; account: strin
  * `gateway users add`: a new user as before; an existing one joins `account` with `role` and
  * keeps their password (`link` null). `--admin` cannot be given to an existing user this way.
  */
-export async function addUserOrMember(store: Store, u: { email: string; account: string; admin: boolean; role: Role }, baseUrl: string, now: number) {
+export async function addUserOrMember(
+  store: Store,
+  u: { email: string; account: string; admin: boolean; role: Role },
+  baseUrl: string,
+  now: number,
+  by: AuditActor,
+) {
   const existing = await store.findUser(normalizeEmail(u.email));
-  if (!existing) return addUser(store, u, baseUrl, now);
+  if (!existing) return addUser(store, u, baseUrl, now, by);
   if (u.admin && !existing.admin)
     throw invalidRequest(`a dashboard user '${existing.email}' already exists; --admin applies to new users only`, "user_exists", "email");
-  const added = await addMember(store, u, baseUrl, now);
+  const added = await addMember(store, u, baseUrl, now, by);
   return { email: added.email, account: u.account, admin: existing.admin, role: u.role, link: added.link, expires_at: added.expires_at };
 }
 
-export async function setMemberRole(store: Store, rawEmail: string, account: string, role: Role) {
+export async function setMemberRole(store: Store, rawEmail: string, account: string, role: Role, now: number, by: AuditActor) {
   const current = await existingMember(store, rawEmail, account);
   if (current.role === "owner" && role !== "owner") await keepAnOwner(store, account);
-  if (current.role !== role) await store.setMembership({ ...current, role });
+  const note = auditNote(by, now, { action: "member.role", account, target: current.email, before: { role: current.role }, after: { role } });
+  if (current.role !== role) await store.audited(note).setMembership({ ...current, role });
   return view({ ...current, role });
 }
 
 /** The user stays (with their other memberships and the keys they created); only this membership goes. */
-export async function removeMember(store: Store, rawEmail: string, account: string) {
+export async function removeMember(store: Store, rawEmail: string, account: string, now: number, by: AuditActor) {
   const current = await existingMember(store, rawEmail, account);
   if (current.role === "owner") await keepAnOwner(store, account);
-  await store.removeMembership(current.email, account);
+  const note = auditNote(by, now, { action: "member.remove", account, target: current.email, before: { role: current.role }, after: null });
+  await store.audited(note).removeMembership(current.email, account);
   return { email: current.email, account, removed: true };
 }
 

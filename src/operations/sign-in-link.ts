@@ -4,15 +4,18 @@
  * send to a server, so it stays out of access logs and Referer headers.
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { Store } from "../store/index.js";
+import type { AuditNote, Store } from "../store/index.js";
 
 const LINK_TTL_MS = 24 * 3_600_000;
 
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 
-/** A fresh link for `email`, replacing any earlier one. `baseUrl`: where the dashboard is served (`http://host:port`). */
-export async function issueSignInLink(store: Store, email: string, baseUrl: string, now: number) {
+/**
+ * A fresh link for `email`, replacing any earlier one. `baseUrl`: where the dashboard is served
+ * (`http://host:port`). `audit`: the record of a reset (docs/audit.md), in the link's transaction.
+ */
+export async function issueSignInLink(store: Store, email: string, baseUrl: string, now: number, audit?: (expiresAt: number) => AuditNote) {
   const token = randomBytes(32).toString("base64url");
-  await store.createSignInLink(hashToken(token), email, now + LINK_TTL_MS);
+  await (audit ? store.audited(audit(now + LINK_TTL_MS)) : store).createSignInLink(hashToken(token), email, now + LINK_TTL_MS);
   return { link: `${baseUrl.replace(/\/+$/, "")}/dashboard/#/set-password?token=${token}`, expires_at: new Date(now + LINK_TTL_MS).toISOString() };
 }

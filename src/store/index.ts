@@ -5,6 +5,7 @@
  */
 import type { BudgetStore } from "./budgets.js";
 import type { AlertStore } from "./alerts.js";
+import type { AuditStore } from "./audit.js";
 import type { ByokStore } from "./byok.js";
 import type { CatalogStore } from "./catalog.js";
 import type { DashboardStore } from "./dashboard.js";
@@ -18,6 +19,7 @@ import type { WatchStore } from "./watch.js";
 
 export type { BudgetRecord, BudgetUse } from "./budgets.js";
 export type { AlertSettings, AlertType, ClaimedDelivery, Delivery, DeliveryOutcome, NewDelivery, Webhook } from "./alerts.js";
+export type { AuditActor, AuditFields, AuditNote, AuditRecord } from "./audit.js";
 export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
 export type { DashboardUser, Membership } from "./dashboard.js";
@@ -47,7 +49,8 @@ export interface Store
     JournalStore,
     WatchStore,
     UsageGroupStore,
-    AlertStore {
+    AlertStore,
+    AuditStore {
   /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
   readonly kind: "sqlite" | "postgres";
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

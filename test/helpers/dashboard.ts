@@ -36,11 +36,14 @@ export async function call(
 /** `name=value` of a Set-Cookie header, for the next request's Cookie header. */
 export const cookieOf = (r: Call) => (r.headers.get("set-cookie") ?? "").split(";")[0]!;
 
+/** The audit actor of users a test sets up by calling the operation directly (as `gateway users add` would). */
+export const SETUP = { actor: "cli:test-setup", ip: null };
+
 export const tokenOf = (link: string) => new URL(link.replace("#/", "")).searchParams.get("token")!;
 
 /** A user made as `gateway users add` makes one, who then opens the link and sets a password. */
 export async function signUp(gw: TestGateway, email: string, account: string, admin = false): Promise<{ cookie: string; link: string }> {
-  const { link } = await addUser(gw.store, { email, account, admin }, gw.url, Date.now());
+  const { link } = await addUser(gw.store, { email, account, admin }, gw.url, Date.now(), SETUP);
   const r = await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(link), password: PASSWORD } });
   if (r.status !== 200) throw new Error(`set password: ${r.status} ${r.text}`);
   return { cookie: cookieOf(r), link };

@@ -6,7 +6,8 @@
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import { periodStart } from "../../src/core/budget.js";
 import { MAX_NANO } from "../../src/core/money.js";
-import type { Attempt, KeyRecord, LedgerEntry, Store, UsageGroup, UsageGrouping, UsageRange } from "../../src/store/index.js";
+import { auditHash, GENESIS } from "../../src/store/audit.js";
+import type { Attempt, AuditNote, KeyRecord, LedgerEntry, Store, UsageGroup, UsageGrouping, UsageRange } from "../../src/store/index.js";
 import { rows } from "../helpers/rows.js";
 
 export interface StoreHarness {
@@ -603,6 +604,56 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       await second.addCredits("acme", 1n, T0);
       await new Promise((r) => setTimeout(r, 600));
       expect(calls).toBe(0);
+    });
+  });
+
+  describe("audit log", () => {
+    const note = (action: string, account: string | null = "acme"): AuditNote => ({
+      actor: "cli:test",
+      ip: null,
+      at: T0,
+      action,
+      account,
+      target: "k9",
+      before: null,
+      after: { name: "k9", nested: { b: 1, a: [1, "x"] } },
+    });
+    /** Each record follows the one before it: consecutive ids, the previous hash, its own hash. */
+    const chainIsIntact = async (s: Store) => {
+      let prev = GENESIS;
+      const all = await s.auditRecords();
+      all.forEach((r, i) => {
+        expect(r.id).toBe(i + 1);
+        expect(r.prevHash).toBe(prev);
+        expect(auditHash(r)).toBe(r.hash);
+        prev = r.hash;
+      });
+      expect(await s.auditHead()).toEqual({ id: all.length, hash: prev });
+      return all;
+    };
+
+    test("an audited change commits with its one record; a false answer, a failed change or a failed record commits neither", async () => {
+      expect(await store.auditHead()).toEqual({ id: 0, hash: GENESIS });
+      await store.audited(note("key.create")).createKey(key("k9"));
+      expect(await store.findKey("k9")).toBeDefined();
+      expect(await store.audited(note("byok.remove")).removeByok("acme", "openai")).toBe(false);
+      await expect(store.audited(note("key.create")).createKey(key("k9"))).rejects.toThrow();
+      const broken = { ...note("key.create"), actor: null as unknown as string };
+      await expect(store.audited(broken).createKey(key("k10"))).rejects.toThrow();
+      expect(await store.findKey("k10")).toBeUndefined();
+      const [r] = await chainIsIntact(store);
+      expect(r).toMatchObject({ action: "key.create", actor: "cli:test", ip: null, at: T0, account: "acme", before: null, after: note("").after });
+      const balance = await store.audited((b: bigint) => ({ ...note("credits.add"), after: { balance: String(b) } })).addCredits("acme", 5n, T0);
+      expect((await store.auditRecords({ action: "credits.add" }))[0]!.after).toEqual({ balance: String(balance) });
+    });
+
+    test("appendAudit, filters by since, account and action; appends from two connections at once keep one exact chain", async () => {
+      const second = await another();
+      await Promise.all(Array.from({ length: 12 }, (_, i) => (i % 2 ? store : second).appendAudit({ ...note(`n.${i}`, i % 3 ? "acme" : null), at: T0 + i })));
+      expect(await chainIsIntact(store)).toHaveLength(12);
+      expect(await store.auditRecords({ since: T0 + 10 })).toHaveLength(2);
+      expect((await store.auditRecords({ account: "acme" })).every((r) => r.account === "acme")).toBe(true);
+      expect(await store.auditRecords({ action: "n.3" })).toHaveLength(1);
     });
   });
 }

@@ -4,7 +4,7 @@ import { encrypt, loadSecret } from "../../access/byok.js";
 import { UsageError } from "../../core/errors.js";
 import { byokProviderNames } from "../../operations/byok-provider.js";
 import { listByok, removeByok, setByok } from "../../operations/byok-keys.js";
-import { accountOf, ask, existingAccount, output, table, withStore } from "./context.js";
+import { accountOf, ask, cliBy, existingAccount, output, table, withStore } from "./context.js";
 
 /** One of the providers whose plugin says it takes an account's own key (docs/billing.md); another is bad usage (exit 2). */
 async function providerArg(value: string): Promise<string> {
@@ -37,7 +37,7 @@ export function byokCommand(program: Command): void {
       await withStore(cmd, async (store, loaded) => {
         await existingAccount(store, opts);
         const secret = loadSecret(loaded.config.database, process.env);
-        const stored = await setByok(store, (a, p, k) => encrypt(secret, a, p, k), account, provider, key, Date.now());
+        const stored = await setByok(store, (a, p, k) => encrypt(secret, a, p, k), account, provider, key, Date.now(), cliBy());
         output(cmd, stored, `Stored the ${provider} key ${stored.masked} for '${account}'.`);
       });
     });
@@ -70,7 +70,7 @@ export function byokCommand(program: Command): void {
       const account = accountOf(opts);
       return withStore(cmd, async (store) => {
         await existingAccount(store, opts);
-        output(cmd, await removeByok(store, account, provider), `Removed the ${provider} key of '${account}'.`);
+        output(cmd, await removeByok(store, account, provider, Date.now(), cliBy()), `Removed the ${provider} key of '${account}'.`);
       });
     });
 }

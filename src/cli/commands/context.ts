@@ -66,7 +66,7 @@ export async function existingAccount(store: Store, opts: { account?: string; cr
 }
 
 /** Who a command acts as, kept with credits it adds or adjusts (`credits history`). */
-export function cliActor(): string {
+function cliActor(): string {
   try {
     return `cli:${userInfo().username}`;
   } catch {
@@ -74,6 +74,9 @@ export function cliActor(): string {
     return `cli:${process.env.USER ?? process.env.LOGNAME ?? "unknown"}`;
   }
 }
+
+/** Who a CLI change is recorded as in the audit log (docs/audit.md): the OS user, no address. */
+export const cliBy = (): { actor: string; ip: null } => ({ actor: cliActor(), ip: null });
 
 /** A plain table for humans: columns padded to their widest cell. */
 export function table(rows: string[][]): string {

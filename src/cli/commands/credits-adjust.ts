@@ -5,8 +5,8 @@
 import type { Command } from "commander";
 import { UsageError } from "../../core/errors.js";
 import { nanoToUsd, usdToNanoExact } from "../../core/money.js";
-import { accountMustExist } from "../../operations/account-exists.js";
-import { accountOf, cliActor, output, withStore } from "./context.js";
+import { adjustCredits } from "../../operations/adjust-credits.js";
+import { accountOf, cliBy, output, withStore } from "./context.js";
 
 /** `+2.5`, `-0.30`, `7`: exact signed nano-USD; zero is bad usage. */
 function signedUsd(value: string): bigint {
@@ -34,13 +34,9 @@ export function adjustCommand(credits: Command): void {
       const reason = opts.reason.trim();
       if (!reason) throw new UsageError("--reason: must not be empty");
       return withStore(cmd, async (store) => {
-        await accountMustExist(store, account);
-        const balance = nanoToUsd(await store.adjustCredits(account, delta, reason, Date.now(), cliActor()));
-        output(
-          cmd,
-          { account, adjusted: nanoToUsd(delta), balance, reason },
-          `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`,
-        );
+        const adjusted = await adjustCredits(store, account, delta, reason, Date.now(), cliBy());
+        const { balance } = adjusted;
+        output(cmd, adjusted, `Adjusted '${account}' by ${delta < 0n ? "-" : "+"}$${nanoToUsd(delta < 0n ? -delta : delta)} (${reason}). Balance: $${balance}`);
       });
     });
 }

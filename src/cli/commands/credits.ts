@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { addCredits } from "../../operations/add-credits.js";
 import { showCredits } from "../../operations/show-credits.js";
 import { adjustCommand } from "./credits-adjust.js";
-import { accountOf, cliActor, existingAccount, output, withStore } from "./context.js";
+import { accountOf, cliBy, existingAccount, output, withStore } from "./context.js";
 import { historyCommand } from "./credits-history.js";
 import { positiveUsd } from "./parse.js";
 
@@ -20,7 +20,7 @@ export function creditsCommand(program: Command): void {
       const amount = positiveUsd(usd);
       const account = accountOf(opts);
       return withStore(cmd, async (store) => {
-        const r = await addCredits(store, account, amount, { create: Boolean(opts.create), actor: cliActor() }, Date.now());
+        const r = await addCredits(store, account, amount, { create: Boolean(opts.create) }, Date.now(), cliBy());
         output(cmd, r, `Added $${r.added} to '${account}'. Balance: $${r.balance}`);
       });
     });

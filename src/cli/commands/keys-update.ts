@@ -5,7 +5,7 @@ import { UsageError } from "../../core/errors.js";
 import type { KeyChanges } from "../../store/index.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { updateKey } from "../../operations/update-key.js";
-import { output, withStore } from "./context.js";
+import { cliBy, output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
 
@@ -42,7 +42,7 @@ export function keysUpdateCommand(keys: Command): void {
           throw new UsageError(
             "nothing to change: give --budget, --budget-period, --no-budget, --rpm, --expires, --cache, --cache-nondeterministic or --no-cache",
           );
-        output(cmd, await updateKey(store, key.id, changes, undefined, now), `Updated key '${key.name}' (${key.id}).`);
+        output(cmd, await updateKey(store, key.id, changes, undefined, now, cliBy()), `Updated key '${key.name}' (${key.id}).`);
       }),
     );
 }

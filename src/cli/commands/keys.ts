@@ -7,7 +7,7 @@ import { revokeKey } from "../../operations/revoke-key.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keysUpdateCommand } from "./keys-update.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
-import { ask, existingAccount, output, table, withStore } from "./context.js";
+import { ask, cliBy, existingAccount, output, table, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 
 interface NewKeyOptions extends CacheFlags {
@@ -40,6 +40,7 @@ export function keysCommand(program: Command): void {
           store,
           { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod, cache: cacheModeOf(opts) },
           now,
+          cliBy(),
         );
         const { key, id } = created;
         output(cmd, created, `${key}\n\nKey '${name}' (${id}) for account '${account}'. It is shown only this once: store it now.`);
@@ -84,7 +85,7 @@ export function keysCommand(program: Command): void {
     .argument("<id|name>")
     .action((idOrName: string, _opts: unknown, cmd: Command) =>
       withStore(cmd, async (store) => {
-        const revoked = await revokeKey(store, idOrName, undefined, Date.now());
+        const revoked = await revokeKey(store, idOrName, undefined, Date.now(), cliBy());
         output(cmd, revoked, `Revoked key '${revoked.name}' (${revoked.id}).`);
       }),
     );

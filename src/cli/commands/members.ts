@@ -4,7 +4,7 @@
  */
 import type { Command } from "commander";
 import { listMembers, removeMember, setMemberRole } from "../../operations/members.js";
-import { existingAccount, output, table, withStore } from "./context.js";
+import { cliBy, existingAccount, output, table, withStore } from "./context.js";
 import { emailArg, roleArg } from "./users.js";
 
 type AccountOpts = { account?: string };
@@ -41,7 +41,7 @@ export function membersCommand(program: Command): void {
       emailArg(email);
       return withStore(cmd, async (store) => {
         const account = await existingAccount(store, opts);
-        const m = await setMemberRole(store, email, account, r);
+        const m = await setMemberRole(store, email, account, r, Date.now(), cliBy());
         output(cmd, m, `'${m.email}' is now ${m.role} of '${account}'.`);
       });
     });
@@ -55,7 +55,7 @@ export function membersCommand(program: Command): void {
       emailArg(email);
       return withStore(cmd, async (store) => {
         const account = await existingAccount(store, opts);
-        const m = await removeMember(store, email, account);
+        const m = await removeMember(store, email, account, Date.now(), cliBy());
         output(cmd, m, `Removed '${m.email}' from '${account}'.`);
       });
     });

@@ -8,7 +8,7 @@ import { UsageError } from "../../core/errors.js";
 import type { Role } from "../../core/roles.js";
 import { listUsers, normalizeEmail, removeUser, resetUser } from "../../operations/dashboard-users.js";
 import { addUserOrMember, roleOf } from "../../operations/members.js";
-import { accountOf, existingAccount, output, table, withStore } from "./context.js";
+import { accountOf, cliBy, existingAccount, output, table, withStore } from "./context.js";
 
 /** Where the links point: `dashboard.url`, else the address `gateway serve` listens on. */
 function dashboardBase(config: Config): string {
@@ -62,7 +62,7 @@ export function usersCommand(program: Command): void {
       emailArg(email);
       return withStore(cmd, async (store, loaded) => {
         await existingAccount(store, opts, true);
-        const r = await addUserOrMember(store, { email, account, admin: Boolean(opts.admin), role }, dashboardBase(loaded.config), Date.now());
+        const r = await addUserOrMember(store, { email, account, admin: Boolean(opts.admin), role }, dashboardBase(loaded.config), Date.now(), cliBy());
         output(cmd, r, addedText(r));
       });
     });
@@ -73,7 +73,7 @@ export function usersCommand(program: Command): void {
     .argument("<email>")
     .action((email: string, _opts: unknown, cmd: Command) =>
       withStore(cmd, async (store, loaded) => {
-        const r = await resetUser(store, email, dashboardBase(loaded.config), Date.now());
+        const r = await resetUser(store, email, dashboardBase(loaded.config), Date.now(), cliBy());
         output(cmd, r, linkText(r));
       }),
     );
@@ -103,7 +103,7 @@ export function usersCommand(program: Command): void {
     .argument("<email>")
     .action((email: string, _opts: unknown, cmd: Command) =>
       withStore(cmd, async (store) => {
-        output(cmd, await removeUser(store, email), `Removed dashboard user '${email}'.`);
+        output(cmd, await removeUser(store, email, Date.now(), cliBy()), `Removed dashboard user '${email}'.`);
       }),
     );
 }

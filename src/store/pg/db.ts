@@ -3,6 +3,7 @@
  * (connect, statement), and a database that cannot be reached becomes a 503 GatewayError
  * (`store_unavailable`), never a crash or a 500 (docs/fleet.md, docs/fleet.md).
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import pg from "pg";
 import { storeUnavailable } from "../../core/errors.js";
 import { connectionErrorLine } from "../../core/connection-errors.js";
@@ -45,9 +46,38 @@ function unreachable(err: unknown): boolean {
   return /timeout|Connection terminated|connect ECONN|Client has encountered a connection error/i.test(e?.message ?? "");
 }
 
+/**
+ * An audited call's transaction (src/store/audit.ts): while it is open, the store's statements on
+ * its pool, in its async context, run on its connection, so the change and its audit record
+ * commit together. `open` turns false at the end, so a timer started meanwhile uses the pool.
+ */
+interface Ambient {
+  pool: pg.Pool;
+  client: pg.PoolClient;
+  open: boolean;
+}
+const ambient = new AsyncLocalStorage<Ambient>();
+
+const joined = (db: Queryable): pg.PoolClient | undefined => {
+  const a = ambient.getStore();
+  return a?.open && a.pool === db ? a.client : undefined;
+};
+
+/** `fn` in one transaction that every store statement on `pool` made within it joins. */
+export function sharedTransaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  return transaction(pool, async (client) => {
+    const a: Ambient = { pool, client, open: true };
+    try {
+      return await ambient.run(a, () => fn(client));
+    } finally {
+      a.open = false;
+    }
+  });
+}
+
 export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(db: Queryable, text: string, values?: unknown[]): Promise<pg.QueryResult<R>> {
   try {
-    return await db.query<R>(text, values);
+    return await (joined(db) ?? db).query<R>(text, values);
   } catch (err) {
     throw unreachable(err) ? storeUnavailable(err) : err;
   }
@@ -55,6 +85,8 @@ export async function query<R extends pg.QueryResultRow = pg.QueryResultRow>(db:
 
 /** One transaction on one connection; rolled back when `fn` throws. Deadlocks and serialization failures are retried. */
 export async function transaction<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+  const shared = joined(pool);
+  if (shared) return fn(shared); // inside an audited call: its transaction is this one's
   for (let attempt = 1; ; attempt++) {
     let client: pg.PoolClient;
     try {

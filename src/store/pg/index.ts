@@ -8,6 +8,7 @@ import type { Store } from "../index.js";
 import { createPool, query } from "./db.js";
 import { pgBudgets } from "./budgets.js";
 import { pgAlerts } from "./alerts.js";
+import { pgAudit } from "./audit.js";
 import { pgByok } from "./byok.js";
 import { pgCatalog } from "./catalog.js";
 import { pgDashboard } from "./dashboard.js";
@@ -42,7 +43,8 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
   const money = pgMoney(pool, owner, leaseMs);
   const watch = watchNotifications(url);
   await money.start();
-  return {
+  const audit = pgAudit(pool);
+  const store: Store = {
     kind: "postgres",
     ...pgKeys(pool),
     ...pgBudgets(pool),
@@ -66,6 +68,10 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     keyBudgetUse: money.keyBudgetUse,
     watch: watch.add,
     hearing: watch.hearing,
+    audited: (note) => audit.auditedView(store, note),
+    appendAudit: audit.appendAudit,
+    auditRecords: audit.auditRecords,
+    auditHead: audit.auditHead,
     async close() {
       await money.stop();
       await watch.stop();
@@ -73,4 +79,5 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
       await pool.end();
     },
   };
+  return store;
 }

@@ -353,4 +353,27 @@ export const pgMigrations: string[] = [
    );
    CREATE INDEX alert_deliveries_due ON alert_deliveries(next_attempt_at) WHERE status = 'pending';
    CREATE INDEX alert_deliveries_account ON alert_deliveries(account, created_at);`,
+  // The audit log (docs/audit.md), as SQLite's: append-only records, each with the hash of the previous one;
+  // the one-row head holds the newest id and hash, so a removed newest record is detected too.
+  `CREATE TABLE audit_log (
+     id bigint PRIMARY KEY,
+     at bigint NOT NULL,
+     actor text NOT NULL,
+     ip text,
+     action text NOT NULL,
+     account text,
+     target text NOT NULL,
+     before text,
+     after text,
+     prev_hash text NOT NULL,
+     hash text NOT NULL
+   );
+   CREATE INDEX audit_log_at ON audit_log(at);
+   CREATE INDEX audit_log_account ON audit_log(account, id);
+   CREATE TABLE audit_head (
+     one integer PRIMARY KEY CHECK (one = 1),
+     last_id bigint NOT NULL,
+     last_hash text NOT NULL
+   );
+   INSERT INTO audit_head (one, last_id, last_hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');`,
 ];

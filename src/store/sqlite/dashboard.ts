@@ -67,33 +67,34 @@ export function sqliteDashboard(db: Database.Database) {
     s.pruneSessions.run(session.createdAt);
     s.insertSession.run(session);
   });
+  // Writes stay synchronous so an audited call can run them inside its transaction (src/store/audit.ts).
   return {
-    createUser: async (u: DashboardUser, role: Role = "owner") => createUser(u, role),
+    createUser: (u: DashboardUser, role: Role = "owner") => createUser(u, role),
     memberships: async (email: string) => s.memberships.all(email) as Membership[],
     listMembers: async (account: string) => s.members.all(account) as Membership[],
-    setMembership: async (m: Membership) => void s.setMembership.run(m),
-    removeMembership: async (email: string, account: string) => s.removeMembership.run(email, account).changes > 0,
+    setMembership: (m: Membership) => void s.setMembership.run(m),
+    removeMembership: (email: string, account: string) => s.removeMembership.run(email, account).changes > 0,
     findUser: async (email: string) => {
       const row = s.user.get(email) as UserRow | undefined;
       return row && fromRow(row);
     },
     listUsers: async () => (s.users.all() as UserRow[]).map(fromRow),
-    removeUser: async (email: string) => s.removeUser.run(email).changes > 0,
-    setPassword: async (email: string, passwordHash: string) => setPassword(email, passwordHash),
-    createSession: async (session: DashboardSession) => createSession(session),
+    removeUser: (email: string) => s.removeUser.run(email).changes > 0,
+    setPassword: (email: string, passwordHash: string) => setPassword(email, passwordHash),
+    createSession: (session: DashboardSession) => createSession(session),
     findSession: async (hash: string, now: number) => {
       const row = s.session.get(hash, now) as UserRow | undefined;
       return row && fromRow(row);
     },
     // Read first, write only when the recorded use is old: most requests only read.
-    useSession: async (hash: string, now: number, idleSince: number, seenEveryMs: number) => {
+    useSession: (hash: string, now: number, idleSince: number, seenEveryMs: number) => {
       const row = s.usedSession.get(hash, now, idleSince) as (UserRow & { seen: number }) | undefined;
       if (!row) return undefined;
       if (row.seen <= now - seenEveryMs) s.seeSession.run(now, hash);
       return fromRow(row);
     },
-    deleteSession: async (hash: string) => void s.deleteSession.run(hash),
-    createSignInLink: async (hash: string, email: string, expiresAt: number) => createLink(hash, email, expiresAt),
+    deleteSession: (hash: string) => void s.deleteSession.run(hash),
+    createSignInLink: (hash: string, email: string, expiresAt: number) => createLink(hash, email, expiresAt),
     // DELETE ... RETURNING: two requests with the same link cannot both get the email.
     takeSignInLink: async (hash: string, now: number) => {
       const row = s.takeLink.get(hash) as { email: string; expires_at: number } | undefined;

@@ -9,8 +9,10 @@ import Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
 import { requireFilePath } from "../../core/database-url.js";
 import { Holds } from "../holds.js";
+import type { AuditNoteOf } from "../audit.js";
 import type { Store } from "../index.js";
 import { sqliteAlerts } from "./alerts.js";
+import { sqliteAudit } from "./audit.js";
 import { sqliteBudget } from "./budget.js";
 import { sqliteLevels } from "./budgets.js";
 import { sqliteByok } from "./byok.js";
@@ -22,7 +24,7 @@ import { sqliteKeys } from "./keys.js";
 import { sqliteLedger } from "./ledger.js";
 import { migrations } from "./migrations.js";
 import { sqliteMoney } from "./money.js";
-import { promised } from "./promised.js";
+import { promised, type SyncStore } from "./promised.js";
 import { sqliteResponses } from "./responses.js";
 import { sqliteUsageGroups } from "./usage-groups.js";
 import { watchDataVersion } from "./watch.js";
@@ -59,7 +61,10 @@ export function openSqliteStore(file: string): Store {
   const journal = sqliteJournal(db);
   const { flush, ...money } = sqliteMoney(db, holds, budgets, levels, journal);
   const watch = watchDataVersion(() => db.pragma("data_version", { simple: true }) as number);
-  return promised({
+  const audit = sqliteAudit(db);
+  // Audited calls (src/store/audit.ts) run the same synchronous methods inside one transaction with the append.
+  const audited = (note: AuditNoteOf): Store => promised(audit.auditedView(sync, note));
+  const sync: SyncStore = {
     kind: "sqlite",
     ...sqliteKeys(db, budgets),
     ...sqliteByok(db),
@@ -76,10 +81,15 @@ export function openSqliteStore(file: string): Store {
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,
     watch: watch.add,
+    audited,
+    appendAudit: audit.appendAudit,
+    auditRecords: audit.auditRecords,
+    auditHead: audit.auditHead,
     close: () => {
       watch.stop();
       flush();
       db.close();
     },
-  });
+  };
+  return promised(sync);
 }

@@ -275,4 +275,27 @@ export const migrations: string[] = [
    ) STRICT;
    CREATE INDEX alert_deliveries_due ON alert_deliveries(next_attempt_at) WHERE status = 'pending';
    CREATE INDEX alert_deliveries_account ON alert_deliveries(account, created_at);`,
+  // The audit log (docs/audit.md): append-only records, each with the hash of the previous one;
+  // the one-row head holds the newest id and hash, so a removed newest record is detected too.
+  `CREATE TABLE audit_log (
+     id INTEGER PRIMARY KEY,
+     at INTEGER NOT NULL,
+     actor TEXT NOT NULL,
+     ip TEXT,
+     action TEXT NOT NULL,
+     account TEXT,
+     target TEXT NOT NULL,
+     before TEXT,
+     after TEXT,
+     prev_hash TEXT NOT NULL,
+     hash TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX audit_log_at ON audit_log(at);
+   CREATE INDEX audit_log_account ON audit_log(account, id);
+   CREATE TABLE audit_head (
+     one INTEGER PRIMARY KEY CHECK (one = 1),
+     last_id INTEGER NOT NULL,
+     last_hash TEXT NOT NULL
+   ) STRICT;
+   INSERT INTO audit_head (one, last_id, last_hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');`,
 ];

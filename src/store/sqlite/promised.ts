@@ -14,7 +14,7 @@ export type SyncStore = {
 };
 
 /** Members that are not promises: passed through as they are. */
-const PLAIN = new Set<string>(["kind", "watch"]);
+const PLAIN = new Set<string>(["kind", "watch", "audited"]);
 
 export function promised(sync: SyncStore): Store {
   const out: Record<string, unknown> = {};
