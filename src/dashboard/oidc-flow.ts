@@ -6,10 +6,10 @@
  * would miss), scoped to the callback's path, expiring in 10 minutes and cleared by the callback.
  */
 import { getCookie, type H3Event } from "h3";
-import * as client from "openid-client";
+import type * as Client from "openid-client";
 import { type GatewayError, ssoRefused, ssoUnavailable } from "../core/errors.js";
 import type { Claims } from "../operations/sso-provision.js";
-import type { OidcIssuer } from "./oidc-issuer.js";
+import { openidClient, type OidcIssuer } from "./oidc-issuer.js";
 
 const COOKIE = "gateway_oidc";
 const PATH = "/dashboard/api/oidc";
@@ -32,6 +32,7 @@ export const callbackUrl = (base: string) => `${base}${PATH}/callback`;
 /** The issuer's authorization URL for a new sign-in, and the cookie value that lets the callback finish it. */
 export async function beginSignIn(issuer: OidcIssuer, redirectUri: string, now: number): Promise<{ location: string; cookie: string }> {
   const config = await issuer.configuration();
+  const client = await openidClient();
   const pending: Pending = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(), until: now + FLOW_TTL_MS };
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri,
@@ -66,7 +67,8 @@ function pendingOf(event: H3Event, now: number): Pending {
 export async function finishSignIn(issuer: OidcIssuer, event: H3Event, redirectUri: string, now: number): Promise<Claims> {
   const pending = pendingOf(event, now);
   const config = await issuer.configuration();
-  let tokens: Awaited<ReturnType<typeof client.authorizationCodeGrant>>;
+  const client = await openidClient();
+  let tokens: Awaited<ReturnType<typeof Client.authorizationCodeGrant>>;
   try {
     tokens = await client.authorizationCodeGrant(config, new URL(redirectUri + event.url.search), {
       pkceCodeVerifier: pending.verifier,
@@ -96,7 +98,7 @@ function refusal(err: unknown): GatewayError {
 
 /** The issuer's `error` (access_denied, ...) or openid-client's check that failed; never a token. */
 function reason(err: unknown): string {
-  if (err instanceof client.AuthorizationResponseError) return err.error;
-  if (err instanceof client.ResponseBodyError) return err.error;
+  // openid-client's AuthorizationResponseError and ResponseBodyError carry the issuer's `error` code.
+  if (err instanceof Error && "error" in err && typeof err.error === "string") return err.error;
   return err instanceof Error ? err.message.replace(/[^\w .,:'()-]/g, "").slice(0, 200) : "unknown error";
 }
