@@ -15,7 +15,10 @@ import { sealWebhookSecret } from "../src/alerts/secret.js";
 import { setAlertSettings } from "../src/operations/alert-settings.js";
 import { addWebhook } from "../src/operations/alert-webhooks.js";
 import { listDeliveries } from "../src/operations/alert-deliveries.js";
+import { addUser } from "../src/operations/dashboard-users.js";
+import { generateKey, hashKey, newKeyId } from "../src/access/keys.js";
 import { tempDir } from "./helpers/cli.js";
+import { call, cookieOf, PASSWORD, SETUP, tokenOf } from "./helpers/dashboard.js";
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
@@ -80,6 +83,36 @@ async function keyFor(g: TestGateway, account: string, budgetNano?: bigint): Pro
   return { key, id };
 }
 
+/** A key as the dashboard creates it: recorded with the member who created it. */
+async function createdBy(g: TestGateway, account: string, member: string): Promise<string> {
+  const key = generateKey();
+  recordSecret(key);
+  const id = newKeyId();
+  await g.store.createKey({
+    id,
+    name: `k-${id}`,
+    account,
+    hash: hashKey(key),
+    last4: key.slice(-4),
+    createdAt: Date.now(),
+    expiresAt: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    rpm: null,
+    createdBy: member,
+  });
+  return key;
+}
+
+/** A dashboard user of `account` with `role`, signed in: their session cookie. */
+async function signedIn(g: TestGateway, email: string, account: string, role: "owner" | "member"): Promise<string> {
+  const { link } = await addUser(g.store, { email, account, admin: false, role }, g.url, Date.now(), SETUP);
+  recordSecret(tokenOf(link));
+  const r = await call(g, "POST", "/dashboard/api/password", { body: { token: tokenOf(link), password: PASSWORD } });
+  expect(r.status).toBe(200);
+  return cookieOf(r);
+}
+
 const ask = (g: TestGateway, key: string) =>
   g.fetch(`${g.url}/v1/chat/completions`, {
     method: "POST",
@@ -107,9 +140,17 @@ describe("thresholds", () => {
       await hook(gw, (await receiver()).url.replace(/\/hook$/, "/other"), "someone-else"); // another account's: gets nothing
       const { key, id } = await keyFor(gw, "acme", 1_500_000n); // 10,000 units of 150 nano-USD
       // 40 % (nothing), 55 % (50), 85 % (80), 100 % (100), then refused by the budget (no charge, no alert).
-      for (const units of [4_000, 1_500, 3_000, 1_500]) {
+      // Each step waits for its deliveries: the check runs after the answer, so a next request
+      // settling first would have it read that one's spend too.
+      for (const [units, delivered] of [
+        [4_000, 0],
+        [1_500, 1],
+        [3_000, 2],
+        [1_500, 3],
+      ] as const) {
         fake.queue(costing(units));
         expect((await ask(gw, key)).status).toBe(200);
+        await expect.poll(() => mine.got.length, { timeout: 5_000 }).toBe(delivered);
       }
       expect((await ask(gw, key)).status).toBe(402);
       await expect.poll(() => mine.got.length + operator.got.length, { timeout: 5_000 }).toBe(6);
@@ -200,6 +241,75 @@ describe("thresholds", () => {
       await expect.poll(() => r.got.length).toBe(2);
       await new Promise((res) => setTimeout(res, 300));
       expect(r.got).toHaveLength(2);
+    } finally {
+      await r.close();
+    }
+  });
+});
+
+describe("account and member budgets", () => {
+  test("each crossing 50, 80 and 100 %: one signed delivery per threshold with its level, member, limit, spent and remaining; the banner shows them", async () => {
+    const r = await receiver();
+    try {
+      const owner = await signedIn(gw, "olive@example.com", "org", "owner");
+      const ann = await signedIn(gw, "ann@example.com", "org", "member");
+      const bob = await signedIn(gw, "bob@example.com", "org", "member");
+      await gw.addCredits("1", "org");
+      const secret = await hook(gw, r.url, "org");
+      // Ann's budget: 1,500,000 nano-USD a month (10,000 units); the account's: 3,000,000 a day (20,000 units).
+      await gw.store.setBudget({ account: "org", member: "ann@example.com", amount: 1_500_000n, period: "month" }, Date.now());
+      await gw.store.setBudget({ account: "org", member: null, amount: 3_000_000n, period: "day" }, Date.now());
+      await gw.store.setBudget({ account: "org", member: "bob@example.com", amount: 15_000_000n, period: "week" }, Date.now());
+      const annKey = await createdBy(gw, "org", "ann@example.com");
+      const bobKey = await createdBy(gw, "org", "bob@example.com");
+      // Ann: 40 % (account 20 %), 55 % (member 50), 85 % (member 80), 100 % (member 100; account 50).
+      // Each step waits for its deliveries, so every check reads the spend its request left.
+      for (const [units, delivered] of [
+        [4_000, 0],
+        [1_500, 1],
+        [3_000, 2],
+        [1_500, 4],
+      ] as const) {
+        fake.queue(costing(units));
+        expect((await ask(gw, annKey)).status).toBe(200);
+        await expect.poll(() => r.got.length, { timeout: 5_000 }).toBe(delivered);
+      }
+      // Bob (his budget: 10 % spent in the end): the account to 70 %, 80 %, then 100 %; his own reaches no threshold.
+      for (const [units, delivered] of [
+        [4_000, 4],
+        [2_000, 5],
+        [4_000, 6],
+      ] as const) {
+        fake.queue(costing(units));
+        expect((await ask(gw, bobKey)).status).toBe(200);
+        await expect.poll(() => r.got.length, { timeout: 5_000 }).toBe(delivered);
+      }
+      expect((await ask(gw, annKey)).status).toBe(402);
+      await expect.poll(() => r.got.length, { timeout: 5_000 }).toBe(6);
+      await new Promise((res) => setTimeout(res, 400)); // nothing more arrives
+      expect(r.got).toHaveLength(6);
+      for (const g of r.got) expect(verify(secret, g)).toBe(true);
+      const seen = r
+        .bodies()
+        .map((b) => [b.level, b.member, b.threshold_percent, b.limit, b.spent, b.remaining, b.period, b.account, b.key])
+        .sort((a, b) => String(a[0]).localeCompare(String(b[0])) || Number(a[2]) - Number(b[2]));
+      expect(seen).toEqual([
+        ["account", undefined, 50, "0.003", "0.0015", "0.0015", "day", "org", undefined],
+        ["account", undefined, 80, "0.003", "0.0024", "0.0006", "day", "org", undefined],
+        ["account", undefined, 100, "0.003", "0.003", "0", "day", "org", undefined],
+        ["member", "ann@example.com", 50, "0.0015", "0.000825", "0.000675", "month", "org", undefined],
+        ["member", "ann@example.com", 80, "0.0015", "0.001275", "0.000225", "month", "org", undefined],
+        ["member", "ann@example.com", 100, "0.0015", "0.0015", "0", "month", "org", undefined],
+      ]);
+      const banner = async (cookie: string) => (await call(gw, "GET", "/dashboard/api/alerts/banner", { cookie })).json.alerts as Record<string, unknown>[];
+      const shown = (alerts: Record<string, unknown>[]) => alerts.map((a) => [a.level, a.member, a.threshold_percent, a.spent, a.remaining]);
+      expect(shown(await banner(owner))).toEqual([
+        ["account", undefined, 100, "0.003", "0"],
+        ["member", "ann@example.com", 100, "0.0015", "0"],
+      ]);
+      expect(shown(await banner(ann))).toEqual(shown(await banner(owner)));
+      // A member sees the account's budget and their own, not another member's.
+      expect(shown(await banner(bob))).toEqual([["account", undefined, 100, "0.003", "0"]]);
     } finally {
       await r.close();
     }

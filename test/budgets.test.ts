@@ -205,4 +205,22 @@ describe("periods, BYOK, GET /v1/key", () => {
     await h.gw.store.removeBudget("tight", "tom@example.com");
     expect(await keyInfo(key)).toEqual({ limit: "0.002", period: "month", spent: "0.0000048", remaining: "0.0019952", level: "account" });
   });
+
+  test("with every level set, the member's the tightest: GET /v1/key says member, and the 402 names the member's budget", async () => {
+    await h.gw.addCredits("1", "trio");
+    const { key } = await memberKey("trio", "tia@example.com", { amount: 1_000_000n, period: "total" });
+    await h.gw.store.setBudget({ account: "trio", member: null, amount: 1_000_000n, period: "month" }, Date.now());
+    // Room for one request's hold (11,100) and not two once it spent 4,800.
+    await h.gw.store.setBudget({ account: "trio", member: "tia@example.com", amount: BigInt(HOLD + COST - 100), period: "day" }, Date.now());
+    expect(await keyInfo(key)).toEqual({ limit: "0.0000158", period: "day", spent: "0", remaining: "0.0000158", level: "member" });
+    h.fake.queue(ok());
+    expect((await ask(key)).status).toBe(200);
+    expect(await keyInfo(key)).toEqual({ limit: "0.0000158", period: "day", spent: "0.0000048", remaining: "0.000011", level: "member" });
+    const refused = await ask(key);
+    expect(refused.status).toBe(402);
+    const { error } = (await refused.json()) as { error: { message: string; param: string | null; code: string | null; type: string } };
+    expect(error.message).toMatch(/the budget of the member who created this API key has \$0\.000011 left of \$0\.0000158 per day/);
+    expect(error).toMatchObject({ param: "member", code: null });
+    expect(await use("trio", "tia@example.com")).toMatchObject({ spent: BigInt(COST), held: 0 });
+  });
 });

@@ -145,9 +145,14 @@ describe("usage per role and several accounts", () => {
   it("a member's usage is their own keys'; a viewer reads the account's", async () => {
     const mine = await api("member", "POST", "/keys", { name: "member-usage" });
     const theirs = await api("admin", "POST", "/keys", { name: "admin-usage" });
-    for (const k of [mine.json.key, theirs.json.key, theirs.json.key]) {
+    for (const [k, team] of [
+      [mine.json.key, "search"],
+      [theirs.json.key, "search"],
+      [theirs.json.key, "ads"],
+    ]) {
       recordSecret(k);
-      await gw.client(k).chat.completions.create({ model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] });
+      const body = { model: "openai/gpt-4o-mini", messages: [{ role: "user" as const, content: "hi" }] };
+      await gw.client(k).chat.completions.create(body, { headers: { "x-gateway-tags": `team=${team}` } });
     }
     const member = (await api("member", "GET", "/usage")).json;
     expect(member.requests).toBe(1);
@@ -157,6 +162,22 @@ describe("usage per role and several accounts", () => {
     const viewer = (await api("viewer", "GET", "/usage")).json;
     expect(viewer.requests).toBe(3);
     expect(viewer.recent.map((r: any) => r.key_name).sort()).toEqual(["admin-usage", "admin-usage", "member-usage"]);
+
+    // Usage by tag: the member's breakdown covers only their key, and its CSV is the same rows.
+    const groups = async (who: string, by: string) => (await api(who, "GET", `/usage/groups?by=${by}`)).json.data;
+    const cost = member.by_key[0].cost;
+    expect(await groups("member", "tag:team")).toEqual([{ group: "search", requests: 1, prompt_tokens: 10, completion_tokens: 5, cost }]);
+    expect(await groups("member", "key")).toEqual([{ group: mine.json.id, requests: 1, prompt_tokens: 10, completion_tokens: 5, cost }]);
+    expect((await groups("member", "member")).map((r: any) => r.group)).toEqual(["member@example.com"]);
+    const csv = await api("member", "GET", "/usage/groups.csv?by=tag:team");
+    expect(csv.status).toBe(200);
+    expect(csv.text).toBe(`group,requests,prompt_tokens,completion_tokens,cost\nsearch,1,10,5,${cost}\n`);
+    const all = (await groups("viewer", "tag:team")).map((r: any) => [r.group, r.requests]);
+    expect(all).toEqual([
+      ["search", 2],
+      ["ads", 1],
+    ]);
+    expect((await groups("admin", "tag:team")).map((r: any) => [r.group, r.requests])).toEqual(all);
   });
 
   it("a user in two accounts switches with ?account=, with the role of each; an instance admin is owner everywhere", async () => {

@@ -1,7 +1,9 @@
 /**
  * What the dashboard's banner says for an account (docs/alerts.md "The banner"): each budget that
  * has reached one of the account's thresholds in its current period (the highest reached), and a
- * balance below the low-balance amount. Read live, so it shows with or without a webhook.
+ * balance below the low-balance amount. Read live, so it shows with or without a webhook. A
+ * `member` (`only` set to their email) sees the account's budget, their own and their own keys',
+ * and no balance: the same as they may read elsewhere (src/access/permissions.ts).
  */
 import { nanoToUsd } from "../core/money.js";
 import type { Store } from "../store/index.js";
@@ -20,11 +22,11 @@ export interface BannerAlert {
   period: string | null;
 }
 
-export async function bannerAlerts(store: Store, account: string, now: number): Promise<BannerAlert[]> {
+export async function bannerAlerts(store: Store, account: string, now: number, only?: string): Promise<BannerAlert[]> {
   const settings = await store.alertSettings(account);
   const percents = settings?.percents ?? DEFAULT_PERCENTS;
   const out: BannerAlert[] = [];
-  for (const l of await accountLevels(store, account, now)) {
+  for (const l of await accountLevels(store, account, now, only)) {
     const top = crossedPercents(l, percents).at(-1);
     if (top === undefined) continue;
     out.push({
@@ -39,7 +41,7 @@ export async function bannerAlerts(store: Store, account: string, now: number): 
       period: l.period,
     });
   }
-  const low = settings?.lowBalance;
+  const low = only === undefined ? settings?.lowBalance : undefined;
   const balance = await store.balance(account);
   if (low != null && balance !== undefined && balance < low) {
     out.push({ type: "balance.low", level: "account", limit: nanoToUsd(low), spent: null, remaining: nanoToUsd(balance), period: null });

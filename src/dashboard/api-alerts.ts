@@ -5,7 +5,7 @@
  */
 import type { H3 } from "h3";
 import { bannerAlerts } from "../alerts/banner.js";
-import { requireRole } from "../access/permissions.js";
+import { can, requireRole } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
 import { listDeliveries } from "../operations/alert-deliveries.js";
 import { showAlertSettings } from "../operations/alert-settings.js";
@@ -18,8 +18,10 @@ const LOG = 100;
 export function alertRoutes(app: H3, gw: Gateway, base: string): void {
   const scope = scoper(gw);
   app.get(`${base}/alerts/banner`, async (event) => {
-    const { account } = await scope(event);
-    return reply(event, 200, { account, alerts: await bannerAlerts(gw.store, account, gw.now()) });
+    const { account, role, user } = await scope(event);
+    // A member sees only their own share of the account (src/access/permissions.ts "usage.account").
+    const only = can(role, "usage.account") ? undefined : user.email;
+    return reply(event, 200, { account, alerts: await bannerAlerts(gw.store, account, gw.now(), only) });
   });
   app.get(`${base}/alerts`, async (event) => {
     const { account, role } = await scope(event);

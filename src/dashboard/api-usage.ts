@@ -4,6 +4,7 @@
  * `Export CSV`. Query: `by` (tag:NAME, member, key, model, endpoint, day), `since`, `until`.
  */
 import type { H3, H3Event } from "h3";
+import { can } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
 import { parseGrouping, usageCsv, usageGroups } from "../operations/usage-groups.js";
 import { usageRange } from "../operations/usage-range.js";
@@ -13,10 +14,12 @@ import { scoper } from "./scope.js";
 export function usageRoutes(app: H3, gw: Gateway, base: string): void {
   const scope = scoper(gw);
   const read = async (event: H3Event) => {
-    const { account } = await scope(event);
+    const { account, role, user } = await scope(event);
     const q = event.url.searchParams;
     const grouping = parseGrouping(q.get("by") ?? "model");
     const range = usageRange({ account, since: q.get("since") ?? undefined, until: q.get("until") ?? undefined }, gw.now());
+    // A member reads only the usage of keys they created (src/access/permissions.ts, docs/dashboard.md "Members and roles").
+    if (!can(role, "usage.account")) range.member = user.email;
     return { account, rows: await usageGroups(gw.store, grouping, range), by: q.get("by") ?? "model" };
   };
   app.get(`${base}/usage/groups`, async (event) => {

@@ -113,7 +113,11 @@ export function dashboardOpenApi() {
         post: op("Revoke a key", "KeyView", { parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }, ...account] }),
       },
       "/usage": { get: op("Spend per day (30 days), by model, by key, and the latest requests", "Usage", { parameters: account }) },
-      "/usage/groups": { get: op("Usage grouped one way over a date range (docs/usage.md)", "UsageGroups", { parameters: [...usageQuery, ...account] }) },
+      "/usage/groups": {
+        get: op("Usage grouped one way over a date range (docs/usage.md); a member's covers only the keys they created", "UsageGroups", {
+          parameters: [...usageQuery, ...account],
+        }),
+      },
       "/usage/groups.csv": {
         get: {
           ...op("The same rows as CSV: group,requests,prompt_tokens,completion_tokens,cost", null, { parameters: [...usageQuery, ...account] }),
@@ -159,7 +163,13 @@ export function dashboardOpenApi() {
         put: op("Change a member's role; the last owner cannot be demoted (owners)", "Member", { requestBody: body("SetRoleBody"), parameters: [email] }),
         delete: op("Remove a member (the user and their keys stay); not the last owner (owners)", null, { parameters: [email, ...account] }),
       },
-      "/alerts/banner": { get: op("Budget thresholds reached this period and a low balance, for the banner", "AlertBanner", { parameters: account }) },
+      "/alerts/banner": {
+        get: op(
+          "Budget thresholds reached this period and a low balance, for the banner (a member: the account's, their own and their keys' budgets, no balance)",
+          "AlertBanner",
+          { parameters: account },
+        ),
+      },
       "/alerts": { get: op("Thresholds, webhooks and the delivery log (owners and admins)", "AlertLog", { parameters: account }) },
       "/audit": { get: op("The account's audit log, newest first (admins also see the instance's records)", "AuditLog", { parameters: account }) },
     },

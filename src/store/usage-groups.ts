@@ -13,6 +13,12 @@ export type UsageGrouping = { by: "member" | "key" | "model" | "endpoint" | "day
  */
 export interface UsageRange {
   account?: string;
+  /**
+   * Only requests of keys this dashboard user created (a `member`'s own usage). Rolled-up days
+   * keep tags per account, not per key: by tag, such a day's requests of theirs count under the
+   * no-tag group (null), so their totals stay exact (docs/usage.md "By tag").
+   */
+  member?: string;
   since?: number;
   until?: number;
 }

@@ -428,6 +428,42 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
         g(null, 1, 70n),
       ]);
     });
+
+    test("a member's breakdown: only the keys that user created, every grouping; a rolled-up day's tags count under null", async () => {
+      await store.addCredits("acme", 10_000n, T0);
+      await store.createKey(key("k2", { createdBy: "bob@example.com" }));
+      await store.createKey(key("k4", { createdBy: "ann@example.com" }));
+      const entries = [
+        entry({ createdAt: T0 - 3 * DAY, cost: 40, tags: { team: "a" } }), // k1: the CLI's
+        entry({ createdAt: T0 - 3 * DAY + 1, keyId: "k2", model: "n", cost: 50, endpoint: "responses", tags: { team: "b" } }),
+        entry({ createdAt: T0 - 3 * DAY + 2, keyId: "k4", cost: 70, tags: { team: "b" } }),
+        entry({ createdAt: T0, keyId: "k2", cost: 60, tags: { team: "a" } }),
+        entry({ createdAt: T0, keyId: "k4", cost: 8, tags: { team: "a" } }),
+      ];
+      for (const e of entries) await store.settle(null, e, ok(e));
+      const bob = { account: "acme", member: "bob@example.com", since: T0 - 4 * DAY, until: T0 + DAY };
+      const day = (t: number) => new Date(t).toISOString().slice(0, 10);
+      const [team, ...rest] = await snapshot(bob);
+      const others = [
+        [g(null, 2, 110n)],
+        [g("bob@example.com", 2, 110n)],
+        [g("k2", 2, 110n)],
+        [g("m", 1, 60n), g("n", 1, 50n)],
+        [g("chat", 1, 60n), g("responses", 1, 50n)],
+        [g(day(T0 - 3 * DAY), 1, 50n), g(day(T0), 1, 60n)],
+      ];
+      expect(team).toEqual([g("a", 1, 60n), g("b", 1, 50n)]);
+      expect(rest).toEqual(others);
+      expect(await store.usageGroups({ by: "key" }, { account: "acme", member: "nobody@example.com" })).toEqual([]);
+
+      await store.prune(T0 - DAY);
+      const [teamAfter, ...restAfter] = await snapshot(bob);
+      // usage_daily_tags keeps no key: Bob's pruned request of team b is his, its tag unknown now.
+      expect(teamAfter).toEqual([g("a", 1, 60n), g(null, 1, 50n)]);
+      expect(restAfter).toEqual(others);
+      // The account's view is unchanged by the member filter's existence.
+      expect(sorted(await store.usageGroups({ by: "tag", tag: "team" }, { account: "acme" }))).toEqual([g("a", 3, 108n), g("b", 2, 120n)]);
+    });
   });
 
   describe("byok, catalog, responses", () => {

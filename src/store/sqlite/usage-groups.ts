@@ -19,14 +19,20 @@ const KEYS: Record<UsageGrouping["by"], { ledger: string; rollup: string }> = {
 };
 
 const ACCOUNT = (col: string) => `(@account IS NULL OR ${col}.account = @account)`;
+/** A member's own keys only (as sqlite/ledger.ts filters a member's usage). */
+const MEMBER = (col: string) => `(@member IS NULL OR ${col}.key_id IN (SELECT id FROM keys WHERE created_by = @member))`;
 const RANGE = (col: string) => `(@since IS NULL OR ${col} >= @since) AND (@until IS NULL OR ${col} < @until)`;
 const SUMS = (t: string, sign = "") =>
   `${sign}COALESCE(SUM(${t}.requests), 0), ${sign}COALESCE(SUM(${t}.prompt_tokens), 0), ${sign}COALESCE(SUM(${t}.completion_tokens), 0), ${sign}COALESCE(SUM(${t}.cost), 0)`;
 
+/**
+ * usage_daily_tags has no key: for a member, a rolled-up day's requests stay in the null group
+ * (their exact total from usage_daily) rather than show the whole account's tags.
+ */
 function rollupPart(by: UsageGrouping["by"]): string {
-  const where = `WHERE ${ACCOUNT("u")} AND ${RANGE("u.day")}`;
+  const where = `WHERE ${ACCOUNT("u")} AND ${RANGE("u.day")} AND ${MEMBER("u")}`;
   if (by !== "tag") return `SELECT ${KEYS[by].rollup}, ${SUMS("u")} FROM usage_daily u LEFT JOIN keys k ON k.id = u.key_id ${where} GROUP BY 1`;
-  const tagWhere = `WHERE t.name = @tag AND ${ACCOUNT("t")} AND ${RANGE("t.day")}`;
+  const tagWhere = `WHERE t.name = @tag AND ${ACCOUNT("t")} AND ${RANGE("t.day")} AND @member IS NULL`;
   return `SELECT NULL, ${SUMS("u")} FROM usage_daily u ${where}
     UNION ALL SELECT t.value, ${SUMS("t")} FROM usage_daily_tags t ${tagWhere} GROUP BY t.value
     UNION ALL SELECT NULL, ${SUMS("t", "-")} FROM usage_daily_tags t ${tagWhere}`;
@@ -37,7 +43,7 @@ const sql = (by: UsageGrouping["by"]) => `SELECT grp, SUM(requests) AS requests,
   FROM (
     SELECT ${KEYS[by].ledger} AS grp, COUNT(*) AS requests, SUM(l.prompt_tokens) AS prompt, SUM(l.completion_tokens) AS completion, SUM(l.cost) AS cost
     FROM accounts a CROSS JOIN ledger l ON l.account = a.id LEFT JOIN keys k ON k.id = l.key_id
-    WHERE (@account IS NULL OR a.id = @account) AND ${RANGE("l.created_at")} GROUP BY 1
+    WHERE (@account IS NULL OR a.id = @account) AND ${RANGE("l.created_at")} AND ${MEMBER("l")} GROUP BY 1
     UNION ALL
     ${rollupPart(by)}
   ) GROUP BY grp HAVING SUM(requests) > 0`;
@@ -63,6 +69,7 @@ export function sqliteUsageGroups(db: Database.Database) {
         account: range.account ?? null,
         since: range.since ?? null,
         until: range.until ?? null,
+        member: range.member ?? null,
         ...(grouping.by === "tag" ? { tag: grouping.tag } : {}),
       };
       return (statement(grouping.by).all(params) as Row[]).map((r) => ({
