@@ -30,6 +30,8 @@ const MODEL = "openai/gpt-4o-mini";
 /** $0.15 per 1M prompt tokens: one "unit" of 150 nano-USD per prompt token; one completion token is 4 units. */
 const costing = (units: number) => completion("ok", { prompt_tokens: units - 4, completion_tokens: 1 });
 const ALERTS = { pollMs: 50, retryBaseMs: 300, timeoutMs: 500 };
+/** Who the test's own changes are recorded as in the audit log (docs/audit.md). */
+const TEST_BY = { actor: "test", ip: null };
 
 interface Received {
   body: string;
@@ -69,7 +71,7 @@ let gw: TestGateway;
 /** Registers a webhook through the same operation as `gateway alerts add`, sealed with this gateway's secret. */
 async function hook(g: TestGateway, url: string, account: string | null, secret?: string): Promise<string> {
   const sealKey = loadSecret(g.db, { GATEWAY_SECRET: "test-secret" });
-  const added = await addWebhook(g.store, (id, plain) => sealWebhookSecret(sealKey, id, plain), { url, secret, account }, Date.now());
+  const added = await addWebhook(g.store, (id, plain) => sealWebhookSecret(sealKey, id, plain), { url, secret, account }, Date.now(), TEST_BY);
   const plain = secret ?? added.secret!;
   recordSecret(plain);
   g.server.gateway.alerts.invalidate(); // as the dashboard's API does after a write through this process
@@ -209,7 +211,7 @@ describe("thresholds", () => {
     try {
       await gw.addCredits("0.002", "lowly");
       const secret = await hook(gw, r.url, "lowly");
-      await setAlertSettings(gw.store, "lowly", { lowBalance: "0.0015" }, Date.now());
+      await setAlertSettings(gw.store, "lowly", { lowBalance: "0.0015" }, Date.now(), TEST_BY);
       const { key } = await keyFor(gw, "lowly");
       fake.queue(costing(2_000), costing(1_000)); // 300,000 (balance 0.0017: above), then 150,000 (0.00155)
       expect((await ask(gw, key)).status).toBe(200);
@@ -347,7 +349,7 @@ describe("delivery", () => {
       await hook(gw, hung.url, "hung");
       const calm = await keyFor(gw, "calm");
       // Every request of this key crosses a new threshold: 1 % steps of a budget of 100 requests.
-      await setAlertSettings(gw.store, "hung", { percents: Array.from({ length: 10 }, (_, i) => String(i + 1)).join(",") }, Date.now());
+      await setAlertSettings(gw.store, "hung", { percents: Array.from({ length: 10 }, (_, i) => String(i + 1)).join(",") }, Date.now(), TEST_BY);
       const slow = await keyFor(gw, "hung", 150_000n);
       const timed = async (key: string) => {
         const t = performance.now();

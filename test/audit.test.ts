@@ -1,6 +1,8 @@
 /**
  * The audit log (docs/audit.md): every change through the CLI and the dashboard API leaves
- * exactly one record with who, from where, what and before/after; no record ever holds a
+ * exactly one record with who, from where, what and before/after (keys, credits, BYOK, users,
+ * budgets, alert webhooks and thresholds, SSO provisioning); only owners and admins read the log
+ * in the dashboard; no record ever holds a
  * secret; a failed change leaves none; a change and its record commit together; an edited or
  * deleted record makes `gateway audit verify` exit 1 naming it. Runs on SQLite and (the
  * `postgres` project) on PostgreSQL.
@@ -10,6 +12,8 @@ import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashKey } from "../src/access/keys.js";
+import type { Role } from "../src/core/roles.js";
+import { provision, ssoBy } from "../src/operations/sso-provision.js";
 import type { AuditRecord } from "../src/store/index.js";
 import { assertBuilt, gateway } from "./helpers/cli.js";
 import { call, cookieOf, PASSWORD, signUp, tokenOf } from "./helpers/dashboard.js";
@@ -106,6 +110,88 @@ describe("through the CLI", () => {
     expect(gone).toMatchObject({ action: "user.remove", target: "bob@example.com", before: { account: "acme", admin: false }, after: null });
   }, 120_000);
 
+  it("budgets and alerts each leave one record; the webhook's secret and query string never reach it", async () => {
+    keep(tokenOf((await cli("--json", "users", "add", "dora@example.com", "--account", "acme", "--role", "member")).json.link));
+    const set = await one(() => cli("budgets", "set", "100", "--account", "acme"));
+    expect(set).toMatchObject({
+      actor: ACTOR,
+      ip: null,
+      action: "budget.set",
+      account: "acme",
+      target: "acme",
+      before: null,
+      after: { amount: "100", period: "month" },
+    });
+    const gone = await one(() => cli("budgets", "remove", "--account", "acme"));
+    expect(gone).toMatchObject({ action: "budget.remove", target: "acme", before: { amount: "100", period: "month" }, after: null });
+    const member = await one(() => cli("budgets", "set", "20", "--account", "acme", "--member", "dora@example.com", "--period", "day"));
+    expect(member).toMatchObject({
+      action: "budget.set",
+      account: "acme",
+      target: "acme/dora@example.com",
+      before: null,
+      after: { amount: "20", period: "day" },
+    });
+    const changed = await one(() => cli("budgets", "set", "2.5", "--account", "acme", "--member", "dora@example.com", "--period", "week"));
+    expect(changed).toMatchObject({ before: { amount: "20", period: "day" }, after: { amount: "2.5", period: "week" } });
+    const removed = await one(() => cli("budgets", "remove", "--account", "acme", "--member", "dora@example.com"));
+    expect(removed).toMatchObject({ action: "budget.remove", target: "acme/dora@example.com", before: { amount: "2.5", period: "week" }, after: null });
+    // Refused: not a member, no such budget.
+    await none(async () => expect((await cli("budgets", "set", "5", "--account", "acme", "--member", "nobody@example.com")).exitCode).not.toBe(0));
+    await none(async () => expect((await cli("budgets", "remove", "--account", "acme", "--member", "dora@example.com")).exitCode).not.toBe(0));
+
+    const secret = keep("whsec-audit-0123456789abcdef");
+    const token = keep("qs-token-5f2a9c7e1b3d");
+    let id = "";
+    const hook = await one(async () => {
+      const r = await cli(
+        "--json",
+        "alerts",
+        "add",
+        "--url",
+        `https://hooks.example.com/gw/alerts?token=${token}#frag`,
+        "--secret",
+        secret,
+        "--account",
+        "acme",
+      );
+      expect(r.exitCode).toBe(0);
+      id = r.json.id;
+    });
+    expect(hook).toMatchObject({ actor: ACTOR, action: "alert.webhook.add", account: "acme", target: id, before: null });
+    expect(hook.after).toEqual({ account: "acme", url: "https://hooks.example.com/gw/alerts" });
+    let generated = "";
+    const every = await one(async () => {
+      const r = await cli("--json", "alerts", "add", "--url", "http://127.0.0.1:9/every");
+      generated = keep(r.json.secret);
+    });
+    expect(every).toMatchObject({ action: "alert.webhook.add", account: null, after: { account: null, url: "http://127.0.0.1:9/every" } });
+    expect(generated.length).toBeGreaterThanOrEqual(16);
+    const unhooked = await one(() => cli("alerts", "remove", id));
+    expect(unhooked).toMatchObject({
+      action: "alert.webhook.remove",
+      account: "acme",
+      target: id,
+      before: { account: "acme", url: "https://hooks.example.com/gw/alerts" },
+      after: null,
+    });
+    await none(async () => expect((await cli("alerts", "remove", id)).exitCode).not.toBe(0));
+    await none(async () => expect((await cli("alerts", "add", "--url", "ftp://example.com/x", "--account", "acme")).exitCode).not.toBe(0));
+
+    const thresholds = await one(() => cli("alerts", "thresholds", "--account", "acme", "--percent", "25,75", "--low-balance", "3"));
+    expect(thresholds).toMatchObject({
+      action: "alert.thresholds",
+      account: "acme",
+      target: "acme",
+      before: { percents: [50, 80, 100], low_balance: null },
+      after: { percents: [25, 75], low_balance: "3" },
+    });
+    const off = await one(() => cli("alerts", "thresholds", "--account", "acme", "--no-low-balance"));
+    expect(off).toMatchObject({ before: { percents: [25, 75], low_balance: "3" }, after: { percents: [25, 75], low_balance: null } });
+    await none(async () => expect((await cli("alerts", "thresholds", "--account", "acme", "--percent", "0,5000")).exitCode).not.toBe(0));
+    await none(async () => expect((await cli("alerts", "thresholds", "--account", "acme")).exitCode).toBe(0)); // showing changes nothing
+  }, 180_000);
+
   it("a failed change leaves no record", async () => {
     await none(async () => expect((await cli("credits", "adjust", "acme", "-1000", "--reason", "too much")).exitCode).toBe(1));
     await none(async () => expect((await cli("keys", "update", "no-such-key", "--rpm", "3")).exitCode).not.toBe(0));
@@ -173,6 +259,53 @@ describe("through the dashboard", () => {
     await none(async () => expect((await call(gw, "POST", "/dashboard/api/credits", { cookie, body: { account: "acme", amount: "1" } })).status).toBe(403));
   }, 120_000);
 
+  it("budgets through the dashboard leave one record each; a viewer's change is refused and leaves none", async () => {
+    const { cookie } = await signIn("carol@example.com");
+    const set = await one(async () =>
+      expect((await call(gw, "PUT", "/dashboard/api/budgets", { cookie, body: { member: null, amount: "30", period: "week" } })).status).toBe(200),
+    );
+    expect(set).toMatchObject({
+      actor: "carol@example.com",
+      action: "budget.set",
+      account: "acme",
+      target: "acme",
+      before: null,
+      after: { amount: "30", period: "week" },
+    });
+    expect(set.ip).toMatch(/127\.0\.0\.1|::1/);
+    const viewer = await signUpAs("vera@example.com", "viewer");
+    await none(async () =>
+      expect((await call(gw, "PUT", "/dashboard/api/budgets", { cookie: viewer, body: { member: null, amount: "1", period: "day" } })).status).toBe(403),
+    );
+    await none(async () => expect((await call(gw, "DELETE", "/dashboard/api/budgets", { cookie: viewer })).status).toBe(403));
+    await none(async () =>
+      expect((await call(gw, "PUT", "/dashboard/api/budgets", { cookie, body: { member: "nobody@example.com", amount: "1" } })).status).toBe(404),
+    );
+    const removed = await one(async () => expect((await call(gw, "DELETE", "/dashboard/api/budgets", { cookie })).status).toBe(200));
+    expect(removed).toMatchObject({
+      actor: "carol@example.com",
+      action: "budget.remove",
+      target: "acme",
+      before: { amount: "30", period: "week" },
+      after: null,
+    });
+    await none(async () => expect((await call(gw, "DELETE", "/dashboard/api/budgets", { cookie })).status).toBe(404));
+  }, 120_000);
+
+  it("GET /dashboard/api/audit follows the roles: a member and a viewer are refused, an admin reads it", async () => {
+    for (const [email, role] of [
+      ["mia@example.com", "member"],
+      ["vic@example.com", "viewer"],
+    ] as const) {
+      const r = await call(gw, "GET", "/dashboard/api/audit", { cookie: await signUpAs(email, role) });
+      expect(r.status, role).toBe(403);
+      expect(r.json.error.code, role).toBe("forbidden");
+    }
+    const admin = await call(gw, "GET", "/dashboard/api/audit", { cookie: await signUpAs("ada@example.com", "admin") });
+    expect(admin.status).toBe(200);
+    expect(admin.json.records.map((r: { action: string }) => r.action)).toEqual(expect.arrayContaining(["budget.set", "alert.thresholds"]));
+  }, 120_000);
+
   it("GET /dashboard/api/audit: a holder sees their account's records only, newest first, in UTC; an admin any account's", async () => {
     await cli("keys", "create", "--name", "globex-key", "--account", "globex", "--create");
     const { cookie } = await signIn("carol@example.com");
@@ -186,6 +319,37 @@ describe("through the dashboard", () => {
     const { cookie: admin } = await signIn("root@example.com");
     const theirs = await call(gw, "GET", "/dashboard/api/audit?account=globex", { cookie: admin });
     expect(theirs.json.records.map((r: { action: string }) => r.action)).toEqual(expect.arrayContaining(["key.create", "config.reload"]));
+  }, 120_000);
+});
+
+describe("single sign-on provisioning", () => {
+  it("a first sign-in is user.add by sso:<issuer host>; joining an account member.add; a claim's new role member.role; no change, no record", async () => {
+    const by = ssoBy("https://idp.example.com/realms/x", "203.0.113.9");
+    const sso = (email: string, claimedRole?: Role) => provision(gw.store, { email, account: "acme", claimedRole }, "member", Date.now(), by);
+    const added = await one(() => sso("sam@example.com", "admin"));
+    expect(added).toMatchObject({
+      actor: "sso:idp.example.com",
+      ip: "203.0.113.9",
+      action: "user.add",
+      account: "acme",
+      target: "sam@example.com",
+      before: null,
+      after: { account: "acme", admin: false, role: "admin" },
+    });
+    const role = await one(() => sso("sam@example.com", "viewer"));
+    expect(role).toMatchObject({
+      actor: "sso:idp.example.com",
+      action: "member.role",
+      target: "sam@example.com",
+      before: { role: "admin" },
+      after: { role: "viewer" },
+    });
+    await none(() => sso("sam@example.com", "viewer"));
+    await none(() => sso("sam@example.com"));
+
+    await cli("users", "add", "gus@example.com", "--account", "globex", "--create");
+    const joined = await one(() => sso("gus@example.com"));
+    expect(joined).toMatchObject({ action: "member.add", account: "acme", target: "gus@example.com", before: null, after: { role: "member" } });
   }, 120_000);
 });
 
@@ -237,6 +401,15 @@ async function signIn(email: string) {
   const r = await call(gw, "POST", "/dashboard/api/session", { body: { email, password: PASSWORD } });
   expect(r.status).toBe(200);
   return { cookie: cookieOf(r) };
+}
+
+/** A new user of acme with `role`, signed in: their session cookie. */
+async function signUpAs(email: string, role: Role): Promise<string> {
+  const added = await cli("--json", "users", "add", email, "--account", "acme", "--role", role);
+  expect(added.exitCode).toBe(0);
+  const r = await call(gw, "POST", "/dashboard/api/password", { body: { token: keep(tokenOf(added.json.link)), password: PASSWORD } });
+  expect(r.status).toBe(200);
+  return cookieOf(r);
 }
 
 async function signUpAdmin() {

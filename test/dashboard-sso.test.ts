@@ -102,11 +102,17 @@ describe("single sign-on through a real issuer", () => {
     await expect.poll(() => page.getByRole("heading", { name: "Keys" }).isVisible(), { timeout: 15_000 }).toBe(true);
     await expect.poll(() => page.getByRole("button", { name: "Sign out" }).isVisible()).toBe(true);
     const me = await page.evaluate(async () => (await fetch("/dashboard/api/me")).json());
-    expect(me).toEqual({ email: "user@allowed.example", account: "acme", admin: false });
+    expect(me).toEqual({ email: "user@allowed.example", account: "acme", admin: false, role: "admin", memberships: [{ account: "acme", role: "admin" }] });
 
     const user = await gw.store.findUser("user@allowed.example");
     expect(user).toMatchObject({ account: "acme", admin: false, passwordHash: null });
     expect((await gw.store.memberships("user@allowed.example")).map((m) => [m.account, m.role])).toEqual([["acme", "admin"]]);
+    // One audit record, by the issuer (docs/audit.md): the user was created with the claimed role.
+    const actor = `sso:${new URL(issuer.url).host}`;
+    const records = async () => (await gw.store.auditRecords()).filter((r) => r.target === "user@allowed.example");
+    expect(await records()).toMatchObject([
+      { actor, action: "user.add", account: "acme", before: null, after: { account: "acme", admin: false, role: "admin" } },
+    ]);
     // The cookie is the normal session's: HttpOnly, SameSite=Strict; the flow's cookie is gone.
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === "gateway_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
@@ -118,6 +124,10 @@ describe("single sign-on through a real issuer", () => {
     const again = await ssoSignIn("user@allowed.example");
     await expect.poll(() => again.page.getByRole("button", { name: "Sign out" }).isVisible(), { timeout: 15_000 }).toBe(true);
     expect((await gw.store.memberships("user@allowed.example")).map((m) => [m.account, m.role])).toEqual([["acme", "viewer"]]);
+    expect((await records()).map((r) => [r.actor, r.action, r.before, r.after])).toEqual([
+      [actor, "user.add", null, { account: "acme", admin: false, role: "admin" }],
+      [actor, "member.role", { role: "admin" }, { role: "viewer" }],
+    ]);
     expect((await gw.store.listUsers()).filter((u) => u.email === "user@allowed.example")).toHaveLength(1);
     await again.context.close();
   }, 60_000);

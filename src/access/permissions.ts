@@ -27,6 +27,8 @@ const TABLE = {
   /** Budgets and alerts of the account and its members. */
   budgets: MANAGERS,
   alerts: MANAGERS,
+  /** The account's audit log (docs/audit.md). */
+  audit: MANAGERS,
   /** The model list and provider health. */
   "models.read": ALL,
 } satisfies Record<string, readonly Role[]>;

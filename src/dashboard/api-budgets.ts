@@ -8,6 +8,7 @@ import { requireRole } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
 import { usdToNanoExact } from "../core/money.js";
 import { listBudgets, removeBudget, setBudget } from "../operations/budgets.js";
+import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { SetBudgetBody } from "./schemas.js";
 import { scoper } from "./scope.js";
@@ -23,17 +24,17 @@ export function budgetRoutes(app: H3, gw: Gateway, base: string): void {
   app.put(`${base}/budgets`, async (event) => {
     checkOrigin(event, gw.config);
     const body = await readBody(event, SetBudgetBody);
-    const { account, role } = await scope(event, body.account);
+    const { user, account, role } = await scope(event, body.account);
     requireRole(role, "budgets");
     const b = { account, member: body.member, amount: usdToNanoExact(body.amount), period: body.period };
-    return reply(event, 200, await setBudget(gw.store, b, gw.now()));
+    return reply(event, 200, await setBudget(gw.store, b, gw.now(), dashboardBy(event, gw, user)));
   });
   // `?member=<email>` removes that member's budget; without it, the account's own.
   app.delete(`${base}/budgets`, async (event) => {
-    const { account, role } = await scope(event);
+    const { user, account, role } = await scope(event);
     requireRole(role, "budgets");
     const member = event.url.searchParams.get("member");
-    await removeBudget(gw.store, account, member || null);
+    await removeBudget(gw.store, account, member || null, gw.now(), dashboardBy(event, gw, user));
     return reply(event, 200, { account, member: member || null, removed: true });
   });
 }

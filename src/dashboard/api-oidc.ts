@@ -9,7 +9,8 @@ import type { H3, H3Event } from "h3";
 import { GatewayError, ssoNotConfigured } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import type { RequestState } from "../http/request-state.js";
-import { identify, provision } from "../operations/sso-provision.js";
+import { eventClientIp } from "../http/client-ip.js";
+import { identify, provision, ssoBy } from "../operations/sso-provision.js";
 import { dashboardBase, isSecure, reply } from "./http.js";
 import { OidcIssuer } from "./oidc-issuer.js";
 import { beginSignIn, callbackUrl, finishSignIn, flowCookie, FLOW_TTL_MS } from "./oidc-flow.js";
@@ -54,7 +55,8 @@ export function oidcRoutes(app: H3, gw: Gateway, base: string): void {
     const secure = isSecure(event, gw.config.server);
     try {
       const claims = await finishSignIn(issuer, event, callbackUrl(dashboardBase(event, gw.config)), gw.now());
-      const user = await provision(gw.store, identify(claims, issuer.settings), issuer.settings.defaultRole, gw.now());
+      const by = ssoBy(issuer.settings.issuer, eventClientIp(event, gw.config.server));
+      const user = await provision(gw.store, identify(claims, issuer.settings), issuer.settings.defaultRole, gw.now(), by);
       const session = await startSession(gw, event, user.email);
       return redirect(event, `${dashboardBase(event, gw.config)}/dashboard/`, [flowCookie("", 0, secure), session]);
     } catch (err) {

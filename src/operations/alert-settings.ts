@@ -7,6 +7,7 @@ import { DEFAULT_PERCENTS, parsePercents } from "../alerts/thresholds.js";
 import { invalidRequest } from "../core/errors.js";
 import { nanoToUsd, usdToNanoExact } from "../core/money.js";
 import type { AlertSettings, Store } from "../store/index.js";
+import { auditNote, type AuditActor } from "./audit-note.js";
 
 const view = (account: string, s: Pick<AlertSettings, "percents" | "lowBalance"> | undefined) => ({
   account,
@@ -19,7 +20,7 @@ export async function showAlertSettings(store: Store, account: string) {
 }
 
 /** `percents` "50,80,100"; `lowBalance` a USD amount, or null to turn it off; either left out is unchanged. */
-export async function setAlertSettings(store: Store, account: string, changes: { percents?: string; lowBalance?: string | null }, now: number) {
+export async function setAlertSettings(store: Store, account: string, changes: { percents?: string; lowBalance?: string | null }, now: number, by: AuditActor) {
   const current = await store.alertSettings(account);
   let percents = current?.percents ?? [...DEFAULT_PERCENTS];
   if (changes.percents !== undefined) {
@@ -30,8 +31,12 @@ export async function setAlertSettings(store: Store, account: string, changes: {
   let lowBalance = current?.lowBalance ?? null;
   if (changes.lowBalance !== undefined) lowBalance = changes.lowBalance === null ? null : lowBalanceOf(changes.lowBalance);
   await store.ensureAccount(account, now);
-  await store.setAlertSettings({ account, percents, lowBalance, updatedAt: now });
-  return view(account, { percents, lowBalance });
+  const after = view(account, { percents, lowBalance });
+  // The effective thresholds before and after (the defaults before any were set): docs/audit.md.
+  const fields = (v: ReturnType<typeof view>) => ({ percents: v.percents, low_balance: v.low_balance });
+  const note = auditNote(by, now, { action: "alert.thresholds", account, target: account, before: fields(view(account, current)), after: fields(after) });
+  await store.audited(note).setAlertSettings({ account, percents, lowBalance, updatedAt: now });
+  return after;
 }
 
 function lowBalanceOf(usd: string): bigint {

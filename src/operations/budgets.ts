@@ -9,6 +9,7 @@ import { invalidRequest, notFound } from "../core/errors.js";
 import { nanoToUsd } from "../core/money.js";
 import type { BudgetRecord, BudgetUse, Store } from "../store/index.js";
 import { accountMustExist } from "./account-exists.js";
+import { auditNote, type AuditActor } from "./audit-note.js";
 
 /** A budget as the CLI (`--json`) and the dashboard show it. */
 export interface BudgetView {
@@ -40,18 +41,33 @@ async function memberMustExist(store: Store, account: string, member: string): P
   throw notFound(`'${member}' is not a member of account '${account}' (gateway members list --account ${account})`, "member_not_found");
 }
 
-export async function setBudget(store: Store, b: BudgetRecord, now: number) {
+/** The audit log's target of a budget (docs/audit.md): the account, or `account/member-email`. */
+const budgetTarget = (account: string, member: string | null) => (member === null ? account : `${account}/${member}`);
+
+/** The level's budget as the audit log records it: `{amount, period}` in decimal USD, or null. */
+async function auditedBudget(store: Store, account: string, member: string | null, now: number) {
+  const b = (await store.listBudgets(account, now)).find((x) => x.member === member);
+  return b ? { amount: nanoToUsd(b.amount), period: b.period } : null;
+}
+
+export async function setBudget(store: Store, b: BudgetRecord, now: number, by: AuditActor) {
   if (b.amount < 0n) throw invalidRequest("amount: must not be negative", null, "amount");
   await accountMustExist(store, b.account);
   if (b.member !== null) await memberMustExist(store, b.account, b.member);
-  await store.setBudget(b, now);
+  const before = await auditedBudget(store, b.account, b.member, now);
+  const after = { amount: nanoToUsd(b.amount), period: b.period };
+  const note = auditNote(by, now, { action: "budget.set", account: b.account, target: budgetTarget(b.account, b.member), before, after });
+  await store.audited(note).setBudget(b, now);
   const set = (await store.listBudgets(b.account, now)).find((x) => x.member === b.member)!;
   return budgetView(set);
 }
 
-export async function removeBudget(store: Store, account: string, member: string | null): Promise<void> {
+export async function removeBudget(store: Store, account: string, member: string | null, now: number, by: AuditActor): Promise<void> {
   await accountMustExist(store, account);
-  if (!(await store.removeBudget(account, member)))
+  const before = await auditedBudget(store, account, member, now);
+  const note = auditNote(by, now, { action: "budget.remove", account, target: budgetTarget(account, member), before, after: null });
+  // No such budget: removeBudget answers false, and an audited call that answers false records nothing.
+  if (!(await store.audited(note).removeBudget(account, member)))
     throw notFound(`account '${account}' has no ${member === null ? "budget of its own" : `budget for member '${member}'`}`, "budget_not_found");
 }
 

@@ -8,6 +8,7 @@ import type { OidcConfig } from "../config/dashboard.js";
 import { ssoRefused } from "../core/errors.js";
 import { isRole, ROLES, type Role } from "../core/roles.js";
 import type { DashboardUser, Store } from "../store/index.js";
+import { auditNote, type AuditActor } from "./audit-note.js";
 import { normalizeEmail } from "./dashboard-users.js";
 
 /** The claims of an ID token (and UserInfo) that provisioning reads. */
@@ -52,29 +53,48 @@ export function identify(claims: Claims, oidc: OidcConfig): SsoIdentity {
 }
 
 /**
+ * Who provisioning is recorded as in the audit log (docs/audit.md): `sso:<issuer host>`, the
+ * issuer that vouched for the identity, and the address the sign-in came from. Not the user's
+ * own email: they asked for nothing, the issuer's claims made the change.
+ */
+export const ssoBy = (issuer: string, ip: string | null): AuditActor => ({ actor: `sso:${new URL(issuer).host}`, ip });
+
+/**
  * Creates the user on first sign-in (home account = the mapped one, no password) with the
  * claimed role, else `defaultRole`. An existing user joins the account if not a member yet; a
  * claimed role replaces their role there, and without one their role stays as an owner set it.
  */
-export async function provision(store: Store, id: SsoIdentity, defaultRole: Role, now: number): Promise<DashboardUser> {
+export async function provision(store: Store, id: SsoIdentity, defaultRole: Role, now: number, by: AuditActor): Promise<DashboardUser> {
   await store.ensureAccount(id.account, now);
   let existing = await store.findUser(id.email);
   if (!existing) {
-    const made = await createOnce(store, id, defaultRole, now);
+    const made = await createOnce(store, id, defaultRole, now, by);
     if (made.created) return made.user;
     existing = made.user;
   }
   const member = (await store.memberships(id.email)).find((m) => m.account === id.account);
   const role = id.claimedRole ?? member?.role ?? defaultRole;
-  if (member?.role !== role) await store.setMembership({ email: id.email, account: id.account, role, createdAt: member?.createdAt ?? now });
+  if (member?.role === role) return existing;
+  const change = member ? { action: "member.role", before: { role: member.role }, after: { role } } : { action: "member.add", before: null, after: { role } };
+  const note = auditNote(by, now, { ...change, account: id.account, target: id.email });
+  await store.audited(note).setMembership({ email: id.email, account: id.account, role, createdAt: member?.createdAt ?? now });
   return existing;
 }
 
 /** The first sign-in's user; when two first sign-ins race, the loser finds the winner's user. */
-async function createOnce(store: Store, id: SsoIdentity, defaultRole: Role, now: number): Promise<{ user: DashboardUser; created: boolean }> {
+async function createOnce(store: Store, id: SsoIdentity, defaultRole: Role, now: number, by: AuditActor): Promise<{ user: DashboardUser; created: boolean }> {
   const user: DashboardUser = { email: id.email, account: id.account, admin: false, passwordHash: null, createdAt: now };
+  const role = id.claimedRole ?? defaultRole;
+  // The same record as `users add` (docs/audit.md); a lost race rolls it back with the insert.
+  const note = auditNote(by, now, {
+    action: "user.add",
+    account: id.account,
+    target: id.email,
+    before: null,
+    after: { account: id.account, admin: false, role },
+  });
   try {
-    await store.createUser(user, id.claimedRole ?? defaultRole);
+    await store.audited(note).createUser(user, role);
     return { user, created: true };
   } catch (err) {
     const winner = await store.findUser(id.email);

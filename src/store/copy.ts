@@ -2,9 +2,11 @@
  * `gateway db copy --from <sqlite file> --to <postgres url>` (docs/fleet.md): every row of a
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
  * balances, grants, the ledger and its rollups and attempts, BYOK keys still encrypted with the
- * same secret, the catalog, stored responses, the in-flight journal, dashboard users, sessions
- * and sign-in links), then counts and balance totals read back from both sides for the caller
- * to compare.
+ * same secret, the catalog, stored responses, the in-flight journal, dashboard users, their
+ * memberships, sessions and sign-in links, account and member budgets, alert webhooks (secrets
+ * still sealed with the same secret), thresholds and deliveries, and the audit log with its
+ * chain head, ids and hashes unchanged so `gateway audit verify` passes on the copy), then counts
+ * and balance totals read back from both sides for the caller to compare.
  */
 import Database from "better-sqlite3";
 import type pg from "pg";
@@ -12,8 +14,11 @@ import { createPool } from "./pg/db.js";
 import { migratePg } from "./pg/migrate.js";
 import { openSqliteStore } from "./sqlite/index.js";
 
-/** Tables in foreign-key order; `bool` columns are 0/1 integers on SQLite. */
-const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?: boolean }> = [
+/**
+ * Tables in foreign-key order; `bool` columns are 0/1 integers on SQLite; `seeded` tables hold a
+ * row the target's migrations put there (the empty audit chain's head), replaced by the source's.
+ */
+const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?: boolean; seeded?: boolean }> = [
   { name: "accounts", columns: ["id", "balance", "created_at"] },
   {
     name: "keys",
@@ -33,6 +38,7 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "spent",
       "spent_since",
       "cache",
+      "created_by",
     ],
   },
   { name: "credit_grants", columns: ["id", "account", "amount", "created_at", "kind", "reason", "actor"], serial: true },
@@ -89,8 +95,32 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
   { name: "catalog", columns: ["id", "owned_by", "prompt_price", "completion_price", "context_length", "max_output", "endpoints", "source", "created"] },
   { name: "responses", columns: ["id", "account", "created_at", "model", "previous_id", "items", "response"] },
   { name: "dashboard_users", columns: ["email", "account", "admin", "password_hash", "created_at"], bool: ["admin"] },
-  { name: "dashboard_sessions", columns: ["hash", "email", "created_at", "expires_at"] },
+  { name: "memberships", columns: ["email", "account", "role", "created_at"] },
+  { name: "dashboard_sessions", columns: ["hash", "email", "created_at", "expires_at", "last_seen_at"] },
   { name: "dashboard_links", columns: ["hash", "email", "expires_at"] },
+  { name: "budgets", columns: ["id", "account", "member", "amount", "period", "spent", "spent_since"], serial: true },
+  { name: "alert_webhooks", columns: ["id", "account", "url", "secret", "created_at"] },
+  { name: "alert_settings", columns: ["account", "percents", "low_balance", "updated_at"] },
+  {
+    name: "alert_deliveries",
+    columns: [
+      "id",
+      "webhook_id",
+      "event_key",
+      "url",
+      "account",
+      "type",
+      "body",
+      "status",
+      "attempts",
+      "last_status",
+      "next_attempt_at",
+      "created_at",
+      "delivered_at",
+    ],
+  },
+  { name: "audit_log", columns: ["id", "at", "actor", "ip", "action", "account", "target", "before", "after", "prev_hash", "hash"] },
+  { name: "audit_head", columns: ["one", "last_id", "last_hash"], seeded: true },
 ];
 
 const BATCH = 500;
@@ -143,6 +173,7 @@ export async function copySqliteToPostgres(file: string, url: string, force: boo
 }
 
 async function copyTable(src: Database.Database, client: pg.PoolClient, t: (typeof TABLES)[number]): Promise<void> {
+  if (t.seeded) await client.query(`DELETE FROM ${t.name}`);
   const rows = src
     .prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name}`)
     .raw()

@@ -5,7 +5,7 @@ import { sealWebhookSecret } from "../../alerts/secret.js";
 import { listDeliveries } from "../../operations/alert-deliveries.js";
 import { setAlertSettings, showAlertSettings } from "../../operations/alert-settings.js";
 import { addWebhook, listWebhooks, removeWebhook } from "../../operations/alert-webhooks.js";
-import { existingAccount, output, table, withStore } from "./context.js";
+import { cliBy, existingAccount, output, table, withStore } from "./context.js";
 
 export function alertsCommand(program: Command): void {
   const alerts = program.command("alerts").description("budget-threshold and low-balance alerts, delivered to webhooks");
@@ -20,7 +20,13 @@ export function alertsCommand(program: Command): void {
       withStore(cmd, async (store, loaded) => {
         const account = opts.account === undefined ? null : await existingAccount(store, opts);
         const secret = loadSecret(loaded.config.database, process.env);
-        const added = await addWebhook(store, (id, plain) => sealWebhookSecret(secret, id, plain), { url: opts.url, secret: opts.secret, account }, Date.now());
+        const added = await addWebhook(
+          store,
+          (id, plain) => sealWebhookSecret(secret, id, plain),
+          { url: opts.url, secret: opts.secret, account },
+          Date.now(),
+          cliBy(),
+        );
         const whose = account === null ? "every account's alerts" : `the alerts of '${account}'`;
         const shown = added.secret ? `\nSigning secret (shown once; verify X-Gateway-Signature with it): ${added.secret}` : "";
         output(cmd, added, `Added webhook ${added.id}: ${whose} go to ${added.url}.${shown}`);
@@ -43,7 +49,7 @@ export function alertsCommand(program: Command): void {
     .description("remove a webhook (its pending deliveries end failed; the delivery log keeps them)")
     .argument("<id>")
     .action((id: string, _opts: unknown, cmd: Command) =>
-      withStore(cmd, async (store) => output(cmd, await removeWebhook(store, id, Date.now()), `Removed webhook ${id}.`)),
+      withStore(cmd, async (store) => output(cmd, await removeWebhook(store, id, Date.now(), cliBy()), `Removed webhook ${id}.`)),
     );
 
   alerts
@@ -60,7 +66,7 @@ export function alertsCommand(program: Command): void {
         const lowBalance = opts.lowBalance === false ? null : typeof opts.lowBalance === "string" ? opts.lowBalance : undefined;
         const changing = opts.percent !== undefined || lowBalance !== undefined;
         const s = changing
-          ? await setAlertSettings(store, account, { percents: opts.percent, lowBalance }, Date.now())
+          ? await setAlertSettings(store, account, { percents: opts.percent, lowBalance }, Date.now(), cliBy())
           : await showAlertSettings(store, account);
         const low = s.low_balance === null ? "no low-balance alert" : `low balance below ${s.low_balance} USD`;
         output(cmd, s, `'${account}': alerts at ${s.percents.join("%, ")}% of each budget; ${low}.`);

@@ -7,7 +7,7 @@ import type { Command } from "commander";
 import { BUDGET_PERIODS, type BudgetPeriod } from "../../core/budget.js";
 import { UsageError } from "../../core/errors.js";
 import { listBudgets, removeBudget, setBudget, type BudgetView } from "../../operations/budgets.js";
-import { accountOf, output, table, withStore } from "./context.js";
+import { accountOf, cliBy, output, table, withStore } from "./context.js";
 import { usdToNanoExact } from "../../core/money.js";
 
 interface LevelOptions {
@@ -60,7 +60,7 @@ export function budgetsCommand(program: Command): void {
       const amount = budgetUsd(usd);
       const period = periodOf(opts.period);
       return withStore(cmd, async (store) => {
-        const b = await setBudget(store, { account, member: opts.member ?? null, amount, period }, Date.now());
+        const b = await setBudget(store, { account, member: opts.member ?? null, amount, period }, Date.now(), cliBy());
         output(cmd, b, `Budget of ${who(b)}: $${b.limit} ${per(b.period)} ($${b.spent} spent, $${b.remaining} remaining).`);
       });
     });
@@ -74,7 +74,7 @@ export function budgetsCommand(program: Command): void {
       const account = requireAccount(opts);
       const member = opts.member ?? null;
       return withStore(cmd, async (store) => {
-        await removeBudget(store, account, member);
+        await removeBudget(store, account, member, Date.now(), cliBy());
         output(cmd, { account, member, removed: true }, `Removed the budget of ${who({ account, member })}.`);
       });
     });
