@@ -1,5 +1,5 @@
 /**
- * Account and member budgets across a fleet (docs/limits.md "Budgets", docs/fleet.md): two
+ * Account, member and key budgets across a fleet (docs/limits.md "Budgets", docs/fleet.md): two
  * `gateway serve` processes on one PostgreSQL and one Redis; 3N concurrent requests split over
  * both against a budget covering N admit exactly N, and the spend is exact. Also `gateway
  * budgets set|remove|list` as a script drives them. Real child processes, a fake upstream.
@@ -102,6 +102,15 @@ test("a member budget covering N: 3N requests from two of their keys over two pr
   expect(statuses.filter((s) => s === 200)).toHaveLength(N);
   const [b] = await rows<{ spent: number; held: number }>(db.url, "SELECT spent, held FROM budgets WHERE account = ?", "fm");
   expect(b).toEqual({ spent: N * COST, held: 0 });
+}, 60_000);
+
+test("a key budget covering N: 3N requests over two processes admit exactly N", async () => {
+  const created = await cli("keys", "create", "--name", "fleet-k", "--account", "fk", "--create", "--budget", "0.0000555", "--budget-period", "day", "--json");
+  expect(created.exitCode).toBe(0);
+  await cli("credits", "add", "1", "--account", "fk");
+  expect(await spread(created.json.key as string)).toEqual({ ok: N, refused: 2 * N });
+  const [k] = await rows<{ spent: number; held: number }>(db.url, "SELECT spent, held FROM keys WHERE name = ?", "fleet-k");
+  expect(k).toEqual({ spent: N * COST, held: 0 });
 }, 60_000);
 
 test("budgets set|remove|list: --json, a member who is not one refused, exit codes", async () => {
