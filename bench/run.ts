@@ -8,6 +8,7 @@
  * --observability: only metrics + request log on vs off (observability.ts), about 5 minutes.
  * --messages: only POST /v1/messages vs chat completions, streamed (messages.ts), about 1 minute.
  * --cache: only a response-cache hit vs a bare proxy round trip, CPU per request (cache.ts), about 40 s.
+ * --fleet: only one process on PostgreSQL + Redis vs the same on SQLite, alternating rounds (fleet.ts), about 90 s.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,7 +18,7 @@ import { meterForeignCpu } from "./cpu.js";
 import { measureReady, prepare, ROOT, startGateway, type BenchSetup } from "./gateway-process.js";
 import { measure, type Case, type Measurement, type Target } from "./load.js";
 import { LONG_STREAMS, measureLongStreams } from "./long-streams.js";
-import { measureFleet, renderFleet } from "./fleet.js";
+import { compareFleet, fleetTargets, measureFleet, renderFleet } from "./fleet.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compareObservability, observabilityBudgetS, observabilityTargets, renderObservability } from "./observability.js";
 import { compareMessages, messagesBudgetS, renderMessages } from "./messages.js";
@@ -32,6 +33,7 @@ const { values: opts } = parseArgs({
     observability: { type: "boolean", default: false },
     messages: { type: "boolean", default: false },
     cache: { type: "boolean", default: false },
+    fleet: { type: "boolean", default: false },
   },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
@@ -172,7 +174,7 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
     const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, longStreams, fleet };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
-    return { ...base, targets: evaluate(base), valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
+    return { ...base, targets: [...evaluate(base), ...fleetTargets(fleet)], valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
   } finally {
     await gateway.close();
   }
@@ -188,13 +190,15 @@ async function main(): Promise<void> {
     messagesBudgetS(timing) +
     cacheBudgetS(timing);
   log(
-    opts.cache
-      ? `bench --cache: a response-cache hit vs a bare proxy round trip, ~${Math.round(cacheBudgetS(timing))} s`
-      : opts.messages
-        ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
-        : opts.observability
-          ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
-          : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+    opts.fleet
+      ? "bench --fleet: one process on PostgreSQL + Redis vs SQLite, 3 alternating rounds, ~90 s"
+      : opts.cache
+        ? `bench --cache: a response-cache hit vs a bare proxy round trip, ~${Math.round(cacheBudgetS(timing))} s`
+        : opts.messages
+          ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
+          : opts.observability
+            ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
+            : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
   );
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
@@ -204,6 +208,10 @@ async function main(): Promise<void> {
     const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
     if (opts.messages) {
       process.stdout.write(`\n${renderMessages(await compareMessages(port, timing))}\n`);
+      return;
+    }
+    if (opts.fleet) {
+      process.stdout.write(`\n${renderFleet(await compareFleet(port, (ms) => setLatency(port, ms), timing))}\n`);
       return;
     }
     if (opts.observability) {

@@ -150,6 +150,8 @@ export const Config = z.strictObject({
     .strictObject({
       leaseSeconds: z.number().int().min(1).max(600).default(30),
       maxConnections: z.number().int().min(2).max(1000).default(20),
+      /** Requests one lease slice covers on a busy lane; 0 = one hold per request (docs/fleet.md, "Leases"). */
+      leaseRequests: z.number().int().min(0).max(10_000).default(32),
     })
     .prefault({}),
   redis: RedisSettings.optional(),

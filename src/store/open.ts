@@ -11,9 +11,14 @@ import { openSqliteStore } from "./sqlite/index.js";
 export interface FleetSettings {
   leaseSeconds: number;
   maxConnections: number;
+  /** Requests one lease slice covers on a busy lane (docs/fleet.md, "Leases"); 0 = none. */
+  leaseRequests: number;
 }
 
 export async function openStore(database: string, fleet?: FleetSettings): Promise<Store> {
   if (!isPostgresUrl(database)) return openSqliteStore(database);
-  return openPostgresStore(database, fleet ? { leaseMs: fleet.leaseSeconds * 1000, maxConnections: fleet.maxConnections } : {});
+  return openPostgresStore(
+    database,
+    fleet ? { leaseMs: fleet.leaseSeconds * 1000, maxConnections: fleet.maxConnections, leaseRequests: fleet.leaseRequests } : {},
+  );
 }

@@ -30,7 +30,7 @@ export async function configFor(cmd: Command): Promise<LoadedConfig> {
 export async function withStore<T>(cmd: Command, fn: (store: Store, loaded: LoadedConfig) => T | Promise<T>): Promise<T> {
   const loaded = await configFor(cmd);
   requireFleetSecret(loaded.config.database, process.env);
-  const store = await openStore(loaded.config.database, loaded.config.fleet);
+  const store = await openStore(loaded.config.database, { ...loaded.config.fleet, leaseRequests: 0 }); // the CLI admits no requests: no leases
   try {
     return await fn(store, loaded);
   } finally {

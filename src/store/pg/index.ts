@@ -26,6 +26,8 @@ export interface PgOptions {
   leaseMs?: number;
   /** Most connections this process opens (the LISTEN connection aside). */
   maxConnections?: number;
+  /** `fleet.leaseRequests`: requests a lease slice covers on a busy lane; 0 (the default here) = one hold per request (docs/fleet.md, "Leases"). */
+  leaseRequests?: number;
 }
 
 export {} from "../../core/database-url.js";
@@ -40,8 +42,13 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     await pool.end().catch(() => undefined);
     throw err;
   }
-  const money = pgMoney(pool, owner, leaseMs);
   const watch = watchNotifications(url);
+  const money = pgMoney(pool, owner, leaseMs, { leaseRequests: opts.leaseRequests ?? 0, hearing: watch.hearing });
+  if (opts.leaseRequests) {
+    // Any change (credits, budgets, keys) retires the lanes; a refusal elsewhere asks for room back.
+    watch.add(() => money.leases.changed());
+    watch.asked((account) => money.leases.asked(account));
+  }
   await money.start();
   const audit = pgAudit(pool);
   const store: Store = {

@@ -12,6 +12,7 @@
  */
 import { settleOnce } from "./settle-once.js";
 import { organizationMigrations } from "./migrations-organizations.js";
+import { leaseMigrations } from "./migrations-leases.js";
 
 export const pgMigrations: string[] = [
   `CREATE TABLE accounts (
@@ -275,4 +276,5 @@ export const pgMigrations: string[] = [
    ALTER TABLE usage_daily ADD COLUMN cache_hits bigint NOT NULL DEFAULT 0;
    ALTER TABLE usage_daily ADD COLUMN cache_saved bigint NOT NULL DEFAULT 0;`,
   ...organizationMigrations,
+  ...leaseMigrations,
 ];

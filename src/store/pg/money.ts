@@ -13,18 +13,54 @@ import type { Attempt, LedgerEntry } from "../ledger.js";
 import { big, query, transaction } from "./db.js";
 import { sumSince } from "./budget.js";
 import { CHANGES_CHANNEL } from "./watch.js";
+import { GroupCommit } from "./group-commit.js";
+import { Leases } from "./lease.js";
 
 /** A hold not renewed for this long expires (docs/fleet.md: 30 s). */
 export const DEFAULT_LEASE_MS = 30_000;
 
-export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () => number = Date.now) {
+export interface MoneyOptions {
+  /** `fleet.leaseRequests` (docs/fleet.md, "Leases"): 0 = one hold per request. */
+  leaseRequests: number;
+  /** False while change notices may be missed (watch.ts). */
+  hearing: () => boolean;
+  now?: () => number;
+}
+
+export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, opts: MoneyOptions) {
+  const now = opts.now ?? Date.now;
   /** Holds this process took and has not settled: their leases are renewed. */
   const open = new Set<string>();
+  const commits = new GroupCommit(pool);
+  /** Leased requests whose settlement failed: a retry splits the same part off the same lease. */
+  const retrying = new Map<string, { lease: string; part: number }>();
+
+  const exact = async (id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope): Promise<boolean> => {
+    const { rows } = await query<{ ok: boolean }>(pool, "SELECT gw_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS ok", [
+      id,
+      account,
+      amount,
+      budget?.keyId ?? null,
+      budget?.limit ?? null,
+      budget?.since ?? null,
+      scope?.member ?? null,
+      scope ? JSON.stringify(periodStarts(scope.at)) : null,
+      owner,
+      now() + leaseMs,
+    ]);
+    const ok = rows[0]?.ok === true;
+    if (ok) open.add(id);
+    return ok;
+  };
+  const leases = new Leases({ pool, owner, leaseMs, perSlice: opts.leaseRequests, now, exact, hearing: opts.hearing });
 
   const renew = async () => {
     const t = now();
     await query(pool, "INSERT INTO instances (id, seen_at) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET seen_at = excluded.seen_at", [owner, t]);
-    if (open.size) await query(pool, "UPDATE holds SET expires_at = $1 WHERE owner = $2", [t + leaseMs, owner]);
+    if (open.size || leases.active) {
+      await query(pool, "UPDATE holds SET expires_at = $1 WHERE owner = $2", [t + leaseMs, owner]);
+      leases.renewed(t);
+    }
     await query(pool, "SELECT gw_release_expired($1)", [t]);
   };
   // Renewing at a third of the lease leaves two chances before a live process's holds expire.
@@ -45,6 +81,7 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
 
   return {
     start: renew,
+    leases,
     async ensureAccount(id: string, at: number): Promise<void> {
       await query(pool, "INSERT INTO accounts (id, balance, created_at) VALUES ($1, 0, $2) ON CONFLICT DO NOTHING", [id, at]);
     },
@@ -73,44 +110,39 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       }));
     },
 
+    /** Settlements still queued are written and leases given back. */
     async stop(): Promise<void> {
       clearInterval(timer);
+      await commits.idle();
+      await leases.stop();
     },
-    async reserve(id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope): Promise<boolean> {
-      const { rows } = await query<{ ok: boolean }>(pool, "SELECT gw_reserve($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS ok", [
-        id,
-        account,
-        amount,
-        budget?.keyId ?? null,
-        budget?.limit ?? null,
-        budget?.since ?? null,
-        scope?.member ?? null,
-        scope ? JSON.stringify(periodStarts(scope.at)) : null,
-        owner,
-        now() + leaseMs,
-      ]);
-      const ok = rows[0]?.ok === true;
-      if (ok) open.add(id);
-      return ok;
-    },
+    reserve: (id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope) => leases.reserve(id, account, amount, budget, scope),
+    /** Queued for the next batch (group-commit.ts); a leased request's part is split off its lease there. */
     async settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void> {
-      const starts = periodStarts(entry.createdAt);
       // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
       const logged = attempts.length > 1 || attempts[0]?.outcome !== "success" ? attempts : [];
+      const leased = reservationId ? (retrying.get(reservationId) ?? leases.take(reservationId)) : undefined;
       try {
-        const { rows } = await query<{ charged: string }>(pool, "SELECT gw_settle_tagged($1, $2, $3, $4) AS charged", [
-          reservationId,
-          JSON.stringify({ ...entry, endpoint: entry.endpoint ?? "chat" }),
-          JSON.stringify(starts),
-          JSON.stringify(logged),
-        ]);
-        entry.uncollected = entry.cost - Number(rows[0]!.charged);
+        const charged = await commits.settle({
+          lease: leased?.lease ?? null,
+          part: leased?.part ?? 0,
+          hold: reservationId,
+          e: { ...entry, endpoint: entry.endpoint ?? "chat" },
+          starts: periodStarts(entry.createdAt),
+          attempts: logged,
+        });
+        entry.uncollected = entry.cost - charged;
+        if (reservationId) retrying.delete(reservationId);
+      } catch (err) {
+        if (reservationId && leased) retrying.set(reservationId, leased);
+        throw err;
       } finally {
         if (reservationId) open.delete(reservationId);
       }
     },
     /** As gw_release_expired for one hold: the row goes, the `held` of its account, key and budgets drop by its amount. */
     async release(reservationId: string): Promise<void> {
+      if (leases.release(reservationId)) return; // its part stays in the lease, unused
       try {
         await query(
           pool,
@@ -123,8 +155,13 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, now: () =
       }
     },
     async keyBudgetUse(keyId: string, since: number) {
-      const { rows } = await query<{ held: string }>(pool, "SELECT held FROM keys WHERE id = $1", [keyId]);
-      return { spent: await spent(keyId, since), held: Number(rows[0]?.held ?? 0) };
+      // Leased room is not held by any request until one is admitted against it (docs/fleet.md, "Leases").
+      const { rows } = await query<{ held: string }>(
+        pool,
+        "SELECT held - COALESCE((SELECT SUM(amount) FROM holds WHERE key_id = $1 AND id LIKE 'lease\\_%'), 0) AS held FROM keys WHERE id = $1",
+        [keyId],
+      );
+      return { spent: await spent(keyId, since), held: Number(rows[0]?.held ?? 0) + leases.usedBy(keyId) };
     },
     async balance(account: string): Promise<bigint | undefined> {
       const { rows } = await query<{ balance: string }>(pool, "SELECT balance FROM accounts WHERE id = $1", [account]);

@@ -16,6 +16,8 @@ import pg from "pg";
 import { connectionErrorLine } from "../../core/connection-errors.js";
 
 export const CHANGES_CHANNEL = "gateway_changes";
+/** A process refused on an account asks the others to give back their unused leased room (lease.ts). */
+export const LEASES_CHANNEL = "gateway_leases";
 
 /** Sent inside a write's transaction: other processes hear of it once it commits. */
 export const notify = (c: pg.PoolClient) => c.query(`NOTIFY ${CHANGES_CHANNEL}`);
@@ -31,6 +33,7 @@ const dropSocket = (c: pg.Client) => (c as unknown as { connection?: { stream?: 
 
 export function watchNotifications(url: string, now: () => number = Date.now) {
   const listeners = new Set<() => void>();
+  const askers = new Set<(account: string) => void>();
   const heartbeat = `gateway_heartbeat_${randomBytes(8).toString("hex")}`;
   const onError = connectionErrorLine("PostgreSQL change listener");
   let client: pg.Client | undefined;
@@ -57,10 +60,14 @@ export function watchNotifications(url: string, now: () => number = Date.now) {
     current = c;
     c.on("error", onError);
     c.on("end", () => lost(c));
-    c.on("notification", (n) => (n.channel === heartbeat ? heard() : fire()));
+    c.on("notification", (n) => {
+      if (n.channel === heartbeat) heard();
+      else if (n.channel === LEASES_CHANNEL) for (const a of askers) a(n.payload ?? "");
+      else fire();
+    });
     try {
       await c.connect();
-      await c.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${heartbeat}`);
+      await c.query(`LISTEN ${CHANGES_CHANNEL}; LISTEN ${LEASES_CHANNEL}; LISTEN ${heartbeat}`);
       if (stopped || current !== c) return void c.end().catch(() => undefined);
       client = c;
       backoff = 250;
@@ -114,6 +121,10 @@ export function watchNotifications(url: string, now: () => number = Date.now) {
       if (!pulse && !stopped) start();
       return () => void listeners.delete(listener);
     },
+    /** Told the account of every request refused while another process leased it (lease.ts). */
+    asked(listener: (account: string) => void): void {
+      askers.add(listener);
+    },
     /** False while notices may be missed: not connected, or own heartbeat unheard for DEAF_MS. */
     hearing: (): boolean => client !== undefined && now() - heardAt <= DEAF_MS,
     async stop(): Promise<void> {
@@ -121,6 +132,7 @@ export function watchNotifications(url: string, now: () => number = Date.now) {
       clearTimeout(timer);
       clearInterval(pulse);
       listeners.clear();
+      askers.clear();
       const c = client;
       current = client = undefined;
       if (c) await Promise.race([c.end().catch(() => undefined), new Promise((r) => setTimeout(r, 1_000).unref())]).finally(() => dropSocket(c));
