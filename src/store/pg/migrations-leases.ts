@@ -12,8 +12,10 @@
  *   request is in the ledger the split is skipped (settlement stays idempotent).
  * - gw_settle_batch settles many requests in one statement (one round trip, one commit).
  * Every function locks the account's row first, as gw_reserve does, so they queue rather than
- * deadlock.
+ * deadlock. The second entry gives gw_settle_batch its set-based fast path (settle-batch.ts).
  */
+import { settleBatchFast } from "./settle-batch.js";
+
 const lease = `
   CREATE FUNCTION gw_lease(p_id text, p_account text, p_amount bigint, p_key text, p_limit bigint, p_since bigint,
       p_member text, p_starts jsonb, p_owner text, p_expires bigint) RETURNS integer LANGUAGE plpgsql AS $fn$
@@ -85,4 +87,4 @@ const settleLeased = `
     RETURN out;
   END $fn$;`;
 
-export const leaseMigrations: string[] = [lease + shrink + settleLeased];
+export const leaseMigrations: string[] = [lease + shrink + settleLeased, settleBatchFast];
