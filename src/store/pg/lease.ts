@@ -100,14 +100,16 @@ export class Leases {
     return this.leasing() ? this.refused(id, account, amount, budget, scope) : false;
   }
 
-  /** A leased request settles: its part leaves the lane (the settlement splits it off the row). */
-  take(id: string): { lease: string; part: number } | undefined {
+  /**
+   * A leased request settles: its part leaves the lane once `done` is called, after its settlement
+   * committed (split off the row) or failed; until then the row must stay, so the lane keeps it.
+   */
+  take(id: string): { lease: string; part: number; done: () => void } | undefined {
     const t = this.taken.get(id);
     if (!t) return undefined;
     this.taken.delete(id);
-    t.lane.used -= t.part;
-    t.lane.leased -= t.part;
-    return { lease: t.lane.id, part: t.part };
+    const done = () => ((t.lane.used -= t.part), (t.lane.leased -= t.part));
+    return { lease: t.lane.id, part: t.part, done };
   }
 
   /** A leased request ends without a charge: its part stays in the lease as unused room. */

@@ -121,7 +121,8 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, opts: Mon
     async settle(reservationId: string | null, entry: LedgerEntry, attempts: Attempt[]): Promise<void> {
       // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
       const logged = attempts.length > 1 || attempts[0]?.outcome !== "success" ? attempts : [];
-      const leased = reservationId ? (retrying.get(reservationId) ?? leases.take(reservationId)) : undefined;
+      const taken = reservationId ? leases.take(reservationId) : undefined;
+      const leased = reservationId ? (retrying.get(reservationId) ?? taken) : undefined;
       try {
         const charged = await commits.settle({
           lease: leased?.lease ?? null,
@@ -134,9 +135,10 @@ export function pgMoney(pool: pg.Pool, owner: string, leaseMs: number, opts: Mon
         entry.uncollected = entry.cost - charged;
         if (reservationId) retrying.delete(reservationId);
       } catch (err) {
-        if (reservationId && leased) retrying.set(reservationId, leased);
+        if (reservationId && leased) retrying.set(reservationId, { lease: leased.lease, part: leased.part });
         throw err;
       } finally {
+        taken?.done();
         if (reservationId) open.delete(reservationId);
       }
     },
