@@ -9,39 +9,17 @@
  */
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import { periodStart, periodStarts, type BudgetHold, type BudgetScope } from "../../core/budget.js";
-import { query } from "./db.js";
-import { LEASES_CHANNEL } from "./watch.js";
+import type { BudgetHold, BudgetScope } from "../../core/budget.js";
+import { askOthers, growRow, laneKey, shrinkRow, Traffic, type Lane } from "./lease-rows.js";
 
-/** Reservations per second on a lane above which it is leased; a quieter lane keeps one hold per request. */
-const BUSY_PER_S = 8;
 /** A lane unused for this long gives its unused room back. */
 const IDLE_MS = 1_000;
 /** How long a refused request keeps trying while other processes give their unused room back. */
 const REFUSED_RETRY_MS = 1_000;
 const RETRY_EVERY_MS = 50;
-/** After a refusal on an account, its requests are held one by one (no slices) for this long. */
-const PAUSE_MS = 5_000;
 const SWEEP_MS = 250;
 /** Slices stay far below 2^53, where the held sums must stay (pg/migrations.ts gw_reserve). */
 const MAX_SLICE = 2 ** 50;
-
-interface Lane {
-  /** The lease's hold row. */
-  id: string;
-  key: string;
-  account: string;
-  /** The key whose budget the row also holds, if any. */
-  keyId: string | null;
-  /** What the row holds as far as this process knows (it may hold more, never less). */
-  leased: number;
-  /** The worst cases of requests admitted against it and not yet settled. */
-  used: number;
-  lastUsed: number;
-  /** Local admission stops here unless a renewal moves it on: the row must not have expired. */
-  validUntil: number;
-  growing?: Promise<number>;
-}
 
 type Exact = (id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope) => Promise<boolean>;
 
@@ -60,19 +38,16 @@ export interface LeaseOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const laneKey = (account: string, budget: BudgetHold | undefined, scope: BudgetScope) =>
-  [account, budget?.keyId ?? "", budget?.limit ?? "", budget?.since ?? "", scope.member ?? "", periodStart("day", scope.at)].join("\u0000");
-
 export class Leases {
   private readonly lanes = new Map<string, Lane>();
   /** Retired lanes whose row still has to go (once their requests are settled). */
   private readonly draining = new Set<Lane>();
-  private readonly rates = new Map<string, { second: number; count: number; prev: number }>();
-  private readonly paused = new Map<string, number>();
+  private readonly traffic: Traffic;
   private readonly taken = new Map<string, { lane: Lane; part: number }>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(private readonly o: LeaseOptions) {
+    this.traffic = new Traffic(o.now);
     this.timer = setInterval(() => void this.sweep(), SWEEP_MS);
     this.timer.unref();
   }
@@ -90,7 +65,7 @@ export class Leases {
   async reserve(id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope): Promise<boolean> {
     if (scope && this.o.perSlice > 0 && this.o.hearing()) {
       const key = laneKey(account, budget, scope);
-      if (this.busy(key) && (this.paused.get(account) ?? 0) <= this.o.now()) {
+      if (this.traffic.busy(key) && !this.traffic.isPaused(account)) {
         const got = await this.fromLane(key, id, account, amount, budget, scope);
         if (got === true) return true;
         if (got === false) return this.refused(id, account, amount, budget, scope);
@@ -136,7 +111,7 @@ export class Leases {
 
   /** Another process was refused on `account`: unused room goes back at once, and no slices for a while. */
   asked(account: string): void {
-    this.paused.set(account, this.o.now() + PAUSE_MS);
+    this.traffic.pause(account);
     void this.giveBack(account);
   }
 
@@ -148,15 +123,6 @@ export class Leases {
 
   private leasing(): boolean {
     return this.o.perSlice > 0;
-  }
-
-  private busy(key: string): boolean {
-    const second = Math.floor(this.o.now() / 1000);
-    let r = this.rates.get(key);
-    if (!r) this.rates.set(key, (r = { second, count: 0, prev: 0 }));
-    if (r.second !== second) ((r.prev = r.second === second - 1 ? r.count : 0), (r.second = second), (r.count = 0));
-    r.count++;
-    return r.count >= BUSY_PER_S || r.prev >= BUSY_PER_S;
   }
 
   /** true admitted, false the room is short, undefined: no lease now (the exact path decides). */
@@ -199,19 +165,8 @@ export class Leases {
     const asks = [Math.min(MAX_SLICE, this.o.perSlice * amount), lacking].filter((a, i, all) => a >= lacking && all.indexOf(a) === i);
     for (const ask of asks) {
       const sentAt = this.o.now();
-      const { rows } = await query<{ r: number }>(this.o.pool, "SELECT gw_lease($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) AS r", [
-        lane.id,
-        lane.account,
-        ask,
-        budget?.keyId ?? null,
-        budget?.limit ?? null,
-        budget?.since ?? null,
-        scope.member,
-        JSON.stringify(periodStarts(scope.at)),
-        this.o.owner,
-        sentAt + this.o.leaseMs,
-      ]);
-      const r = Number(rows[0]?.r ?? 0);
+      const row = { id: lane.id, account: lane.account, owner: this.o.owner, expires: sentAt + this.o.leaseMs };
+      const r = await growRow(this.o.pool, row, ask, budget, scope);
       if (r === 1) {
         lane.leased += ask;
         const until = sentAt + this.o.leaseMs / 2;
@@ -224,15 +179,9 @@ export class Leases {
 
   /** The room is short: own unused room back, then, while others lease the account, ask them and retry. */
   private async refused(id: string, account: string, amount: number, budget?: BudgetHold, scope?: BudgetScope): Promise<boolean> {
-    this.paused.set(account, this.o.now() + PAUSE_MS);
+    this.traffic.pause(account);
     if ((await this.giveBack(account)) && (await this.o.exact(id, account, amount, budget, scope))) return true;
-    const { rows } = await query<{ x: boolean }>(
-      this.o.pool,
-      "SELECT EXISTS (SELECT 1 FROM holds WHERE account = $1 AND owner <> $2 AND id LIKE 'lease\\_%' AND amount > 0) AS x",
-      [account, this.o.owner],
-    );
-    if (!rows[0]?.x) return false;
-    await query(this.o.pool, "SELECT pg_notify($1, $2)", [LEASES_CHANNEL, account]);
+    if (!(await askOthers(this.o.pool, account, this.o.owner))) return false;
     const until = this.o.now() + REFUSED_RETRY_MS;
     while (this.o.now() < until) {
       await sleep(RETRY_EVERY_MS);
@@ -270,10 +219,10 @@ export class Leases {
       if (lane.used === 0) {
         this.draining.delete(lane);
         lane.leased = 0;
-        await query(this.o.pool, "SELECT gw_lease_shrink($1, NULL)", [lane.id]);
+        await shrinkRow(this.o.pool, lane.id, null);
       } else if (free > 0) {
         lane.leased -= free;
-        await query(this.o.pool, "SELECT gw_lease_shrink($1, $2)", [lane.id, free]);
+        await shrinkRow(this.o.pool, lane.id, free);
       }
     } catch {
       if (lane.used === 0) this.draining.add(lane);
@@ -289,8 +238,6 @@ export class Leases {
       else if (lane.leased > lane.used) await this.drain(lane);
     }
     await this.drainAll();
-    const second = Math.floor(t / 1000);
-    for (const [k, r] of this.rates) if (r.second < second - 2) this.rates.delete(k);
-    for (const [a, until] of this.paused) if (until <= t) this.paused.delete(a);
+    this.traffic.prune();
   }
 }
