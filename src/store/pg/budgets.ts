@@ -44,8 +44,10 @@ export function pgBudgets(pool: pg.Pool) {
     async listBudgets(account: string | undefined, at: number): Promise<BudgetUse[]> {
       const { rows } = await query<Row>(
         pool,
-        `SELECT account, member, amount, period, spent, spent_since AS since, held FROM budgets
-         WHERE $1::text IS NULL OR account = $1 ORDER BY account, member IS NOT NULL, member`,
+        // Leased room is held by no request until one is admitted against it (docs/fleet.md, "Leases").
+        `SELECT account, member, amount, period, spent, spent_since AS since,
+           held - COALESCE((SELECT SUM(h.amount) FROM holds h WHERE h.id LIKE 'lease\\_%' AND b.id IN (h.account_budget, h.member_budget)), 0) AS held
+         FROM budgets b WHERE $1::text IS NULL OR account = $1 ORDER BY account, member IS NOT NULL, member`,
         [account ?? null],
       );
       return rows.map((r) => ({
