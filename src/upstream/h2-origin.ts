@@ -9,12 +9,12 @@
  */
 import { connect as h2connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from "node:http2";
 import { isIP } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { connect as tlsConnect, type SecureContext } from "node:tls";
 
 export interface H2Options {
   streamsPerConnection: number;
-  /** Trusted roots; undefined: Node's defaults. */
-  ca: string[] | undefined;
+  /** Trusted roots (a private CA with Node's own); undefined: Node's defaults. */
+  secureContext: SecureContext | undefined;
   connect: number;
   firstByte: number;
   idle: number;
@@ -105,7 +105,7 @@ export class H2Origins {
         port: Number(url.port || 443),
         servername: isIP(host) ? undefined : host,
         ALPNProtocols: ["h2", "http/1.1"],
-        ca: this.o.ca,
+        secureContext: this.o.secureContext,
       });
       const timer = setTimeout(() => socket.destroy(codeError("UND_ERR_CONNECT_TIMEOUT", "upstream connect timeout")), this.o.connect);
       const fail = (err: Error) => {
