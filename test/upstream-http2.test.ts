@@ -103,11 +103,28 @@ describe("an https provider over HTTP/2", () => {
     expect(new Set(fake.requests.map((r) => r.connection)).size).toBe(4);
   });
 
+  test("a client that leaves mid-stream cancels the upstream stream", async () => {
+    const fake = await h2(() => ({ sse: Array.from({ length: 20 }, (_, i) => chunk(`w${i} `)), gapMs: 100 }));
+    const { gw, key } = await gateway({ tls: { plugin: "openai", baseUrl: `${fake.url}/v1`, apiKey: "sk-h2-upstream-secret-0008" } });
+    const leave = new AbortController();
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      body: JSON.stringify({ model: MODEL, stream: true, messages: [{ role: "user", content: "Hi" }] }),
+      signal: leave.signal,
+    });
+    const reader = res.body!.getReader();
+    await reader.read(); // the first bytes arrived: the stream runs
+    leave.abort();
+    for (let i = 0; i < 50 && fake.aborted === 0; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(fake.aborted).toBe(1);
+  });
+
   test.each([
-    ["a 503", { status: 503, json: { error: { message: "overloaded" } } }, "http_503"],
-    ["a reset stream", { reset: true }, "reset"],
-    ["no first byte within firstByte", { hang: true }, "timeout"],
-  ] as Array<[string, H2Reply, string]>)("%s from an h2 upstream fails over to the next endpoint (reason %s)", async (_, reply, reason) => {
+    ["a 503", "http_503", { status: 503, json: { error: { message: "overloaded" } } }],
+    ["a reset stream", "reset", { reset: true }],
+    ["no first byte within firstByte", "timeout", { hang: true }],
+  ] as Array<[string, string, H2Reply]>)("%s from an h2 upstream fails over to the next endpoint (reason %s)", async (_, reason, reply) => {
     const fake = await h2(() => reply);
     const plain = await startFakeUpstream((req) => (req.body?.stream ? stream(["from ", "plain"]) : completion("from plain")));
     cleanups.push(() => plain.close());

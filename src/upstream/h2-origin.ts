@@ -49,6 +49,8 @@ const codeError = (code: string, message: string) => Object.assign(new Error(mes
 export class H2Origins {
   private readonly conns = new Map<string, Conn[]>();
   readonly h1Only = new Set<string>();
+  /** After close(): a connection still being made is dropped once made (it would keep the process alive). */
+  private closed = false;
 
   constructor(private readonly o: H2Options) {}
 
@@ -67,6 +69,7 @@ export class H2Origins {
   }
 
   close(): void {
+    this.closed = true;
     for (const list of this.conns.values()) for (const c of list) c.session?.destroy();
     this.conns.clear();
   }
@@ -113,9 +116,10 @@ export class H2Origins {
         this.retire(origin, conn);
         reject(err);
       };
-      socket.once("error", fail);
+      socket.on("error", fail);
       socket.once("secureConnect", () => {
         clearTimeout(timer);
+        if (this.closed) return void socket.destroy(codeError("UND_ERR_CLOSED", "upstream client closed"));
         if (socket.alpnProtocol !== "h2") {
           this.h1Only.add(origin);
           socket.destroy();

@@ -68,6 +68,8 @@ export interface H2Upstream {
   /** Most streams open at once on any one connection. */
   peakPerConnection: number;
   connections: number;
+  /** Answers whose stream the client closed before their end (a cancelled request). */
+  aborted: number;
   close(): Promise<void>;
 }
 
@@ -94,14 +96,17 @@ async function answer(res: Http2ServerResponse, reply: H2Reply): Promise<void> {
 export async function startH2Upstream(certs: Certs, reply: (req: H2Request) => H2Reply, allowHTTP1 = false): Promise<H2Upstream> {
   const open = new Map<object, number>();
   const ids = new WeakMap<object, number>();
-  const fake: H2Upstream = { url: "", requests: [], peakPerConnection: 0, connections: 0, close: async () => undefined };
+  const fake: H2Upstream = { url: "", requests: [], peakPerConnection: 0, connections: 0, aborted: 0, close: async () => undefined };
   const server = createSecureServer({ key: certs.key, cert: certs.cert, allowHTTP1 }, async (req, res) => {
     // One HTTP/2 session per TLS connection (an HTTP/1.1 request has no stream: its socket).
     const socket = ((req.stream as { session?: object } | undefined)?.session ?? req.socket) as object;
     const now = (open.get(socket) ?? 0) + 1;
     open.set(socket, now);
     fake.peakPerConnection = Math.max(fake.peakPerConnection, now);
-    res.on("close", () => open.set(socket, (open.get(socket) ?? 1) - 1));
+    res.on("close", () => {
+      open.set(socket, (open.get(socket) ?? 1) - 1);
+      if (!res.writableEnded) fake.aborted++;
+    });
     let raw = "";
     for await (const c of req) raw += (c as Buffer).toString();
     const recorded: H2Request = { httpVersion: req.httpVersion, connection: ids.get(socket) ?? 0, path: req.url, body: raw ? JSON.parse(raw) : undefined };
