@@ -6,6 +6,7 @@
  * load generator and the direct run speak plain HTTP/1.1, as clients do. Each row runs on a fresh
  * gateway whose idle RSS is taken first: RSS a process once reached stays with it.
  */
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { prepare, ROOT, startGateway, type TlsUpstream } from "./gateway-process.js";
 import { bodyFor, type Target } from "./load.js";
@@ -36,6 +37,8 @@ export interface StreamRowResult extends StreamRow {
   peakRssMb: number;
   /** TLS connections the fake accepted during the gateway's run (HTTP/2: ~streams ÷ 100). */
   upstreamConnections: number;
+  /** Connects dropped on a full listen queue during the gateway's run (machine-wide; null without /proc). */
+  listenOverflows: number | null;
   gateway: StreamsResult;
   direct: StreamsResult;
 }
@@ -46,6 +49,22 @@ export const streamRowsBudgetS = (): number => STREAM_ROWS.reduce((s, r) => s + 
 async function fakePost(port: number, path: string): Promise<{ connections?: number }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: path.startsWith("/__bench/stats") ? "GET" : "POST" });
   return (await res.json()) as { connections?: number };
+}
+
+/**
+ * TcpExt ListenOverflows from /proc/net/netstat: a server that falls behind accepting fills its
+ * queue (4096 here), the kernel drops the handshake's last ACK, and the client may end with
+ * ECONNRESET. Machine-wide: another process's full queue counts too.
+ */
+function listenOverflows(): number | null {
+  try {
+    const lines = readFileSync("/proc/net/netstat", "utf8").split("\n");
+    const at = lines.findIndex((l) => l.startsWith("TcpExt:"));
+    const value = Number(lines[at + 1]!.split(/\s+/)[lines[at]!.split(/\s+/).indexOf("ListenOverflows")]);
+    return Number.isFinite(value) ? value : null;
+  } catch {
+    return null;
+  }
 }
 
 async function run(target: Target, row: StreamRow): Promise<StreamsResult> {
@@ -61,21 +80,24 @@ async function measureRow(row: StreamRow, fakePort: number, tls: TlsUpstream): P
   try {
     const gateway = await startGateway(setup);
     const auth = { authorization: `Bearer ${setup.key}` };
-    let g: StreamsResult, peakRssMb: number, idleMb: number, upstreamConnections: number;
+    let g: StreamsResult, peakRssMb: number, idleMb: number, upstreamConnections: number, overflows: number | null;
     try {
       await new Promise((r) => setTimeout(r, 1000)); // settled after start
       idleMb = memoryOf(gateway.pid)?.rssMb ?? NaN;
       const before = (await fakePost(fakePort, "/__bench/stats")).connections ?? 0;
       const rss = sampleRss(gateway.pid, 100);
+      const overflows0 = listenOverflows();
       g = await run({ name: "gateway", url: `${gateway.url}/v1/chat/completions`, headers: auth }, row);
       peakRssMb = rss.stop();
+      const overflows1 = listenOverflows();
+      overflows = overflows0 === null || overflows1 === null ? null : overflows1 - overflows0;
       upstreamConnections = ((await fakePost(fakePort, "/__bench/stats")).connections ?? 0) - before;
     } finally {
       await gateway.close();
     }
     const direct = await run({ name: "direct", url: `http://127.0.0.1:${fakePort}/v1/chat/completions`, headers: auth }, row);
     const ownMs = STREAM_SHAPE.chunks * STREAM_SHAPE.gapMs;
-    return { ...row, ownMs, idleMb, peakRssMb, upstreamConnections, gateway: g, direct };
+    return { ...row, ownMs, idleMb, peakRssMb, upstreamConnections, listenOverflows: overflows, gateway: g, direct };
   } finally {
     setup.cleanup();
   }
@@ -123,7 +145,8 @@ export function renderStreams(rows: StreamRowResult[]): string {
     return (
       `${n(r.streams)} streams (starts over ${r.rampMs / 1000} s, each ${r.ownMs / 1000} s): gateway ${side(r.gateway)}; direct ${side(r.direct)}\n` +
       `  gateway RSS idle ${f(r.idleMb, 1)} MB, peak ${f(r.peakRssMb, 1)} MB (${f(perStreamKb(r), 1)} KB per stream above idle); ` +
-      `${n(r.upstreamConnections)} upstream connections (HTTP/2 over TLS)`
+      `${n(r.upstreamConnections)} upstream connections (HTTP/2 over TLS); ` +
+      `connects dropped on a full listen queue during the gateway's run (machine-wide): ${r.listenOverflows ?? "-"}`
     );
   };
   return rows.map(line).join("\n");
