@@ -8,6 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { HZ, meterForeignCpu, processTicks } from "./cpu.js";
 import { prepare, ROOT, startGateway, type TlsUpstream } from "./gateway-process.js";
 import { bodyFor, type Target } from "./load.js";
 import { CORES, firstJsonLine, memoryOf, sampleRss, spawnPinned } from "./proc.js";
@@ -39,6 +40,9 @@ export interface StreamRowResult extends StreamRow {
   upstreamConnections: number;
   /** Connects dropped on a full listen queue during the gateway's run (machine-wide; null without /proc). */
   listenOverflows: number | null;
+  /** The gateway's CPU time during its run (s), and the share of the machine other processes used meanwhile (%). */
+  gatewayCpuS: number;
+  otherCpuPct: number | null;
   gateway: StreamsResult;
   direct: StreamsResult;
 }
@@ -75,20 +79,25 @@ async function run(target: Target, row: StreamRow): Promise<StreamsResult> {
   return result;
 }
 
-async function measureRow(row: StreamRow, fakePort: number, tls: TlsUpstream): Promise<StreamRowResult> {
+async function measureRow(row: StreamRow, fakePort: number, tls: TlsUpstream, fakePid?: number): Promise<StreamRowResult> {
   const setup = prepare(fakePort, undefined, { tls });
   try {
     const gateway = await startGateway(setup);
     const auth = { authorization: `Bearer ${setup.key}` };
     let g: StreamsResult, peakRssMb: number, idleMb: number, upstreamConnections: number, overflows: number | null;
+    let gatewayCpuS: number, otherCpuPct: number | null;
     try {
       await new Promise((r) => setTimeout(r, 1000)); // settled after start
       idleMb = memoryOf(gateway.pid)?.rssMb ?? NaN;
       const before = (await fakePost(fakePort, "/__bench/stats")).connections ?? 0;
       const rss = sampleRss(gateway.pid, 100);
       const overflows0 = listenOverflows();
+      const other = meterForeignCpu(() => [gateway.pid, ...(fakePid ? [fakePid] : [])]);
+      const ticks0 = processTicks(gateway.pid, false);
       g = await run({ name: "gateway", url: `${gateway.url}/v1/chat/completions`, headers: auth }, row);
       peakRssMb = rss.stop();
+      otherCpuPct = other?.stop() ?? null;
+      gatewayCpuS = (processTicks(gateway.pid, false) - ticks0) / HZ;
       const overflows1 = listenOverflows();
       overflows = overflows0 === null || overflows1 === null ? null : overflows1 - overflows0;
       upstreamConnections = ((await fakePost(fakePort, "/__bench/stats")).connections ?? 0) - before;
@@ -97,19 +106,19 @@ async function measureRow(row: StreamRow, fakePort: number, tls: TlsUpstream): P
     }
     const direct = await run({ name: "direct", url: `http://127.0.0.1:${fakePort}/v1/chat/completions`, headers: auth }, row);
     const ownMs = STREAM_SHAPE.chunks * STREAM_SHAPE.gapMs;
-    return { ...row, ownMs, idleMb, peakRssMb, upstreamConnections, listenOverflows: overflows, gateway: g, direct };
+    return { ...row, ownMs, idleMb, peakRssMb, upstreamConnections, listenOverflows: overflows, gatewayCpuS, otherCpuPct, gateway: g, direct };
   } finally {
     setup.cleanup();
   }
 }
 
-export async function measureStreamRows(fakePort: number, tls: TlsUpstream, log: (s: string) => void): Promise<StreamRowResult[]> {
+export async function measureStreamRows(fakePort: number, tls: TlsUpstream, log: (s: string) => void, fakePid?: number): Promise<StreamRowResult[]> {
   await fakePost(fakePort, `/__bench/shape?chunks=${STREAM_SHAPE.chunks}&gapMs=${STREAM_SHAPE.gapMs}`);
   try {
     const rows: StreamRowResult[] = [];
     for (const row of STREAM_ROWS) {
       log(`${row.streams} streams (${STREAM_SHAPE.chunks} chunks ${STREAM_SHAPE.gapMs} ms apart, starts over ${row.rampMs / 1000} s), gateway then direct...`);
-      rows.push(await measureRow(row, fakePort, tls));
+      rows.push(await measureRow(row, fakePort, tls, fakePid));
     }
     return rows;
   } finally {
@@ -149,5 +158,8 @@ export function renderStreams(rows: StreamRowResult[]): string {
       `connects dropped on a full listen queue during the gateway's run (machine-wide): ${r.listenOverflows ?? "-"}`
     );
   };
-  return rows.map(line).join("\n");
+  // As report.ts's OTHER_CPU_WARN_PCT: a run that shared the machine is not the gateway's figure.
+  const busy = rows.filter((r) => (r.otherCpuPct ?? 0) > 5).map((r) => `${n(r.streams)} (${f(r.otherCpuPct!)} %)`);
+  const warning = busy.length ? [`WARNING: other processes used the machine during the gateway's run of ${busy.join(", ")}: p50 is skewed.`] : [];
+  return [...rows.map(line), ...warning].join("\n");
 }

@@ -169,7 +169,7 @@ async function bench(fake: { port: number; pid: number; tls: TlsUpstream }, bare
       (id) => cases.find((c) => c.case.id === id)?.gateway.rps ?? null,
     );
     // Each stream row on gateways of their own: RSS a process once reached stays with it.
-    const streams = await measureStreamRows(fake.port, fake.tls, log);
+    const streams = await measureStreamRows(fake.port, fake.tls, log, fake.pid);
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
     const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, streams, fleet };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
@@ -207,7 +207,7 @@ async function main(): Promise<void> {
     const { port, tlsPort, caFile } = await firstJsonLine<{ port: number; tlsPort: number; caFile: string }>(fake, "fake upstream");
     const tls = { tlsPort, caFile };
     if (opts.streams) {
-      const rows = await measureStreamRows(port, tls, log);
+      const rows = await measureStreamRows(port, tls, log, fake.pid);
       process.stdout.write(`\n${renderStreams(rows)}\n\n${renderTargets(streamTargets(rows))}\n`);
       return;
     }
