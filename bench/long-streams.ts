@@ -154,6 +154,7 @@ export function renderStreams(rows: StreamRowResult[]): string {
     return (
       `${n(r.streams)} streams (starts over ${r.rampMs / 1000} s, each ${r.ownMs / 1000} s): gateway ${side(r.gateway)}; direct ${side(r.direct)}\n` +
       `  gateway RSS idle ${f(r.idleMb, 1)} MB, peak ${f(r.peakRssMb, 1)} MB (${f(perStreamKb(r), 1)} KB per stream above idle); ` +
+      `gateway CPU ${f(r.gatewayCpuS, 1)} s (${f((r.gatewayCpuS * 1000) / r.streams, 2)} ms per stream), other processes ${f(r.otherCpuPct ?? NaN)} % of the machine;\n  ` +
       `${n(r.upstreamConnections)} upstream connections (HTTP/2 over TLS); ` +
       `connects dropped on a full listen queue during the gateway's run (machine-wide): ${r.listenOverflows ?? "-"}`
     );
