@@ -47,8 +47,8 @@ export interface StreamRowResult extends StreamRow {
   direct: StreamsResult;
 }
 
-/** Minutes the rows take (both targets, start-up, the drain), for the bench's estimate. */
-export const streamRowsBudgetS = (): number => STREAM_ROWS.reduce((s, r) => s + 2 * (r.rampMs / 1000 + 22) + 5, 0);
+/** Seconds the rows take (both targets, start-up, a gateway a few seconds behind), for the bench's estimate. */
+export const streamRowsBudgetS = (): number => STREAM_ROWS.reduce((s, r) => s + 2 * (r.rampMs / 1000 + 30) + 8, 0);
 
 async function fakePost(port: number, path: string): Promise<{ connections?: number }> {
   const res = await fetch(`http://127.0.0.1:${port}${path}`, { method: path.startsWith("/__bench/stats") ? "GET" : "POST" });
