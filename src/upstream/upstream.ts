@@ -27,6 +27,8 @@ export interface PoolSettings {
   streamsPerConnection?: number;
   /** A PEM file of CAs trusted besides Node's own (a private CA in front of a provider, the bench's fake). */
   caFile?: string;
+  /** The providers' base URLs: when every one is https over HTTP/2, warm() leaves undici unloaded. */
+  baseUrls?: string[];
 }
 
 export interface UpstreamResponse {
@@ -59,8 +61,13 @@ export class Upstream {
     if (pool.http2 !== false) this.h2 = new H2Origins({ ...timeouts, streamsPerConnection, secureContext: this.tls });
   }
 
-  /** Loads the HTTP client now, so the first upstream call does not wait for it. */
+  /**
+   * Loads the HTTP/1.1 client now, so the first upstream call does not wait for it; not when
+   * every provider is https over HTTP/2: undici would be ~20 MB of RSS no request uses (it still
+   * loads on first use, for an http:// BYOK endpoint or a server without h2).
+   */
   warm(): void {
+    if (this.h2 && this.pool.baseUrls?.every((u) => u.startsWith("https:"))) return;
     void this.load();
   }
 
