@@ -8,9 +8,15 @@
  * counts requests and TCP connections: a client that reuses connections opens few.
  * POST /__bench/shape?chunks=N&gapMs=M makes streamed answers long (N content events M ms
  * apart, the shape of real LLM traffic); chunks=0 restores the default burst.
+ * `--tls`: also an HTTP/2-over-TLS port (certificates made at start, bench/tls.ts; HTTP/1.1 too
+ * through ALPN), printed as {"port","tlsPort","caFile"}: the gateway reaches it as it reaches a
+ * real provider, while the direct runs and the load generator keep the plain HTTP/1.1 port.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createSecureServer, type Http2ServerRequest, type Http2ServerResponse } from "node:http2";
 import { isMain } from "./main.js";
+import { makeCerts } from "./tls.js";
+import { ticker } from "./ticker.js";
 
 const CREATED = 1_732_000_000;
 const MODEL = "gpt-4o-mini-2024-07-18";
@@ -67,25 +73,47 @@ const STREAM_RE = /"stream"\s*:\s*true/;
 /** One content event of a long stream, encoded once: 1,000 streams send 10,000 a second. */
 const WORD = Buffer.from(chunk([delta({ content: "word " })]));
 
-/** `chunks` content events `gapMs` apart, then finish, usage and [DONE]. */
-function slowStream(res: ServerResponse, chunks: number, gapMs: number): void {
+type Req = IncomingMessage | Http2ServerRequest;
+/** What the handlers use of an HTTP/1.1 or an HTTP/2 (compat) response. */
+interface Res {
+  writeHead(status: number, headers?: Record<string, string | number>): unknown;
+  write(chunk: Buffer): boolean;
+  end(chunk: Buffer | string): unknown;
+  end(): unknown;
+}
+const gone = (res: Res) => ("stream" in res ? (res as Http2ServerResponse).stream.destroyed : (res as ServerResponse).destroyed);
+
+/**
+ * `chunks` content events `gapMs` apart, then finish, usage and [DONE]. One shared ticker per
+ * gap (ticker.ts) rather than a timer per stream: 10,000 streams are one timer and one queue.
+ */
+function slowStream(res: Res, chunks: number, gapMs: number): void {
   res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
-  res.write(streamEvents[0]);
+  res.write(streamEvents[0]!);
   let sent = 0;
-  const timer = setInterval(() => {
-    if (res.destroyed) return clearInterval(timer);
-    if (sent++ < chunks) return void res.write(WORD);
-    clearInterval(timer);
+  ticker(gapMs).add(() => {
+    if (gone(res)) return false;
+    if (sent++ < chunks) return (res.write(WORD), true);
     for (const e of streamEvents.slice(-3)) res.write(e); // finish, usage, [DONE]
     res.end();
-  }, gapMs);
+    return false;
+  });
 }
 
-export function startFake(port: number): Promise<number> {
+/** Room for a burst of 10,000 connects (the kernel caps it at net.core.somaxconn). */
+const BACKLOG = 4096;
+
+export interface FakePorts {
+  port: number;
+  tlsPort?: number;
+  caFile?: string;
+}
+
+export async function startFake(port: number, tls = false): Promise<FakePorts> {
   let latencyMs = 0;
   const shape = { chunks: 0, gapMs: 0 };
   const stats = { requests: 0, connections: 0 };
-  const answer = (res: ServerResponse, stream: boolean) => {
+  const answer = (res: Res, stream: boolean) => {
     if (stream && shape.chunks > 0) return void slowStream(res, shape.chunks, shape.gapMs);
     if (stream) {
       res.writeHead(200, { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache" });
@@ -96,7 +124,7 @@ export function startFake(port: number): Promise<number> {
       res.end(completionBody);
     }
   };
-  const handle = (req: IncomingMessage, res: ServerResponse, body: string) => {
+  const handle = (req: Req, res: Res, body: string) => {
     const url = req.url ?? "";
     if (req.method === "POST" && url.startsWith("/__bench/shape")) {
       const q = new URL(url, "http://x").searchParams;
@@ -117,17 +145,33 @@ export function startFake(port: number): Promise<number> {
       res.end('{"error":{"message":"not found","type":"invalid_request_error"}}');
     }
   };
-  const server = createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
+  const onRequest = (req: Req, res: Res) => {
     let body = "";
     req.setEncoding("utf8");
     req.on("data", (d: string) => (body += d));
     req.on("end", () => handle(req, res, body));
-  });
+  };
+  const server = createServer({ keepAliveTimeout: 60_000 }, onRequest);
   server.on("connection", () => stats.connections++);
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  const plain = await listen(server, port);
+  if (!tls) return { port: plain };
+  const certs = makeCerts();
+  process.once("exit", certs.cleanup);
+  // 100 streams per connection, as providers' fronts advertise; the gateway opens more connections.
+  const secure = createSecureServer({ key: certs.key, cert: certs.cert, allowHTTP1: true, settings: { maxConcurrentStreams: 100 } }, (req, res) =>
+    onRequest(req, res as unknown as Res),
+  );
+  secure.on("secureConnection", () => stats.connections++);
+  return { port: plain, tlsPort: await listen(secure, 0), caFile: certs.caFile };
+}
+
+function listen(server: { listen(o: object, cb: () => void): unknown; address(): unknown }, port: number): Promise<number> {
+  return new Promise((resolve) => server.listen({ port, host: "127.0.0.1", backlog: BACKLOG }, () => resolve((server.address() as { port: number }).port)));
 }
 
 if (isMain(import.meta.url)) {
-  const port = await startFake(Number(process.argv[2] ?? 0));
-  process.stdout.write(`${JSON.stringify({ port })}\n`);
+  const args = process.argv.slice(2);
+  const ports = await startFake(Number(args.find((a) => /^\d+$/.test(a)) ?? 0), args.includes("--tls"));
+  for (const sig of ["SIGTERM", "SIGINT"] as const) process.once(sig, () => process.exit(0)); // runs the certs' cleanup
+  process.stdout.write(`${JSON.stringify(ports)}\n`);
 }

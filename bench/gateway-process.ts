@@ -22,10 +22,17 @@ export interface BenchSetup {
   cleanup(): void;
 }
 
-export function benchConfig(fakePort: number): Record<string, unknown> {
+/** The fake's HTTP/2-over-TLS port and the CA that signed its certificate (fake-upstream.ts --tls). */
+export interface TlsUpstream {
+  tlsPort: number;
+  caFile: string;
+}
+
+export function benchConfig(fakePort: number, tls?: TlsUpstream): Record<string, unknown> {
+  const baseUrl = tls ? `https://127.0.0.1:${tls.tlsPort}/v1` : `http://127.0.0.1:${fakePort}/v1`;
   return {
-    server: { host: "127.0.0.1" },
-    providers: { openai: { baseUrl: `http://127.0.0.1:${fakePort}/v1`, apiKey: "sk-bench-upstream-0000" } },
+    server: { host: "127.0.0.1", ...(tls && { upstream: { caFile: tls.caFile } }) },
+    providers: { openai: { baseUrl, apiKey: "sk-bench-upstream-0000" } },
     models: [
       {
         id: "openai/gpt-4o-mini",
@@ -50,11 +57,11 @@ function cli(args: string[]): string {
  * Temp dir with the config and a database (a SQLite file there, or the PostgreSQL URL given) holding one funded key;
  * with `cache`, the response cache enabled and the key opted in for any temperature (cache.ts).
  */
-export function prepare(fakePort: number, database?: string, opts: { cache?: boolean } = {}): BenchSetup {
+export function prepare(fakePort: number, database?: string, opts: { cache?: boolean; tls?: TlsUpstream } = {}): BenchSetup {
   const dir = mkdtempSync(join(tmpdir(), "gw-bench-"));
   const config = join(dir, "gateway.config.json");
   const db = database ?? join(dir, "gateway.db");
-  writeFileSync(config, JSON.stringify({ ...benchConfig(fakePort), ...(opts.cache && { cache: { enabled: true } }) }, null, 2));
+  writeFileSync(config, JSON.stringify({ ...benchConfig(fakePort, opts.tls), ...(opts.cache && { cache: { enabled: true } }) }, null, 2));
   const common = ["--config", config, "--db", db, "--json"];
   const cacheFlag = opts.cache ? ["--cache-nondeterministic"] : [];
   const created = JSON.parse(cli(["keys", "create", "--name", "bench", ...cacheFlag, ...common])) as { key: string };

@@ -1,17 +1,16 @@
 /**
  * Memory and start-up only, the cheap part of `npm run bench` (issue 16's targets: idle RSS
  * ≤ 60 MB, peak ≤ 120 MB at 50 connections, ready ≤ 300 ms):
- *   node dist/bench/memory.js [--runs 5] [--duration 5] [--no-load] [--long-streams] [--node-flags=--max-semi-space-size=1]
+ *   node dist/bench/memory.js [--runs 5] [--duration 5] [--no-load] [--node-flags=--max-semi-space-size=1]
  * `gateway serve` ready time (best and median of --runs cold starts), RSS 1 s after start,
- * then peak RSS under 50 connections, non-streamed and streamed, against the fake upstream;
- * with --long-streams, 1,000 streams at once (20 chunks 100 ms apart) and their peak RSS.
+ * then peak RSS under 50 connections, non-streamed and streamed, against the fake upstream.
+ * The RSS of 1,000 and 10,000 open streams: `npm run bench -- --streams` (long-streams.ts).
  * Throughput is not reported: on a shared machine it says little; RSS and start-up do.
  */
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { measureReady, prepare, ROOT, startGateway } from "./gateway-process.js";
 import { measure } from "./load.js";
-import { LONG_STREAMS, measureLongStreams } from "./long-streams.js";
 import { readFileSync } from "node:fs";
 import { CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 
@@ -20,7 +19,6 @@ const { values: opts } = parseArgs({
     runs: { type: "string", default: "5" },
     duration: { type: "string", default: "5" },
     "no-load": { type: "boolean", default: false },
-    "long-streams": { type: "boolean", default: false },
     "node-flags": { type: "string", default: "" },
   },
 });
@@ -64,13 +62,6 @@ try {
     await sleep(500);
     const after = memoryOf(gw.pid);
     process.stdout.write(`after load: RSS ${mb(after?.rssMb)}, high-water mark ${mb(after?.hwmMb)}\n`);
-  }
-  if (opts["long-streams"]) {
-    const target = { name: "gateway" as const, url: `${gw.url}/v1/chat/completions`, headers: { authorization: `Bearer ${setup.key}` } };
-    const direct = { name: "direct" as const, url: `http://127.0.0.1:${fakePort}/v1/chat/completions`, headers: target.headers };
-    const long = await measureLongStreams(target, direct, fakePort, gw.pid);
-    const g = long.gateway;
-    process.stdout.write(`${LONG_STREAMS.concurrency} long streams: gateway p50 ${g.p50Ms.toFixed(0)} ms, failed ${g.failed}, peak RSS ${mb(g.peakRssMb)}\n`);
   }
   await gw.close();
 } finally {

@@ -2,13 +2,14 @@
  * `npm run bench`: the gateway against a bare Node pass-through proxy (bare-proxy.ts, the
  * ceiling for a Node gateway) and the fake upstream directly, 8 cases
  * ({non-streamed, streamed} × {1, 50} connections × {0, 50} ms upstream latency), plus
- * streaming TTFB, 1,000 long streams at once, `gateway serve` ready time, idle RSS and RSS
- * across repeated runs.
+ * streaming TTFB, `gateway serve` ready time, idle RSS and RSS across repeated runs, and the
+ * stream rows: 1,000 and 10,000 concurrent 20-second streams (long-streams.ts).
  * Options: --duration <s> (default 5), --warmup <s> (default 1), --out <file>.
  * --observability: only metrics + request log on vs off (observability.ts), about 5 minutes.
  * --messages: only POST /v1/messages vs chat completions, streamed (messages.ts), about 1 minute.
  * --cache: only a response-cache hit vs a bare proxy round trip, CPU per request (cache.ts), about 40 s.
  * --fleet: only one process on PostgreSQL + Redis vs the same on SQLite, alternating rounds (fleet.ts), about 90 s.
+ * --streams: only the stream rows (1,000 and 10,000 streams of 20 s, long-streams.ts), about 3 minutes.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -17,13 +18,14 @@ import { sampleCheck, ttfbLoop } from "./check.js";
 import { meterForeignCpu } from "./cpu.js";
 import { measureReady, prepare, ROOT, startGateway, type BenchSetup } from "./gateway-process.js";
 import { measure, type Case, type Measurement, type Target } from "./load.js";
-import { LONG_STREAMS, measureLongStreams } from "./long-streams.js";
 import { compareFleet, fleetTargets, measureFleet, renderFleet } from "./fleet.js";
+import { measureStreamRows, renderStreams, streamRowsBudgetS, streamTargets } from "./long-streams.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compareObservability, observabilityBudgetS, observabilityTargets, renderObservability } from "./observability.js";
 import { compareMessages, messagesBudgetS, renderMessages } from "./messages.js";
 import { cacheBudgetS, compareCache, renderCache } from "./cache.js";
-import { compare, evaluate, OTHER_CPU_WARN_PCT, render, writeJson, type BenchResults, type CaseResult } from "./report.js";
+import { compare, evaluate, OTHER_CPU_WARN_PCT, render, renderTargets, writeJson, type BenchResults, type CaseResult } from "./report.js";
+import type { TlsUpstream } from "./gateway-process.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -34,6 +36,7 @@ const { values: opts } = parseArgs({
     messages: { type: "boolean", default: false },
     cache: { type: "boolean", default: false },
     fleet: { type: "boolean", default: false },
+    streams: { type: "boolean", default: false },
   },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
@@ -133,7 +136,7 @@ const LAYOUT = canPin
   ? `Pinned: gateway on core ${CORES.gateway}; load generator, fake upstream and TTFB client on core ${CORES.load}.`
   : "Not pinned (no taskset or a single core): numbers are noisier.";
 
-async function bench(fake: { port: number; pid: number }, bare: { port: number; pid: number }, setup: BenchSetup): Promise<BenchResults> {
+async function bench(fake: { port: number; pid: number; tls: TlsUpstream }, bare: { port: number; pid: number }, setup: BenchSetup): Promise<BenchResults> {
   log("gateway serve ready time (3 cold starts)...");
   const ready = await measureReady(setup);
   const gateway = await startGateway(setup);
@@ -159,10 +162,6 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
     await setLatency(fake.port, 0);
     const ttfb = await measureTtfb(gw, direct);
     const rss = await measureRss(gw, gateway.pid, cases, idleMb);
-    // Last: 1,000 streams raise RSS for good (freed memory stays with the process), which would
-    // otherwise show as growth across the repeated runs.
-    log(`${LONG_STREAMS.concurrency} long streams at once (${LONG_STREAMS.chunks} chunks ${LONG_STREAMS.gapMs} ms apart), gateway then direct...`);
-    const longStreams = await measureLongStreams(gw, direct, fake.port, gateway.pid);
     await gateway.close(); // one gateway at a time on the gateway's core
     log("the PostgreSQL + Redis store (a gateway of its own on a fresh database)...");
     const fleet = await measureFleet(
@@ -171,8 +170,10 @@ async function bench(fake: { port: number; pid: number }, bare: { port: number; 
       timing,
       (id) => cases.find((c) => c.case.id === id)?.gateway.rps ?? null,
     );
+    // Each stream row on gateways of their own: RSS a process once reached stays with it.
+    const streams = await measureStreamRows(fake.port, fake.tls, log, fake.pid);
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
-    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, longStreams, fleet };
+    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, streams, fleet };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
     return { ...base, targets: [...evaluate(base), ...fleetTargets(fleet)], valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
   } finally {
@@ -185,7 +186,7 @@ async function main(): Promise<void> {
     20 +
     CASES.length * 3 * (timing.warmupS + timing.durationS) +
     REPEATS * (Math.min(timing.durationS, 3) + 0.5) +
-    14 +
+    streamRowsBudgetS() +
     observabilityBudgetS(timing) +
     messagesBudgetS(timing) +
     cacheBudgetS(timing);
@@ -198,14 +199,22 @@ async function main(): Promise<void> {
           ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
           : opts.observability
             ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
-            : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + ${LONG_STREAMS.concurrency} long streams, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+            : opts.streams
+              ? `bench --streams: 1,000 and 10,000 streams of 20 s, gateway vs direct, ~${Math.round(streamRowsBudgetS())} s`
+              : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + the stream rows, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
   );
   pinSelf(CORES.load);
-  const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js")]);
+  const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js"), "--tls"]);
   let bareProxy: ReturnType<typeof spawnPinned> | undefined;
   let setup: BenchSetup | undefined;
   try {
-    const { port } = await firstJsonLine<{ port: number }>(fake, "fake upstream");
+    const { port, tlsPort, caFile } = await firstJsonLine<{ port: number; tlsPort: number; caFile: string }>(fake, "fake upstream");
+    const tls = { tlsPort, caFile };
+    if (opts.streams) {
+      const rows = await measureStreamRows(port, tls, log, fake.pid);
+      process.stdout.write(`\n${renderStreams(rows)}\n\n${renderTargets(streamTargets(rows))}\n`);
+      return;
+    }
     if (opts.messages) {
       process.stdout.write(`\n${renderMessages(await compareMessages(port, timing))}\n`);
       return;
@@ -227,7 +236,7 @@ async function main(): Promise<void> {
       return;
     }
     setup = prepare(port);
-    const results = await bench({ port, pid: fake.pid! }, { port: bare.port, pid: bareProxy.pid! }, setup);
+    const results = await bench({ port, pid: fake.pid!, tls }, { port: bare.port, pid: bareProxy.pid! }, setup);
     // A response-cache hit against the bare proxy's round trip (issue 28).
     results.cache = await compareCache(port, { port: bare.port, pid: bareProxy.pid! }, timing);
     // Last, in its own gateway processes: metrics and the request log on vs off (issue 14).

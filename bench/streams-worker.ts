@@ -1,8 +1,11 @@
 /**
- * Long streams, the shape of real LLM traffic: N streamed requests at once, each answered by
- * the fake in `chunks` events `gapMs` apart, timed from send to the last byte.
+ * Long streams, the shape of real LLM traffic: N streamed requests, their starts spread evenly
+ * over `rampMs` (a burst of 10,000 connects at one instant measures the accept queue, not the
+ * gateway), each answered by the fake in `chunks` events `gapMs` apart and timed from its own
+ * send to its last byte. One socket per stream, no client-side cap: 10,000 streams are 10,000
+ * sockets in this process, within the 20,000 open files a process may have here.
  *   node dist/bench/streams-worker.js '<StreamsSpec JSON>'
- * prints one JSON line (StreamsResult). No client-side socket cap: every stream is concurrent.
+ * prints one JSON line (StreamsResult).
  */
 import { Agent, request } from "node:http";
 import { isMain } from "./main.js";
@@ -13,6 +16,8 @@ export interface StreamsSpec {
   body: string;
   headers: Record<string, string>;
   concurrency: number;
+  /** Starts spread evenly over this long (0: all at once). */
+  rampMs?: number;
 }
 
 export interface StreamsResult {
@@ -21,29 +26,56 @@ export interface StreamsResult {
   p50Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** The most streams open at once (sent, last byte not yet in). */
+  peakOpen: number;
+  /** Why streams failed: error code or HTTP status, counted. */
+  failures: Record<string, number>;
 }
 
-function one(spec: StreamsSpec, agent: Agent): Promise<number | null> {
+const END = "data: [DONE]\n\n";
+
+function one(spec: StreamsSpec, agent: Agent, open: { now: number; peak: number }, failures: Record<string, number>): Promise<number | null> {
   return new Promise((resolve) => {
     const t0 = performance.now();
+    open.peak = Math.max(open.peak, ++open.now);
+    const done = (t: number | null, why?: string) => {
+      open.now--;
+      if (why) failures[why] = (failures[why] ?? 0) + 1;
+      resolve(t);
+    };
     const req = request(spec.url, { method: "POST", agent, headers: { "content-type": "application/json", ...spec.headers } }, (res) => {
       let tail = "";
       res.setEncoding("utf8");
-      res.on("data", (d: string) => void (tail = (tail + d).slice(-64)));
-      res.on("end", () => resolve(res.statusCode === 200 && tail.endsWith("data: [DONE]\n\n") ? performance.now() - t0 : null));
-      res.on("error", () => resolve(null));
+      res.on("data", (d: string) => void (tail = (tail + d).slice(-END.length)));
+      res.on("end", () => {
+        if (res.statusCode !== 200) done(null, `http_${res.statusCode}`);
+        else if (tail !== END) done(null, "no [DONE]");
+        else done(performance.now() - t0);
+      });
+      res.on("error", (e: NodeJS.ErrnoException) => done(null, e.code ?? "response error"));
     });
-    req.setTimeout(60_000, () => req.destroy());
-    req.on("error", () => resolve(null));
+    req.setTimeout(60_000, () => req.destroy(Object.assign(new Error("idle"), { code: "idle 60 s" })));
+    req.on("error", (e: NodeJS.ErrnoException) => done(null, e.code ?? "request error"));
     req.end(spec.body);
   });
 }
 
 export async function runStreams(spec: StreamsSpec): Promise<StreamsResult> {
   const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-  const times = await Promise.all(Array.from({ length: spec.concurrency }, () => one(spec, agent)));
+  const open = { now: 0, peak: 0 };
+  const failures: Record<string, number> = {};
+  const step = (spec.rampMs ?? 0) / spec.concurrency;
+  const t0 = performance.now();
+  const started: Array<Promise<number | null>> = [];
+  for (let i = 0; i < spec.concurrency; i++) {
+    const wait = t0 + i * step - performance.now();
+    if (wait >= 1) await new Promise((r) => setTimeout(r, wait));
+    started.push(one(spec, agent, open, failures));
+  }
+  const times = await Promise.all(started);
   const ok = times.filter((t): t is number => t !== null).sort((a, b) => a - b);
-  return { ok: ok.length, failed: times.length - ok.length, p50Ms: percentile(ok, 50), p99Ms: percentile(ok, 99), maxMs: ok.at(-1) ?? NaN };
+  const p = (q: number) => percentile(ok, q);
+  return { ok: ok.length, failed: times.length - ok.length, p50Ms: p(50), p99Ms: p(99), maxMs: ok.at(-1) ?? NaN, peakOpen: open.peak, failures };
 }
 
 if (isMain(import.meta.url)) {

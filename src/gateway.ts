@@ -90,7 +90,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const timer = setInterval(() => void auth.flush().catch(() => undefined), TOUCH_MS);
   timer.unref();
 
-  const upstream = new Upstream(config.server.timeouts, config.server.upstream.maxConnections);
+  const baseUrls = [...instances.values()].map((i) => i.settings.baseUrl);
+  const upstream = new Upstream(config.server.timeouts, { ...config.server.upstream, baseUrls });
   const pending = new Set<Promise<unknown>>();
   const stopping = new AbortController();
   const journal = new InflightJournal(store);

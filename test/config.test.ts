@@ -32,7 +32,13 @@ describe("config", () => {
     expect(config.database).toBe(join(dir, "data/g.db"));
     expect(config.limits.key).toEqual({ requests: 600, window: 60 });
     expect(config.retry).toEqual({ initialInterval: 500, maxInterval: 30000, exponent: 1.5, maxElapsedTime: 10000 });
-    expect(config.server.upstream).toEqual({ maxEventBytes: 1048576, maxResponseBytes: 33554432, maxConnections: 10000 });
+    expect(config.server.upstream).toEqual({
+      maxEventBytes: 1048576,
+      maxResponseBytes: 33554432,
+      maxConnections: 10000,
+      http2: true,
+      streamsPerConnection: 100,
+    });
     expect(config.server.timeouts.stream).toBe(600000);
     expect(() => parseConfig({ retry: { maxElapsedTime: 120001 } })).toThrow(/retry\.maxElapsedTime/);
   });

@@ -98,7 +98,8 @@ const STREAM_END_MS = 2_000;
 function listen(server: Server, host: string, port: number): Promise<Server> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, host, () => {
+    // A burst of connects (10,000 streams opening) is not dropped: the kernel caps it at somaxconn.
+    server.listen({ port, host, backlog: 4096 }, () => {
       server.off("error", reject);
       resolve(server);
     });

@@ -111,6 +111,14 @@ const UpstreamCaps = z.strictObject({
    * and an LLM stream lasts seconds: a small pool queues streams behind each other.
    */
   maxConnections: z.number().int().positive().default(10_000),
+  /**
+   * https origins over HTTP/2, up to `streamsPerConnection` requests per connection: 10,000
+   * open streams hold ~100 upstream sockets, not 10,000 (docs/limits.md, "HTTP/2 to providers").
+   */
+  http2: z.boolean().default(true),
+  streamsPerConnection: z.number().int().min(1).max(1000).default(100),
+  /** A PEM file of CAs trusted besides Node's own (relative: to the config file). */
+  caFile: z.string().min(1).optional(),
 });
 
 const REDIS_URL = /^rediss?:\/\/\S+$/;

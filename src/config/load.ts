@@ -78,6 +78,11 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   if (!config) throw new UsageError((await lines([...unset, ...invalid])).join("\n"));
   // A relative database path is relative to the config file, not to wherever the CLI runs.
   if (found.config?.database && !isUrl(config.database)) config.database = resolve(dirname(found.filepath), config.database);
+  const caFile = config.server.upstream.caFile;
+  if (caFile) {
+    const path = (config.server.upstream.caFile = resolve(dirname(found.filepath), caFile));
+    if (!isFile(path)) throw new UsageError((await lines([{ path: ["server", "upstream", "caFile"], message: `${path}: no such file` }])).join("\n"));
+  }
   rememberSource(config, found.filepath);
   if (!isUrl(config.database) && isDirectory(config.database)) {
     throw new UsageError(
@@ -85,6 +90,14 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
     );
   }
   return { config, file: found.filepath, unset: unset.length ? await lines(unset) : [] };
+}
+
+function isFile(path: string): boolean {
+  try {
+    return statSync(path).isFile();
+  } catch {
+    return false;
+  }
 }
 
 function isDirectory(path: string): boolean {

@@ -8,7 +8,7 @@ import type { Config } from "../config/config.js";
 import type { ProviderInstance } from "../plugin/load.js";
 import type { ModelInfo } from "../plugin/contract.js";
 import type { CatalogModel, Store } from "../store/index.js";
-import { Upstream } from "../upstream/upstream.js";
+import { bodyJson, Upstream } from "../upstream/upstream.js";
 import { UpstreamFailure } from "../plugin/failure.js";
 
 export interface SyncReport {
@@ -68,7 +68,7 @@ async function listLive(instance: ProviderInstance, upstream: Upstream): Promise
   const { plugin, settings } = instance;
   const req = await plugin.models!.request({ settings, apiKey: settings.apiKey ?? "" });
   const res = await upstream.send({ method: "GET", ...req }, plugin, AbortSignal.timeout(LIST_TIMEOUT_MS));
-  return plugin.models!.response(await res.body.json());
+  return plugin.models!.response(await bodyJson(res));
 }
 
 export async function syncModels(config: Config, store: Store, instances: Map<string, ProviderInstance>, now = Date.now()): Promise<SyncReport> {
@@ -76,7 +76,7 @@ export async function syncModels(config: Config, store: Store, instances: Map<st
   const bundled = (await bundledCatalog())(now);
   const known = new Set(bundled.map((m) => m.id));
   const live = new Map<string, CatalogModel>();
-  const upstream = new Upstream(config.server.timeouts);
+  const upstream = new Upstream(config.server.timeouts, config.server.upstream);
   const asked = [...instances.values()].filter(listable);
   let results: PromiseSettledResult<ModelInfo[]>[];
   try {

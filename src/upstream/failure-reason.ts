@@ -20,6 +20,11 @@ const BY_CODE: Record<string, string> = {
   EPIPE: "reset",
   UND_ERR_SOCKET: "reset",
   UND_ERR_CLOSED: "reset",
+  // HTTP/2 (src/upstream/h2-origin.ts): the stream or the whole connection was reset or went away.
+  ERR_HTTP2_STREAM_ERROR: "reset",
+  ERR_HTTP2_SESSION_ERROR: "reset",
+  ERR_HTTP2_GOAWAY_SESSION: "reset",
+  ERR_HTTP2_STREAM_CANCEL: "reset",
   EHOSTUNREACH: "unreachable",
   ENETUNREACH: "unreachable",
 };
@@ -28,12 +33,16 @@ const BY_CODE: Record<string, string> = {
 function reasonOfCode(code: string): string {
   const known = BY_CODE[code];
   if (known) return known;
-  if (/CERT|TLS|SSL/.test(code)) return "tls";
+  if (/CERT|TLS|SSL|^UNABLE_TO_/.test(code)) return "tls";
   return "network";
 }
 
-/** A Node or undici error code (`ECONNRESET`, `UND_ERR_SOCKET`), as opposed to an adapter's message. */
-export const isErrorCode = (s: unknown): s is string => typeof s === "string" && /^(E[A-Z_]+|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|[A-Z_]*CERT[A-Z_]*)$/.test(s);
+/**
+ * A Node or undici error code (`ECONNRESET`, `UND_ERR_SOCKET`, OpenSSL's `UNABLE_TO_VERIFY_LEAF_SIGNATURE`
+ * for a certificate no trusted CA signed), as opposed to an adapter's message.
+ */
+export const isErrorCode = (s: unknown): s is string =>
+  typeof s === "string" && /^(E[A-Z_]+|UND_ERR_[A-Z_]+|ERR_[A-Z0-9_]+|[A-Z_]*CERT[A-Z_]*|UNABLE_TO_[A-Z_]+)$/.test(s);
 
 /** The reason of one failed attempt; `provider_error` when the provider said so inside its answer (an error event). */
 export function failureReason(err: UpstreamFailure): string {

@@ -5,7 +5,7 @@
  * The result never carries the key or upstream text (bodies can quote key fragments).
  */
 import type { ProviderInstance } from "../plugin/load.js";
-import { Upstream } from "./upstream.js";
+import { bodyJson, Upstream } from "./upstream.js";
 import { UpstreamFailure } from "../plugin/failure.js";
 
 type KeyStatus = "accepted" | "rejected" | "unreachable" | "failed" | "no_key" | "unchecked";
@@ -32,7 +32,7 @@ export async function checkKey(instance: ProviderInstance, timeoutMs = TIMEOUT_M
   try {
     const req = await plugin.models.request({ settings, apiKey: settings.apiKey ?? "" });
     const res = await upstream.send({ method: "GET", ...req }, plugin, AbortSignal.timeout(timeoutMs));
-    const models = plugin.models.response(await res.body.json());
+    const models = plugin.models.response(await bodyJson(res));
     return { provider, status: "accepted", detail: `accepted (${models.length} model${models.length === 1 ? "" : "s"} listed)` };
   } catch (err) {
     return { provider, ...describe(err, timeoutMs) };
