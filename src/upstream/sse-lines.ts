@@ -81,6 +81,7 @@ export class SseLines {
 
   private dispatch(): void {
     const { data, event } = this;
+    if (this.held > this.maxEventBytes) throw new InvalidAnswer(`upstream stream event over ${this.maxEventBytes} bytes`);
     this.held = 0;
     this.data = this.event = undefined;
     if (data !== undefined) this.onEvent(event, data);
