@@ -10,6 +10,8 @@ import {
   type Feature,
   type ProviderDescription,
   type ProviderPlugin,
+  type StreamDelta,
+  type UpstreamEvent,
   type UpstreamRequest,
 } from "../../src/plugin/contract.js";
 import { OPENAI_DIALECT, PLAIN_DIALECT, toOpenAIBody, type Dialect } from "./request.js";
@@ -74,6 +76,10 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
   const fromWire = options.transformResponse ?? ((json: unknown) => json);
   const trimmed = (url: string) => url.replace(/\/+$/, "");
   const features = options.features ?? OPENAI_FEATURES;
+  const translator = (ctx: CallContext) => {
+    const reader = new ChunkReader(options.name);
+    return (event: UpstreamEvent, emit: (d: StreamDelta) => void) => reader.read(fromWire(event.data, ctx), emit);
+  };
   return defineProvider({
     name: options.name,
     describe: options.describe,
@@ -91,9 +97,15 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
       },
       response: (json, ctx) => fromChatCompletion(fromWire(json, ctx), options.name),
       async *stream(events, ctx) {
-        const reader = new ChunkReader(options.name);
-        for await (const event of events) yield* reader.read(fromWire(event.data, ctx));
+        const translate = translator(ctx);
+        const out: StreamDelta[] = [];
+        for await (const event of events) {
+          translate(event, (d) => out.push(d));
+          yield* out.splice(0);
+        }
       },
+      // What the core uses for every OpenAI-format provider (SSE relayed by push); `stream` is the same translation.
+      streamEvents: translator,
     },
     ...(options.embeddings ? { embeddings: openaiEmbeddings(options.name, options.embeddings, headers) } : {}),
     models: {

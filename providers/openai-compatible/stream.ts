@@ -24,21 +24,23 @@ interface Call {
 
 /** One per stream: it remembers the calls seen so far in each choice. */
 export class ChunkReader {
-  private readonly calls = new Map<number, Call[]>();
+  /** Made at the first tool call: most streams have none. */
+  private calls: Map<number, Call[]> | undefined;
   private readonly what: string;
 
   constructor(provider: string) {
     this.what = `${provider} chat.completion.chunk`;
   }
 
-  *read(json: unknown): Iterable<StreamDelta> {
+  /** One chunk's deltas, each given to `emit` (synchronously: no generator per chunk). */
+  read(json: unknown, emit: (delta: StreamDelta) => void): void {
     const chunk = plainChunk(json) ?? readAnswer(chunkSchema, json, this.what);
-    for (const c of chunk.choices ?? []) yield* this.choice(c);
+    for (const c of chunk.choices ?? []) this.choice(c, emit);
     const usage = usageOf(chunk.usage);
-    if (usage) yield { usage };
+    if (usage) emit({ usage });
   }
 
-  private *choice(c: WireChunkChoice): Iterable<StreamDelta> {
+  private choice(c: WireChunkChoice, emit: (delta: StreamDelta) => void): void {
     const index = c.index ?? 0;
     const delta: StreamDelta = { index };
     const text = contentText(c.delta?.content);
@@ -46,17 +48,20 @@ export class ChunkReader {
     if (c.delta?.refusal) delta.refusal = c.delta.refusal;
     const logprobs = logprobsOf(c.logprobs);
     if (logprobs !== undefined) delta.logprobs = logprobs;
-    const fragments = (c.delta?.tool_calls ?? []).flatMap((t) => this.fragments(index, t));
-    if (fragments.length) delta.tool_calls = fragments;
-    if (delta.content !== undefined || delta.refusal !== undefined || delta.tool_calls || delta.logprobs !== undefined) yield delta;
+    if (c.delta?.tool_calls) {
+      const fragments = c.delta.tool_calls.flatMap((t) => this.fragments(index, t));
+      if (fragments.length) delta.tool_calls = fragments;
+    }
+    if (delta.content !== undefined || delta.refusal !== undefined || delta.tool_calls || delta.logprobs !== undefined) emit(delta);
     const reason = finishReason(c.finish_reason);
     if (!reason) return;
     const fixes = this.emptyArguments(index);
-    if (fixes.length) yield { index, tool_calls: fixes };
-    yield { index, finish_reason: reason };
+    if (fixes.length) emit({ index, tool_calls: fixes });
+    emit({ index, finish_reason: reason });
   }
 
   private fragments(choice: number, t: WireToolDelta): ToolCallDelta[] {
+    this.calls ??= new Map();
     const calls = this.calls.get(choice) ?? [];
     this.calls.set(choice, calls);
     const args = t.function?.arguments ?? "";
@@ -82,7 +87,7 @@ export class ChunkReader {
   }
 
   private emptyArguments(choice: number): ToolCallDelta[] {
-    const calls = this.calls.get(choice) ?? [];
+    const calls = this.calls?.get(choice) ?? [];
     return calls.flatMap((c, index) => {
       if (c.argumentsLength > 0) return [];
       c.argumentsLength = 2;

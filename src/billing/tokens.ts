@@ -46,3 +46,26 @@ export async function countPromptTokens(messages: ChatMessage[]): Promise<number
 export async function countTextTokens(text: string): Promise<number> {
   return text ? (await load())(text) : 0;
 }
+
+/**
+ * Tokens of `chars` characters without a tokenizer: ~4 characters a token (OpenAI's rule of
+ * thumb for English). Only for what the in-flight journal records while a stream runs
+ * (docs/billing.md): a ledger row of a stream that ended is counted with o200k.
+ */
+const CHARS_PER_TOKEN = 4;
+
+export function roughTokens(chars: number): number {
+  return Math.ceil(chars / CHARS_PER_TOKEN);
+}
+
+/** The prompt's characters as countPromptTokens counts them (text, names, tool calls) and its images' tokens. */
+export function promptSize(messages: ChatMessage[]): { chars: number; imageTokens: number } {
+  let chars = 0;
+  let imageTokens = 0;
+  for (const m of messages) {
+    chars += textOf(m.content).length + (m.name?.length ?? 0);
+    if (Array.isArray(m.content)) for (const p of m.content) if (p.type === "image_url") imageTokens += IMAGE_TOKENS_ESTIMATE;
+    for (const t of m.tool_calls ?? []) chars += t.function.name.length + t.function.arguments.length;
+  }
+  return { chars, imageTokens };
+}

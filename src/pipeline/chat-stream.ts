@@ -10,7 +10,8 @@ import type { Gateway } from "../gateway.js";
 import type { Exchange } from "../http/exchange.js";
 import type { StreamDelta } from "../plugin/contract.js";
 import { capped, decodeSse } from "../upstream/body.js";
-import { estimate, sendChat } from "./chat-upstream.js";
+import { PushedStream } from "../upstream/relay.js";
+import { estimate, inflightUsage, sendChat } from "./chat-upstream.js";
 import type { Job, RenderStream, StreamResult } from "./endpoint.js";
 import { malformed, withFailover } from "./failover.js";
 import { StreamGuard } from "./stream-guard.js";
@@ -41,6 +42,8 @@ export function streamsVia<T>(open: OpenStream<T>, render: RenderStream<ChatRequ
 const openChat: OpenStream<StreamDelta> = async (gw, job, e, signal) => {
   const { plugin, ctx, res } = await sendChat(gw, job, e, signal);
   const caps = gw.config.server.upstream;
+  // Every OpenAI-format provider: SSE relayed by push (upstream/relay.ts); others through their async `stream`.
+  if (plugin.chat.streamEvents && !plugin.decodeStream) return new PushedStream(res.body, caps, plugin.chat.streamEvents(ctx));
   const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
   return plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
 };
@@ -62,7 +65,7 @@ async function streamWith<T>(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, g
   ex.startSse();
   guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
   const delivered = { text: "" };
-  const untrack = gw.journal.track(job.requestId, async () => job.bill.inflightRow(endpoint, await estimate(job.body, delivered.text)));
+  const untrack = gw.journal.track(job.requestId, () => Promise.resolve(job.bill.inflightRow(endpoint, inflightUsage(job.body, delivered.text.length))));
   const result = await render(gw, ex, job, value, delivered).catch((err: unknown) => {
     untrack();
     throw err;

@@ -5,7 +5,7 @@
  * render stages (endpoints/chat/route.ts, endpoints/responses/route.ts).
  */
 import { openBill, outputBudget } from "../billing/bill.js";
-import { countPromptTokens, countTextTokens } from "../billing/tokens.js";
+import { countPromptTokens, countTextTokens, promptSize, roughTokens } from "../billing/tokens.js";
 import { checkedUsage } from "../billing/usage-check.js";
 import { needsOf, narrowRoute } from "../catalog/capabilities.js";
 import type { RoutedEndpoint } from "../catalog/catalog.js";
@@ -64,5 +64,24 @@ export async function estimate(body: ChatRequest, text: string): Promise<Usage> 
   if (!counting) promptCounts.set(body, (counting = countPromptTokens(body.messages)));
   const prompt = await counting;
   const completion = await countTextTokens(text);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+}
+
+/** A request's prompt in rough tokens, once per request however often the journal asks. */
+const roughPrompts = new WeakMap<ChatRequest, number>();
+
+/**
+ * Usage of a stream still running, for the in-flight journal every 2 s (billing/journal.ts):
+ * characters over CHARS_PER_TOKEN, no tokenizer (docs/billing.md). With 10,000 open streams
+ * o200k over each delivered text every 2 s cost more CPU than relaying them, and its tables
+ * ~30 MB of heap. The row of a stream that ends, however it ends, is `estimate`'s.
+ */
+export function inflightUsage(body: ChatRequest, deliveredChars: number): Usage {
+  let prompt = roughPrompts.get(body);
+  if (prompt === undefined) {
+    const size = promptSize(body.messages);
+    roughPrompts.set(body, (prompt = 3 + 3 * body.messages.length + roughTokens(size.chars) + size.imageTokens));
+  }
+  const completion = roughTokens(deliveredChars);
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }

@@ -4,33 +4,10 @@
  * over (docs/limits.md). Either way the client gets the in-stream error event and is billed
  * for what was delivered. Failover is unaffected: the guard arms only once the stream started.
  */
-/**
- * The guards armed on each `stopping` signal, ended together by one listener. Node's
- * EventTarget walks its whole listener list on every add and remove (to find duplicates): one
- * listener per open stream made 10,000 streams cost ~1.7 s of CPU in add alone (bench --streams).
- */
-const armed = new WeakMap<AbortSignal, Set<() => void>>();
-
-function onStopping(stopping: AbortSignal): Set<() => void> {
-  const known = armed.get(stopping);
-  if (known) return known;
-  const stops = new Set<() => void>();
-  armed.set(stopping, stops);
-  stopping.addEventListener(
-    "abort",
-    () => {
-      for (const stop of stops) stop();
-      stops.clear();
-    },
-    { once: true },
-  );
-  return stops;
-}
-
 export class StreamGuard {
   private readonly controller = new AbortController();
   private timer: NodeJS.Timeout | undefined;
-  private stopping: AbortSignal | undefined;
+  private unfollow: (() => void) | undefined;
   private readonly stop = () => this.controller.abort();
 
   /** Follows the client: a client that leaves aborts the upstream call too. */
@@ -47,8 +24,7 @@ export class StreamGuard {
   /** The stream started: end it at `deadline` (epoch ms) or when `stopping` aborts. */
   arm(deadline: number, stopping: AbortSignal, now: number): void {
     if (stopping.aborted) return this.stop();
-    this.stopping = stopping;
-    onStopping(stopping).add(this.stop);
+    this.unfollow = follow(stopping, this.stop);
     this.timer = setTimeout(this.stop, Math.max(0, deadline - now));
     this.timer.unref();
   }
@@ -56,6 +32,24 @@ export class StreamGuard {
   dispose(): void {
     clearTimeout(this.timer);
     this.client.removeEventListener("abort", this.stop);
-    if (this.stopping) armed.get(this.stopping)?.delete(this.stop);
+    this.unfollow?.();
   }
+}
+
+/**
+ * The streams waiting on one shared signal (`gw.stopping`), behind one listener of its own:
+ * removeEventListener searches the signal's listener list, so 10,000 streams each adding and
+ * removing their own would cost time quadratic in the streams open.
+ */
+const followers = new WeakMap<AbortSignal, Set<() => void>>();
+
+function follow(signal: AbortSignal, then: () => void): () => void {
+  let set = followers.get(signal);
+  if (!set) {
+    const all = (set = new Set());
+    followers.set(signal, all);
+    signal.addEventListener("abort", () => all.forEach((f) => f()), { once: true });
+  }
+  set.add(then);
+  return () => void set.delete(then);
 }

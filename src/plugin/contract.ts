@@ -197,6 +197,12 @@ export interface ProviderPlugin {
     /** Only called for 2xx. Throw on a body that is not the provider's format. */
     response(json: unknown, ctx: CallContext): Completion;
     stream(events: AsyncIterable<UpstreamEvent>, ctx: CallContext): AsyncIterable<StreamDelta>;
+    /**
+     * Optional: the same translation as `stream`, one event at a time and synchronously (one
+     * translator per stream, from `ctx`). With it the core relays an SSE body by push, without an
+     * async iterator per layer (src/upstream/relay.ts); it must agree with `stream`.
+     */
+    streamEvents?(ctx: CallContext): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => void;
   };
   /** Binary stream framing (Bedrock's event stream). Default: SSE with JSON data. */
   decodeStream?(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent>;

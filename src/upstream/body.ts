@@ -4,9 +4,9 @@
  * sends more, a body that is not JSON, or an event that never ends is an invalid answer: that
  * endpoint's failure (health counts it), 502 when no endpoint answered validly.
  */
-import { createParser, type EventSourceMessage } from "eventsource-parser";
 import type { UpstreamEvent } from "../plugin/contract.js";
 import { InvalidAnswer } from "../plugin/failure.js";
+import { SseLines } from "./sse-lines.js";
 
 export interface BodyCaps {
   maxEventBytes: number;
@@ -34,34 +34,27 @@ export async function readJson(body: AsyncIterable<Uint8Array>, max: number): Pr
 }
 
 /**
- * SSE bytes -> events with JSON data (eventsource-parser does the framing). The parser holds
- * an unfinished event in memory, so the bytes fed since the last complete event are counted
- * and capped. After `[DONE]` the rest of the body is drained, not abandoned: leaving a
+ * SSE bytes -> events with JSON data (./sse-lines.ts does the framing and caps an event at
+ * `maxEventBytes`). After `[DONE]` the rest of the body is drained, not abandoned: leaving a
  * `for await` early destroys the body, which costs an AbortError (with a stack) per stream.
+ * The OpenAI-format path does the same by push (./relay.ts).
  */
 export async function* decodeSse(body: AsyncIterable<Uint8Array>, caps: BodyCaps): AsyncIterable<UpstreamEvent> {
-  const queue: EventSourceMessage[] = [];
+  const queue: UpstreamEvent[] = [];
   let done = false;
-  let pending = 0; // bytes since the last complete event
-  const parser = createParser({ onEvent: (e) => void ((pending = 0), done || queue.push(e)) });
-  const decoder = new TextDecoder();
+  const lines = new SseLines(caps.maxEventBytes, (event, data) => {
+    if (done) return;
+    if (data === "[DONE]") return void (done = true);
+    queue.push({ event, data: parseJson(data) });
+  });
   for await (const chunk of capped(body, caps.maxResponseBytes)) {
     if (done) continue;
-    pending += chunk.byteLength;
-    parser.feed(decoder.decode(chunk, { stream: true }));
-    if (pending > caps.maxEventBytes) throw new InvalidAnswer(`upstream stream event over ${caps.maxEventBytes} bytes`);
-    for (let e = queue.shift(); e; e = queue.shift()) {
-      if (e.data === "[DONE]") {
-        done = true;
-        queue.length = 0;
-        break;
-      }
-      yield { event: e.event, data: parseJson(e.data) };
-    }
+    lines.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    for (const e of queue.splice(0)) yield e;
   }
 }
 
-function parseJson(text: string): unknown {
+export function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -8,7 +8,7 @@ import type { RoutedEndpoint } from "../../catalog/catalog.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import type { Gateway } from "../../gateway.js";
 import type { Exchange } from "../../http/exchange.js";
-import { estimate, sendChat } from "../../pipeline/chat-upstream.js";
+import { estimate, inflightUsage, sendChat } from "../../pipeline/chat-upstream.js";
 import { settleStream } from "../../pipeline/chat-stream.js";
 import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import { malformed, withFailover } from "../../pipeline/failover.js";
@@ -32,7 +32,7 @@ export async function streamMessages(gw: Gateway, ex: Exchange, job: Job<ChatReq
     ex.startSse();
     guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
     const delivered = { text: "" };
-    const untrack = gw.journal.track(job.requestId, async () => job.bill.inflightRow(endpoint, await estimate(job.body, delivered.text)));
+    const untrack = gw.journal.track(job.requestId, () => Promise.resolve(job.bill.inflightRow(endpoint, inflightUsage(job.body, delivered.text.length))));
     const result = await write(gw, ex, job, value.opened, delivered).catch((err: unknown) => {
       untrack();
       throw err;
