@@ -108,7 +108,8 @@ export function evaluate(r: Omit<BenchResults, "targets" | "valid" | "totalS" | 
   for (const stream of [false, true]) {
     const kind = stream ? "streamed" : "non-streamed";
     const instant = find(0, 50, stream);
-    if (instant) add(`instant upstream, 50 conns, ${kind}: throughput vs bare proxy`, pct(instant.bareRatio), ">= 70 %", instant.bareRatio >= 0.7);
+    // Issue 30's single-process target: half the bare proxy at 50 connections (issue 16 asked 70 %).
+    if (instant) add(`instant upstream, 50 conns, ${kind}: throughput vs bare proxy`, pct(instant.bareRatio), ">= 50 %", instant.bareRatio >= 0.5);
     const one = find(0, 1, stream);
     if (one) {
       add(`1 conn (instant upstream), ${kind}: added p50`, ms(one.addedP50Ms), "<= 0.3 ms", one.addedP50Ms <= 0.3);

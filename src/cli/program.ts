@@ -4,25 +4,52 @@
  * prompts unless stdin and stdout are a TTY.
  */
 import { Command, CommanderError } from "commander";
-import { accountsCommand } from "./commands/accounts.js";
-import { budgetsCommand } from "./commands/budgets.js";
-import { alertsCommand } from "./commands/alerts.js";
-import { auditCommand } from "./commands/audit.js";
-import { byokCommand } from "./commands/byok.js";
-import { creditsCommand } from "./commands/credits.js";
-import { dbCommand } from "./commands/db.js";
-import { doctorCommand } from "./commands/doctor.js";
-import { initCommand } from "./commands/init.js";
-import { keysCommand } from "./commands/keys.js";
-import { modelsCommand } from "./commands/models.js";
-import { serveCommand } from "./commands/serve.js";
-import { usageCommand } from "./commands/usage.js";
-import { membersCommand } from "./commands/members.js";
-import { usersCommand } from "./commands/users.js";
 import { UsageError } from "../core/errors.js";
 import { startupDone } from "./heap.js";
 
-function buildProgram(): Command {
+type AddCommand = (program: Command) => void;
+
+/**
+ * Each command's module, loaded only when argv names it (all of them for help or an unknown
+ * word): `serve` then loads none of the other commands' ~25 modules before it is ready.
+ */
+const COMMANDS: Record<string, () => Promise<AddCommand>> = {
+  init: async () => (await import("./commands/init.js")).initCommand,
+  serve: async () => (await import("./commands/serve.js")).serveCommand,
+  keys: async () => (await import("./commands/keys.js")).keysCommand,
+  credits: async () => (await import("./commands/credits.js")).creditsCommand,
+  byok: async () => (await import("./commands/byok.js")).byokCommand,
+  models: async () => (await import("./commands/models.js")).modelsCommand,
+  usage: async () => (await import("./commands/usage.js")).usageCommand,
+  db: async () => (await import("./commands/db.js")).dbCommand,
+  doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
+  accounts: async () => (await import("./commands/accounts.js")).accountsCommand,
+  users: async () => (await import("./commands/users.js")).usersCommand,
+  budgets: async () => (await import("./commands/budgets.js")).budgetsCommand,
+  members: async () => (await import("./commands/members.js")).membersCommand,
+  alerts: async () => (await import("./commands/alerts.js")).alertsCommand,
+  audit: async () => (await import("./commands/audit.js")).auditCommand,
+};
+
+/** The global options that take a value (their value is not the command's name). */
+const VALUED = new Set(["-c", "--config", "--db"]);
+
+/** The command argv names, or undefined (help, version, an unknown word): then every command loads. */
+function commandOf(argv: string[]): string | undefined {
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (VALUED.has(a)) i++;
+    else if (!a.startsWith("-")) return Object.hasOwn(COMMANDS, a) ? a : undefined;
+  }
+  return undefined;
+}
+
+async function commandsFor(argv: string[]): Promise<AddCommand[]> {
+  const one = commandOf(argv);
+  return Promise.all((one ? [one] : Object.keys(COMMANDS)).map((name) => COMMANDS[name]!()));
+}
+
+function buildProgram(adds: AddCommand[]): Command {
   const program = new Command("gateway")
     .description("Self-hosted OpenAI-compatible LLM gateway")
     .version("0.1.0", "-v, --version")
@@ -33,24 +60,7 @@ function buildProgram(): Command {
     .exitOverride()
     // serve holds the young generation until it is ready (cli/heap.ts); every other command frees it now.
     .hook("preAction", (_program, action) => void (action.name() !== "serve" && startupDone()));
-  for (const add of [
-    initCommand,
-    serveCommand,
-    keysCommand,
-    creditsCommand,
-    byokCommand,
-    modelsCommand,
-    usageCommand,
-    dbCommand,
-    doctorCommand,
-    accountsCommand,
-    usersCommand,
-    budgetsCommand,
-    membersCommand,
-    alertsCommand,
-    auditCommand,
-  ])
-    add(program);
+  for (const add of adds) add(program);
   for (const c of program.commands) {
     c.exitOverride();
     for (const sub of c.commands) sub.exitOverride();
@@ -61,7 +71,7 @@ function buildProgram(): Command {
 /** Runs argv; returns the exit code instead of exiting, so tests can call it in-process. */
 async function run(argv: string[]): Promise<number> {
   try {
-    await buildProgram().parseAsync(argv, { from: "user" });
+    await buildProgram(await commandsFor(argv)).parseAsync(argv, { from: "user" });
     return 0;
   } catch (err) {
     if (err instanceof CommanderError) {
