@@ -18,8 +18,9 @@ export interface BenchCerts {
 
 const EC = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
 
-export function makeCerts(): BenchCerts {
-  const dir = mkdtempSync(join(tmpdir(), "gw-bench-tls-"));
+/** `parent`: where the temp dir goes (the tests pass their own temp root). */
+export function makeCerts(parent = tmpdir()): BenchCerts {
+  const dir = mkdtempSync(join(parent, "gw-tls-"));
   const at = (f: string) => join(dir, f);
   const ssl = (args: string[]) => execFileSync("openssl", args, { stdio: "ignore" });
   ssl(["req", "-x509", ...EC, "-keyout", at("ca.key"), "-out", at("ca.pem"), "-days", "2", "-subj", "/CN=gateway bench CA"]);

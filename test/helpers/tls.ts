@@ -4,12 +4,10 @@
  * removed by `close`. It records each request's HTTP version and the TLS session that carried
  * it, and answers from a script as helpers/fake-upstream.ts does (JSON, SSE, a stream reset).
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createSecureServer, constants, type Http2ServerResponse } from "node:http2";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { makeCerts as makeBenchCerts } from "../../bench/tls.js";
 
 export interface Certs {
   caFile: string;
@@ -18,38 +16,10 @@ export interface Certs {
   remove(): void;
 }
 
-const EC = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
-
+/** The bench's certificates (bench/tls.ts), made under the run's own temp root. */
 export function makeCerts(): Certs {
-  const dir = mkdtempSync(join(process.env.GATEWAY_TEST_TMP ?? tmpdir(), "gw-tls-"));
-  const at = (f: string) => join(dir, f);
-  const ssl = (args: string[]) => execFileSync("openssl", args, { stdio: "ignore" });
-  ssl(["req", "-x509", ...EC, "-keyout", at("ca.key"), "-out", at("ca.pem"), "-days", "1", "-subj", "/CN=gateway test CA"]);
-  ssl(["req", ...EC, "-keyout", at("key.pem"), "-out", at("req.csr"), "-subj", "/CN=localhost"]);
-  writeFileSync(at("ext.cnf"), "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n");
-  ssl([
-    "x509",
-    "-req",
-    "-in",
-    at("req.csr"),
-    "-CA",
-    at("ca.pem"),
-    "-CAkey",
-    at("ca.key"),
-    "-CAcreateserial",
-    "-out",
-    at("cert.pem"),
-    "-days",
-    "1",
-    "-extfile",
-    at("ext.cnf"),
-  ]);
-  return {
-    caFile: at("ca.pem"),
-    key: readFileSync(at("key.pem")),
-    cert: readFileSync(at("cert.pem")),
-    remove: () => rmSync(dir, { recursive: true, force: true }),
-  };
+  const certs = makeBenchCerts(process.env.GATEWAY_TEST_TMP ?? tmpdir());
+  return { caFile: certs.caFile, key: certs.key, cert: certs.cert, remove: certs.cleanup };
 }
 
 export interface H2Request {
