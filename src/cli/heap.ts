@@ -8,13 +8,13 @@
  * cut peak RSS by about 80 MB but cost about 10 % of throughput at 50 connections (CPU per
  * request 94 -> 107 us, bench A/B): throughput wins by default; memory-first deployments can
  * ask for them with NODE_OPTIONS="--max-semi-space-size=8 --heap-growing-percent=30".
- * An operator's own young-generation flag leaves start-up alone too.
+ * An operator's own young-generation flag leaves start-up alone too. While many requests are
+ * in flight the sizing is memory-first (./heap-under-load.ts).
  */
 import { setFlagsFromString } from "node:v8";
+import { OPERATOR_FLAGS, V8_DEFAULT_GROWTH } from "./heap-under-load.js";
 
-const V8_DEFAULT_GROWTH = 2;
-const flags = [...process.execArgv, process.env.NODE_OPTIONS ?? ""].join(" ");
-const ownYoung = flags.includes("semi-space");
+const ownYoung = OPERATOR_FLAGS.young;
 
 if (!ownYoung) setFlagsFromString("--semi-space-growth-factor=1");
 

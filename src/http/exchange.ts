@@ -10,6 +10,7 @@ import { readBody } from "./body.js";
 import { clientIp } from "./client-ip.js";
 import { credentialOf } from "./credential.js";
 import { errorReply, type ErrorEnvelope } from "./error-reply.js";
+import { requestClosed, requestOpened } from "./in-flight.js";
 import { startRequest, type RequestState } from "./request-state.js";
 import type { SseSink } from "./sse.js";
 import { serverTiming } from "../observability/timing.js";
@@ -28,8 +29,10 @@ export class Exchange implements SseSink {
     /** Whose X-Forwarded-For to believe for `ip`. */
     private readonly server: Pick<Config["server"], "trustProxy">,
   ) {
+    requestOpened();
     // Closed before the answer was complete: the client went away.
     res.once("close", () => {
+      requestClosed();
       if (!res.writableEnded) this.aborter.abort();
     });
   }

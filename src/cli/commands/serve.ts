@@ -5,6 +5,7 @@ import { fileModeWarning } from "../../store/sqlite/files.js";
 import { unreadableLine } from "../../access/byok.js";
 import { UsageError } from "../../core/errors.js";
 import { startupDone } from "../heap.js";
+import { followInFlight } from "../heap-under-load.js";
 import { configFor, globals } from "./context.js";
 import { positiveIntOrZero } from "./parse.js";
 import { startupWarnings, usableModels } from "../../app/startup-check.js";
@@ -66,6 +67,7 @@ export function serveCommand(program: Command): void {
       const providers = [...server.gateway.instances.values()].filter((i) => i.settings.apiKey !== undefined).map((i) => i.settings.id);
       const ready = { url: server.url, providers, models: server.gateway.catalog.size, usable_models: usableModels(server.gateway) };
       startupDone();
+      followInFlight();
       // After the ready line: the upstream client loads while the first requests are awaited.
       setImmediate(() => server.gateway.upstream.warm());
       // The ready line first: scripts read the first stdout line of `serve --json`; log records follow it.

@@ -1,0 +1,62 @@
+/**
+ * The heap's sizing while many model requests are in flight (src/cli/heap-under-load.ts,
+ * docs/architecture.md "Memory"): the count it follows, over real requests, and its hysteresis.
+ * What it saves is measured by `npm run bench -- --streams`, not here.
+ */
+import { expect, test } from "vitest";
+import { heapPolicy, IN_FLIGHT, V8_DEFAULT_GROWTH } from "../src/cli/heap-under-load.js";
+import { onInFlight } from "../src/http/in-flight.js";
+import { openaiConfig, useGateway } from "./helpers/gateway.js";
+import { completion, stream } from "./helpers/openai-wire.js";
+
+const h = useGateway((fakeUrl) => openaiConfig(fakeUrl), { credits: "10" });
+const body = { model: "openai/gpt-4o-mini", messages: [{ role: "user", content: "hi" }] };
+const pieces = Array.from({ length: 15 }, (_, i) => `t${i} `);
+
+test("the in-flight count: one per model request while it runs, back to zero after, clients that leave mid-stream included", async () => {
+  const seen: number[] = [];
+  onInFlight((n) => seen.push(n));
+  try {
+    for (let i = 0; i < 6; i++) h.fake.queue(stream(pieces, undefined, { delayMs: 20 }));
+    h.fake.queue(completion("plain"));
+    const streams = Array.from({ length: 6 }, async (_, i) => {
+      const res = await h.post({ ...body, stream: true });
+      const reader = res.body!.getReader();
+      await reader.read();
+      if (i < 2) return void (await reader.cancel()); // two clients leave after the first bytes
+      while (!(await reader.read()).done);
+    });
+    const plain = h.post(body).then((r) => r.json());
+    await Promise.all([...streams, plain]);
+    expect(Math.max(...seen)).toBeGreaterThanOrEqual(6);
+    await expect.poll(() => seen.at(-1), { timeout: 3000 }).toBe(0);
+    expect(seen.filter((n) => n < 0)).toEqual([]);
+  } finally {
+    onInFlight(undefined);
+  }
+});
+
+test("memory-first from IN_FLIGHT.heavy requests on, V8's sizing again only below IN_FLIGHT.light", () => {
+  const set: string[] = [];
+  const follow = heapPolicy((f) => set.push(f), { young: false, old: false });
+  for (let n = 0; n < IN_FLIGHT.heavy; n++) follow(n);
+  expect(set).toEqual([]);
+  follow(IN_FLIGHT.heavy);
+  expect(set).toEqual(["--heap-growing-percent=30", "--semi-space-growth-factor=1"]);
+  // Between the two thresholds nothing flaps, on the way down or up again.
+  for (let n = IN_FLIGHT.heavy + 50; n >= IN_FLIGHT.light; n--) follow(n);
+  follow(IN_FLIGHT.heavy + 1);
+  expect(set).toHaveLength(2);
+  follow(IN_FLIGHT.light - 1);
+  expect(set.slice(2)).toEqual(["--heap-growing-percent=0", `--semi-space-growth-factor=${V8_DEFAULT_GROWTH}`]);
+  follow(IN_FLIGHT.heavy - 1);
+  expect(set).toHaveLength(4);
+});
+
+test("an operator's own flag for either generation is left as set", () => {
+  const set: string[] = [];
+  heapPolicy((f) => set.push(f), { young: true, old: false })(IN_FLIGHT.heavy);
+  heapPolicy((f) => set.push(f), { young: false, old: true })(IN_FLIGHT.heavy);
+  heapPolicy((f) => set.push(f), { young: true, old: true })(IN_FLIGHT.heavy);
+  expect(set).toEqual(["--heap-growing-percent=30", "--semi-space-growth-factor=1"]);
+});
