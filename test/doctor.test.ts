@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { assertBuilt, freePort, gateway, serve, tempDir } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { makeCerts, startH2Upstream } from "./helpers/tls.js";
 
 const GOOD = "sk-doctor-good-0001";
 let fake: FakeUpstream;
@@ -106,5 +107,27 @@ test("while serve runs: its port and its database lock are the gateway's own, no
   } finally {
     s.proc.kill("SIGTERM");
     await s.proc;
+  }
+});
+
+test("a provider behind a private CA: doctor trusts server.upstream.caFile as serve does", async () => {
+  const certs = makeCerts();
+  const models = { json: { object: "list", data: [{ id: "gpt-4o-mini", object: "model", created: 1, owned_by: "openai" }] } };
+  const tls = await startH2Upstream(certs, () => models);
+  try {
+    const dir = tempDir();
+    const port = await freePort();
+    const yaml = (ca: string) => [`server: { port: ${port}${ca} }`, "providers:", `  openai: { baseUrl: '${tls.url}/v1', apiKey: ${GOOD} }`, ""].join("\n");
+    writeFileSync(join(dir, "gateway.config.yaml"), yaml(`, upstream: { caFile: '${certs.caFile}' }`));
+    const r = await gateway(["doctor", "--json"], { cwd: dir });
+    expect(r.json.findings[1]).toEqual({ check: "provider openai", status: "ok", message: "key accepted (1 model listed)" });
+    expect(tls.requests.map((q) => `${q.httpVersion} ${q.path}`)).toEqual(["2.0 /v1/models"]);
+    // Without the CA the same provider is not trusted: the check is live, not assumed.
+    writeFileSync(join(dir, "gateway.config.yaml"), yaml(""));
+    const untrusted = await gateway(["doctor", "--json"], { cwd: dir });
+    expect(untrusted.json.findings[1]).toMatchObject({ check: "provider openai", status: "fail" });
+  } finally {
+    await tls.close();
+    certs.remove();
   }
 });

@@ -9,6 +9,7 @@ import Database from "better-sqlite3";
 import type { Config } from "../config/config.js";
 import type { ProviderInstance } from "../plugin/load.js";
 import { checkKey } from "../upstream/provider-check.js";
+import type { PoolSettings } from "../upstream/upstream.js";
 import { fileModeWarning } from "../store/sqlite/files.js";
 import { databaseHolder } from "../store/sqlite/lock.js";
 
@@ -29,7 +30,7 @@ export function configuredInstances(config: Config, instances: Map<string, Provi
   return [...instances.values()].filter((i) => i.settings.apiKey !== undefined);
 }
 
-export async function providerFindings(chosen: ProviderInstance[], offline: boolean): Promise<Finding[]> {
+export async function providerFindings(chosen: ProviderInstance[], offline: boolean, pool: PoolSettings): Promise<Finding[]> {
   const findings = await Promise.all(
     chosen.map(async (i): Promise<Finding> => {
       const check = `provider ${i.settings.id}`;
@@ -38,7 +39,7 @@ export async function providerFindings(chosen: ProviderInstance[], offline: bool
         return { check, status: "fail", message: `no key: set providers.${i.settings.id}.apiKey${envVar ? ` or ${envVar}` : ""}` };
       }
       if (offline) return { check, status: "ok", message: `${keyless(i) ? "no key needed" : "key present"} (not checked live: --offline)` };
-      const r = await checkKey(i);
+      const r = await checkKey(i, pool);
       const status: Level = r.status === "accepted" ? "ok" : r.status === "rejected" || r.status === "unreachable" ? "fail" : "warn";
       const what = keyless(i) ? `${i.settings.baseUrl}: ` : "key ";
       return {

@@ -5,7 +5,7 @@
  * The result never carries the key or upstream text (bodies can quote key fragments).
  */
 import type { ProviderInstance } from "../plugin/load.js";
-import { bodyJson, Upstream } from "./upstream.js";
+import { bodyJson, Upstream, type PoolSettings } from "./upstream.js";
 import { UpstreamFailure } from "../plugin/failure.js";
 
 type KeyStatus = "accepted" | "rejected" | "unreachable" | "failed" | "no_key" | "unchecked";
@@ -22,13 +22,14 @@ const TIMEOUT_MS = 10_000;
 /** Network codes that mean "this machine is offline" rather than "that host is wrong". */
 const OFFLINE = new Set(["ENOTFOUND", "EAI_AGAIN", "ENETUNREACH", "EHOSTUNREACH"]);
 
-export async function checkKey(instance: ProviderInstance, timeoutMs = TIMEOUT_MS): Promise<KeyCheck> {
+/** `pool`: config `server.upstream`, so a provider behind a private CA (`caFile`) is reached as `serve` reaches it. */
+export async function checkKey(instance: ProviderInstance, pool: PoolSettings = {}, timeoutMs = TIMEOUT_MS): Promise<KeyCheck> {
   const { plugin, settings } = instance;
   const provider = settings.id;
   const keyless = plugin.describe?.keyless === true;
   if (settings.apiKey === undefined && !keyless) return { provider, status: "no_key", detail: "no key" };
   if (!plugin.models) return { provider, status: "unchecked", detail: `not checked (plugin ${plugin.name} has no models request)` };
-  const upstream = new Upstream({ connect: timeoutMs, firstByte: timeoutMs, idle: timeoutMs });
+  const upstream = new Upstream({ connect: timeoutMs, firstByte: timeoutMs, idle: timeoutMs }, pool);
   try {
     const req = await plugin.models.request({ settings, apiKey: settings.apiKey ?? "" });
     const res = await upstream.send({ method: "GET", ...req }, plugin, AbortSignal.timeout(timeoutMs));

@@ -37,7 +37,7 @@ async function run(cmd: Command, offline: boolean): Promise<Finding[]> {
   const { config } = loaded;
   try {
     const instances = await loadProviders(config, process.env, loaded.file ? dirname(loaded.file) : process.cwd());
-    findings.push(...(await checks.providerFindings(checks.configuredInstances(config, instances), offline)));
+    findings.push(...(await checks.providerFindings(checks.configuredInstances(config, instances), offline, config.server.upstream)));
   } catch (err) {
     findings.push({ check: "providers", status: "fail", message: (err as Error).message });
   }
