@@ -39,14 +39,18 @@ export function streamsVia<T>(open: OpenStream<T>, render: RenderStream<ChatRequ
   };
 }
 
-const openChat: OpenStream<StreamDelta> = async (gw, job, e, signal) => {
-  const { plugin, ctx, res } = await sendChat(gw, job, e, signal);
+const openChat: OpenStream<StreamDelta> = async (gw, job, e, signal) => deltasOf(gw, await sendChat(gw, job, e, signal));
+
+/**
+ * The deltas of a streamed chat answer. Every OpenAI-format provider: SSE relayed by push
+ * (upstream/relay.ts); others through their async `stream`. Also the translated paths of /v1/messages and /v1beta.
+ */
+export function deltasOf(gw: Gateway, { plugin, ctx, res }: Awaited<ReturnType<typeof sendChat>>): AsyncIterator<StreamDelta> {
   const caps = gw.config.server.upstream;
-  // Every OpenAI-format provider: SSE relayed by push (upstream/relay.ts); others through their async `stream`.
   if (plugin.chat.streamEvents && !plugin.decodeStream) return new PushedStream(res.body, caps, plugin.chat.streamEvents(ctx));
   const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
   return plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
-};
+}
 
 async function streamWith<T>(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, guard: StreamGuard, open: OpenStream<T>, render: RenderStream<ChatRequest, T>) {
   const started = gw.now();

@@ -9,12 +9,11 @@ import type { ChatRequest, Usage } from "../../core/chat-request.js";
 import type { Gateway } from "../../gateway.js";
 import type { Exchange } from "../../http/exchange.js";
 import { estimate, inflightUsage, sendChat } from "../../pipeline/chat-upstream.js";
-import { settleStream } from "../../pipeline/chat-stream.js";
+import { deltasOf, settleStream } from "../../pipeline/chat-stream.js";
 import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import { malformed, withFailover } from "../../pipeline/failover.js";
 import { StreamGuard } from "../../pipeline/stream-guard.js";
 import type { StreamDelta } from "../../plugin/contract.js";
-import { capped, decodeSse } from "../../upstream/body.js";
 import { openNativeStream, relayNativeStream } from "./native.js";
 import type { AnswerHead } from "./render.js";
 import { writeGeminiStream } from "./stream.js";
@@ -65,10 +64,7 @@ export async function streamGemini(gw: Gateway, ex: Exchange, job: Job<ChatReque
 
 /** A translated attempt: the adapter's chat stream, open until its first delta. */
 async function openChat(gw: Gateway, job: Job<ChatRequest>, e: Parameters<typeof sendChat>[2], signal: AbortSignal): Promise<ChatStream> {
-  const { plugin, ctx, res } = await sendChat(gw, job, e, signal);
-  const caps = gw.config.server.upstream;
-  const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
-  const rest = plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
+  const rest = deltasOf(gw, await sendChat(gw, job, e, signal));
   let first: IteratorResult<StreamDelta>;
   try {
     first = await rest.next();

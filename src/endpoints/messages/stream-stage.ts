@@ -9,7 +9,7 @@ import type { ChatRequest } from "../../core/chat-request.js";
 import type { Gateway } from "../../gateway.js";
 import type { Exchange } from "../../http/exchange.js";
 import { estimate, inflightUsage, sendChat } from "../../pipeline/chat-upstream.js";
-import { settleStream } from "../../pipeline/chat-stream.js";
+import { deltasOf, settleStream } from "../../pipeline/chat-stream.js";
 import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import { malformed, withFailover } from "../../pipeline/failover.js";
 import { StreamGuard } from "../../pipeline/stream-guard.js";
@@ -67,9 +67,7 @@ async function open(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signa
       throw upstreamFailure("failure", { retryable: true, detail: "messages stream error event" });
     return { kind: "native", first, rest, native: n };
   }
-  const { plugin, ctx, res } = await sendChat(gw, job, e, signal);
-  const events = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
-  const rest = plugin.chat.stream(events, ctx)[Symbol.asyncIterator]();
+  const rest = deltasOf(gw, await sendChat(gw, job, e, signal));
   return { kind: "chat", first: await firstOf(rest), rest };
 }
 
