@@ -3,6 +3,7 @@
  * docs/architecture.md "Memory"): the count it follows, over real requests, and its hysteresis.
  * What it saves is measured by `npm run bench -- --streams`, not here.
  */
+import { execFileSync } from "node:child_process";
 import { expect, test } from "vitest";
 import { heapPolicy, IN_FLIGHT, V8_DEFAULT_GROWTH } from "../src/cli/heap-under-load.js";
 import { onInFlight } from "../src/http/in-flight.js";
@@ -59,4 +60,17 @@ test("an operator's own flag for either generation is left as set", () => {
   heapPolicy((f) => set.push(f), { young: false, old: true })(IN_FLIGHT.heavy);
   heapPolicy((f) => set.push(f), { young: true, old: true })(IN_FLIGHT.heavy);
   expect(set).toEqual(["--heap-growing-percent=30", "--semi-space-growth-factor=1"]);
+});
+
+test("an operator's own flags are read from node's command line (Node refuses these two in NODE_OPTIONS)", () => {
+  const flagsOf = (...nodeFlags: string[]) =>
+    JSON.parse(
+      execFileSync(process.execPath, [...nodeFlags, "--input-type=module", "-e", 'const m = await import("./dist/src/cli/heap-under-load.js"); console.log(JSON.stringify(m.OPERATOR_FLAGS))'], {
+        encoding: "utf8",
+        env: { ...process.env, NODE_OPTIONS: "" },
+      }),
+    );
+  expect(flagsOf()).toEqual({ young: false, old: false });
+  expect(flagsOf("--semi-space-growth-factor=2", "--heap-growing-percent=0")).toEqual({ young: true, old: true });
+  expect(flagsOf("--max-semi-space-size=8")).toEqual({ young: true, old: false });
 });

@@ -7,7 +7,8 @@
  * Capping the young generation at 2 x 8 MB and the old generation's growth at 30 % after start
  * cut peak RSS by about 80 MB but cost about 10 % of throughput at 50 connections (CPU per
  * request 94 -> 107 us, bench A/B): throughput wins by default; memory-first deployments can
- * ask for them with NODE_OPTIONS="--max-semi-space-size=8 --heap-growing-percent=30".
+ * ask for them with `node --max-semi-space-size=8 --heap-growing-percent=30 bin/gateway.js serve`
+ * (not in NODE_OPTIONS: Node refuses --heap-growing-percent there).
  * An operator's own young-generation flag leaves start-up alone too. While many requests are
  * in flight the sizing is memory-first (./heap-under-load.ts).
  */
