@@ -65,10 +65,19 @@ test("an operator's own flag for either generation is left as set", () => {
 test("an operator's own flags are read from node's command line (Node refuses these two in NODE_OPTIONS)", () => {
   const flagsOf = (...nodeFlags: string[]) =>
     JSON.parse(
-      execFileSync(process.execPath, [...nodeFlags, "--input-type=module", "-e", 'const m = await import("./dist/src/cli/heap-under-load.js"); console.log(JSON.stringify(m.OPERATOR_FLAGS))'], {
-        encoding: "utf8",
-        env: { ...process.env, NODE_OPTIONS: "" },
-      }),
+      execFileSync(
+        process.execPath,
+        [
+          ...nodeFlags,
+          "--input-type=module",
+          "-e",
+          'const m = await import("./dist/src/cli/heap-under-load.js"); console.log(JSON.stringify(m.OPERATOR_FLAGS))',
+        ],
+        {
+          encoding: "utf8",
+          env: { ...process.env, NODE_OPTIONS: "" },
+        },
+      ),
     );
   expect(flagsOf()).toEqual({ young: false, old: false });
   expect(flagsOf("--semi-space-growth-factor=2", "--heap-growing-percent=0")).toEqual({ young: true, old: true });
