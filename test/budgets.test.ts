@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 import { generateKey, hashKey, newKeyId } from "../src/access/keys.js";
 import { encrypt, loadSecret } from "../src/access/byok.js";
 import { periodStart, type BudgetPeriod } from "../src/core/budget.js";
-import type { LedgerEntry } from "../src/store/index.js";
+import { ledgerEntry } from "./helpers/ledger-entry.js";
 import { useGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
@@ -133,24 +133,8 @@ describe("3N concurrent requests against a budget covering exactly N: N admitted
 });
 
 describe("periods, BYOK, GET /v1/key", () => {
-  const entry = (account: string, keyId: string, createdAt: number, cost: number): LedgerEntry => ({
-    requestId: `req-${createdAt}-${cost}`,
-    createdAt,
-    account,
-    keyId,
-    model: MODEL,
-    provider: "openai",
-    promptTokens: 1,
-    completionTokens: 1,
-    cost,
-    listCost: cost,
-    byok: false,
-    usageSource: "provider",
-    status: "ok",
-    httpStatus: 200,
-    latencyMs: 1,
-    attempts: 1,
-  });
+  const entry = (account: string, keyId: string, createdAt: number, cost: number) =>
+    ledgerEntry({ requestId: `req-${createdAt}-${cost}`, createdAt, account, keyId, model: MODEL, provider: "openai", cost });
 
   test("a daily budget spent yesterday admits again today (00:00 UTC); spent today, it refuses", async () => {
     await h.gw.addCredits("1", "daily");

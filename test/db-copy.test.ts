@@ -11,6 +11,7 @@ import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/services.js";
 import { recordSecret } from "./helpers/secrets.js";
+import { ledgerEntry } from "./helpers/ledger-entry.js";
 
 let dir: string;
 let file: string;
@@ -39,24 +40,19 @@ beforeAll(async () => {
   expect((await on(file, "alerts", "thresholds", "--account", "acme", "--percent", "40,90", "--low-balance", "2")).exitCode).toBe(0);
   // Ledger rows as requests leave them: one recent, one old enough to be folded into a daily rollup.
   const store = openSqliteStore(file);
-  const entry = (requestId: string, createdAt: number, cost: number) => ({
-    requestId,
-    createdAt,
-    account: "acme",
-    keyId: key.json.id as string,
-    model: "openai/gpt-4o-mini",
-    provider: "openai",
-    promptTokens: 10,
-    completionTokens: 5,
-    cost,
-    listCost: cost,
-    byok: false,
-    usageSource: "provider" as const,
-    status: "ok" as const,
-    httpStatus: 200,
-    latencyMs: 12,
-    attempts: 1,
-  });
+  const entry = (requestId: string, createdAt: number, cost: number) =>
+    ledgerEntry({
+      requestId,
+      createdAt,
+      account: "acme",
+      keyId: key.json.id as string,
+      model: "openai/gpt-4o-mini",
+      provider: "openai",
+      promptTokens: 10,
+      completionTokens: 5,
+      cost,
+      latencyMs: 12,
+    });
   await store.settle(null, entry("req_old", Date.now() - 200 * 86_400_000, 1_000), []);
   await store.settle(null, entry("req_new", Date.now(), 4_321), [
     { requestId: "req_new", createdAt: Date.now(), provider: "openai", model: "gpt-4o-mini", outcome: "failure", httpStatus: 503, latencyMs: 3 },

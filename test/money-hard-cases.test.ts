@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { periodStart } from "../src/core/budget.js";
 import { encrypt, loadSecret } from "../src/access/byok.js";
 import { openSqliteStore } from "../src/store/sqlite/index.js";
-import type { LedgerEntry } from "../src/store/index.js";
+import { ledgerEntry } from "./helpers/ledger-entry.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError } from "./helpers/http.js";
@@ -225,24 +225,8 @@ describe("budget periods (the store, with explicit times)", () => {
       budget: 10_000n,
       budgetPeriod: "day",
     });
-    const entry = (requestId: string, createdAt: number, cost: number): LedgerEntry => ({
-      requestId,
-      createdAt,
-      account: "p",
-      keyId: "key_p",
-      model: "m",
-      provider: "x",
-      promptTokens: 1,
-      completionTokens: 1,
-      cost,
-      listCost: cost,
-      byok: false,
-      usageSource: "provider",
-      status: "ok",
-      httpStatus: 200,
-      latencyMs: 1,
-      attempts: 1,
-    });
+    const entry = (requestId: string, createdAt: number, cost: number) =>
+      ledgerEntry({ requestId, createdAt, account: "p", keyId: "key_p", provider: "x", cost });
     const hold = (at: number) => ({ keyId: "key_p", limit: 10_000n, since: periodStart("day", at) });
     expect(await store.reserve("r1", "p", 8_000, hold(day1))).toBe(true);
     expect(await store.reserve("late", "p", 1_000, hold(day1))).toBe(true);

@@ -7,30 +7,14 @@
  */
 import { expect, test } from "vitest";
 import { openPostgresStore } from "../../src/store/pg/index.js";
-import type { LedgerEntry, Store } from "../../src/store/index.js";
+import type { Store } from "../../src/store/index.js";
+import { ledgerEntry } from "../helpers/ledger-entry.js";
 import { rows } from "../helpers/rows.js";
 import { createTestDatabase } from "../helpers/services.js";
 
 const W = 1_000;
 
-const entry = (requestId: string, account: string, cost: number): LedgerEntry => ({
-  requestId,
-  createdAt: Date.now(),
-  account,
-  keyId: "k",
-  model: "m",
-  provider: "p",
-  promptTokens: 1,
-  completionTokens: 1,
-  cost,
-  listCost: cost,
-  byok: false,
-  usageSource: "provider",
-  status: "ok",
-  httpStatus: 200,
-  latencyMs: 1,
-  attempts: 1,
-});
+const entry = (requestId: string, account: string, cost: number) => ledgerEntry({ requestId, account, cost });
 
 async function three(fn: (stores: Store[], db: string) => Promise<void>) {
   const db = await createTestDatabase();
