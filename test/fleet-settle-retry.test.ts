@@ -10,6 +10,7 @@ import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";
 import { stream } from "./helpers/openai-wire.js";
+import { ledgerEntry } from "./helpers/ledger-entry.js";
 import { startRelay, type Relay } from "./helpers/relay.js";
 import { createTestDatabase, type TestDatabase } from "./helpers/services.js";
 
@@ -91,7 +92,7 @@ test("a settlement repeated for the same request id bills nothing twice", async 
   // The same settlement again, as a retry after a commit whose answer was lost would send it.
   await gw.store.settle(
     null,
-    {
+    ledgerEntry({
       requestId: id,
       createdAt: Number(row.created_at),
       account: row.account,
@@ -101,14 +102,7 @@ test("a settlement repeated for the same request id bills nothing twice", async 
       promptTokens: 12,
       completionTokens: 6,
       cost: Number(row.list_cost),
-      listCost: Number(row.list_cost),
-      byok: false,
-      usageSource: "provider",
-      status: "ok",
-      httpStatus: 200,
-      latencyMs: 1,
-      attempts: 1,
-    },
+    }),
     [],
   );
   expect((await direct.query("SELECT count(*)::int AS n FROM ledger WHERE request_id = $1", [id])).rows[0].n).toBe(1);

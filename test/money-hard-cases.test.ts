@@ -294,24 +294,7 @@ describe("the CLI (child process)", () => {
     });
     await store.settle(
       null,
-      {
-        requestId: "req_u",
-        createdAt: Date.now(),
-        account: "u",
-        keyId: "key_u",
-        model: "m",
-        provider: "x",
-        promptTokens: 2001,
-        completionTokens: 5,
-        cost: 303_150,
-        listCost: 303_150,
-        byok: false,
-        usageSource: "provider",
-        status: "ok",
-        httpStatus: 200,
-        latencyMs: 1,
-        attempts: 1,
-      },
+      ledgerEntry({ requestId: "req_u", account: "u", keyId: "key_u", provider: "x", promptTokens: 2001, completionTokens: 5, cost: 303_150 }),
       [],
     );
     await store.close();
