@@ -4,14 +4,14 @@
  * official SDK: the host without `/v1`. Options: `maxTokens`, the `max_tokens` sent when a
  * request has none (default: the model family's output limit, else 4096).
  */
-import { defineProvider, type CallContext, type Feature } from "../../src/plugin/contract.js";
+import { defineProvider, pulled, type CallContext, type Feature } from "../../src/plugin/contract.js";
 import { jsonToolOf } from "./call-state.js";
 import { classifyError } from "./errors.js";
 import { MODELS_PATH, modelsOf } from "./models.js";
 import { nativeMessages } from "./native.js";
 import { toMessagesBody } from "./request.js";
 import { fromMessage } from "./response.js";
-import { fromEvents } from "./stream.js";
+import { eventTranslator } from "./stream.js";
 
 /** The only current version of the API (the SDKs send it on every request). */
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -51,7 +51,9 @@ export default defineProvider({
       body: JSON.stringify(toMessagesBody(body, ctx)),
     }),
     response: (json, ctx) => fromMessage(json, jsonToolOf(ctx)),
-    stream: (events, ctx) => fromEvents(events, jsonToolOf(ctx)),
+    stream: (events, ctx) => pulled(events, eventTranslator(jsonToolOf(ctx))),
+    // SSE relayed by push (src/upstream/relay.ts), as for OpenAI-format providers.
+    streamEvents: (ctx) => eventTranslator(jsonToolOf(ctx)),
   },
   nativeMessages,
   classifyError,

@@ -20,17 +20,20 @@ type EventOf<T extends WireEvent["type"]> = Extract<WireEvent, { type: T }>;
 
 const USAGE_KEYS = ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"] as const;
 
-export async function* fromEvents(events: AsyncIterable<UpstreamEvent>, jsonTool?: string): AsyncIterable<StreamDelta> {
+/** One stream's translator (the plugin's `streamEvents`); nothing after message_stop is read. */
+export function eventTranslator(jsonTool?: string): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => void {
   const state = new StreamState(jsonTool);
-  for await (const event of events) {
+  let stopped = false;
+  return (event, emit) => {
+    if (stopped) return;
     const data = readAnswer(eventSchema, event.data, "anthropic stream event");
-    if (data.type === "message_stop") return;
+    if (data.type === "message_stop") return void (stopped = true);
     // The provider's own failure (overloaded_error): the core fails over (before the first delta)
     // or ends the client stream with an error event.
     if (data.type === "error") throw upstreamFailure("failure", { retryable: true, detail: `anthropic stream error: ${data.error.type}` });
     const delta = state.step(data);
-    if (delta) yield delta;
-  }
+    if (delta) emit(delta);
+  };
 }
 
 /** An open tool_use block: the tool call it is (or the JSON answer), and whether input was sent. */

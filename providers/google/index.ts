@@ -3,12 +3,12 @@
  * The key travels in `x-goog-api-key`, never in the URL: URLs end up in logs.
  * Options: `apiVersion` (default "v1beta").
  */
-import { defineProvider, readAnswer, type ModelInfo, type UpstreamRequest } from "../../src/plugin/contract.js";
+import { defineProvider, pulled, readAnswer, type ModelInfo, type UpstreamRequest } from "../../src/plugin/contract.js";
 import { modelListSchema } from "./answer-schema.js";
 import { classifyError } from "./errors.js";
 import { toGeminiBody } from "./request.js";
 import { fromGenerateContent } from "./response.js";
-import { fromStream } from "./stream.js";
+import { chunkTranslator } from "./stream.js";
 
 import { googleEmbeddings } from "./embeddings.js";
 import { nativeGemini } from "./native.js";
@@ -46,7 +46,9 @@ export default defineProvider({
       };
     },
     response: (json) => fromGenerateContent(json),
-    stream: (events) => fromStream(events),
+    stream: (events) => pulled(events, chunkTranslator()),
+    // SSE relayed by push (src/upstream/relay.ts), as for OpenAI-format providers.
+    streamEvents: () => chunkTranslator(),
   },
   classifyError,
   embeddings: googleEmbeddings,

@@ -11,22 +11,23 @@ import { finishReason, promptBlocked, textOf, toolCallOf, usageOf } from "./resp
 /** Per candidate index: how many tool calls were streamed so far (the next call's OpenAI index). */
 type CallCounts = Map<number, number>;
 
-export async function* fromStream(events: AsyncIterable<UpstreamEvent>): AsyncIterable<StreamDelta> {
+/** One stream's translator (the plugin's `streamEvents`; `stream` pulls the same). */
+export function chunkTranslator(): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => void {
   const calls: CallCounts = new Map();
-  for await (const event of events) {
+  return (event, emit) => {
     if (typeof event.data === "object" && event.data !== null && "error" in event.data)
       throw upstreamFailure("failure", { retryable: true, detail: "gemini: error event in stream" });
     const chunk = readAnswer(responseSchema, event.data, "google stream chunk");
     const candidates = chunk.candidates ?? [];
     for (const [i, c] of candidates.entries()) {
       const delta = candidateDelta(c, c.index ?? i, calls);
-      if (delta) yield delta;
+      if (delta) emit(delta);
     }
     // A blocked prompt ends the stream with no candidate at all.
-    if (promptBlocked(chunk)) yield { index: 0, finish_reason: "content_filter" };
+    if (promptBlocked(chunk)) emit({ index: 0, finish_reason: "content_filter" });
     const usage = usageOf(chunk.usageMetadata);
-    if (usage) yield { usage };
-  }
+    if (usage) emit({ usage });
+  };
 }
 
 function candidateDelta(c: WireCandidate, index: number, calls: CallCounts): StreamDelta | null {

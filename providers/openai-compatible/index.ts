@@ -5,6 +5,7 @@
  */
 import {
   defineProvider,
+  pulled,
   readAnswer,
   type CallContext,
   type Feature,
@@ -96,14 +97,7 @@ export function openaiCompatible(options: OpenAICompatibleOptions): ProviderPlug
         };
       },
       response: (json, ctx) => fromChatCompletion(fromWire(json, ctx), options.name),
-      async *stream(events, ctx) {
-        const translate = translator(ctx);
-        const out: StreamDelta[] = [];
-        for await (const event of events) {
-          translate(event, (d) => out.push(d));
-          yield* out.splice(0);
-        }
-      },
+      stream: (events, ctx) => pulled(events, translator(ctx)),
       // What the core uses for every OpenAI-format provider (SSE relayed by push); `stream` is the same translation.
       streamEvents: translator,
     },

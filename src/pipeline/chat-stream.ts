@@ -42,8 +42,9 @@ export function streamsVia<T>(open: OpenStream<T>, render: RenderStream<ChatRequ
 const openChat: OpenStream<StreamDelta> = async (gw, job, e, signal) => deltasOf(gw, await sendChat(gw, job, e, signal));
 
 /**
- * The deltas of a streamed chat answer. Every OpenAI-format provider: SSE relayed by push
- * (upstream/relay.ts); others through their async `stream`. Also the translated paths of /v1/messages and /v1beta.
+ * The deltas of a streamed chat answer. An SSE answer whose adapter has `streamEvents`
+ * (OpenAI-format, Anthropic, Google) is relayed by push (upstream/relay.ts); others go through
+ * their async `stream`. Also the translated paths of /v1/messages and /v1beta.
  */
 export function deltasOf(gw: Gateway, { plugin, ctx, res }: Awaited<ReturnType<typeof sendChat>>): AsyncIterator<StreamDelta> {
   const caps = gw.config.server.upstream;

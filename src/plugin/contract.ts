@@ -24,6 +24,7 @@ export type { CacheControl, ChatMessage, ChatRequest, ContentPart, FinishReason,
 export { inlineImage, isInstruction, partsOf, requestedMaxTokens, textOf } from "../core/content.js";
 export { invalidRequest } from "../core/errors.js";
 export { invalidAnswer, knownTypes, readAnswer } from "./answer.js";
+export { pulled } from "./pulled.js";
 
 /** One `providers:` entry of the config, after validation and env interpolation. */
 export interface ProviderSettings {
