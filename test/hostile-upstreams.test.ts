@@ -201,6 +201,19 @@ describe("2. usage that is not a count", () => {
   });
 });
 
+describe("3. an answer that is complete but whose response never ends", () => {
+  test("[DONE] then nothing: the client's stream completes at once with [DONE], billed on the provider's usage", async () => {
+    fake.queue({ ...(stream(["all ", "of it"], { prompt_tokens: 7, completion_tokens: 3 }) as Extract<Reply, { sse: unknown }>), holdOpen: true });
+    const t = Date.now();
+    const events = await sse(await ask({ stream: true }));
+    expect(Date.now() - t).toBeLessThan(1500); // server.timeouts.stream here: it did not end the stream
+    expect(events.at(-1)).toBe("[DONE]");
+    expect(events.join("")).not.toContain('"error"');
+    expect(await lastRow()).toMatchObject({ status: "ok", usage_source: "provider", completion_tokens: 3 });
+    await expectMoneyAddsUp();
+  });
+});
+
 describe("4. one tenant cannot open a circuit for everyone", () => {
   let primary: FakeUpstream;
   let secondary: FakeUpstream;

@@ -20,14 +20,12 @@ type EventOf<T extends WireEvent["type"]> = Extract<WireEvent, { type: T }>;
 
 const USAGE_KEYS = ["input_tokens", "output_tokens", "cache_read_input_tokens", "cache_creation_input_tokens"] as const;
 
-/** One stream's translator (the plugin's `streamEvents`); nothing after message_stop is read. */
-export function eventTranslator(jsonTool?: string): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => void {
+/** One stream's translator (the plugin's `streamEvents`): message_stop ends the answer. */
+export function eventTranslator(jsonTool?: string): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => boolean | void {
   const state = new StreamState(jsonTool);
-  let stopped = false;
   return (event, emit) => {
-    if (stopped) return;
     const data = readAnswer(eventSchema, event.data, "anthropic stream event");
-    if (data.type === "message_stop") return void (stopped = true);
+    if (data.type === "message_stop") return true;
     // The provider's own failure (overloaded_error): the core fails over (before the first delta)
     // or ends the client stream with an error event.
     if (data.type === "error") throw upstreamFailure("failure", { retryable: true, detail: `anthropic stream error: ${data.error.type}` });

@@ -201,9 +201,11 @@ export interface ProviderPlugin {
     /**
      * Optional: the same translation as `stream`, one event at a time and synchronously (one
      * translator per stream, from `ctx`). With it the core relays an SSE body by push, without an
-     * async iterator per layer (src/upstream/relay.ts); it must agree with `stream`.
+     * async iterator per layer (src/upstream/relay.ts); it must agree with `stream` (`pulled`
+     * makes one from the other). It returns true for an event that ends the answer (Anthropic's
+     * message_stop): the stream is then over whether or not the response ends; `[DONE]` is the core's.
      */
-    streamEvents?(ctx: CallContext): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => void;
+    streamEvents?(ctx: CallContext): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => boolean | void;
   };
   /** Binary stream framing (Bedrock's event stream). Default: SSE with JSON data. */
   decodeStream?(body: AsyncIterable<Uint8Array>): AsyncIterable<UpstreamEvent>;

@@ -4,8 +4,12 @@
  * translation, and the items wait in one queue for the renderer's `next()`. One object per
  * stream instead of an async generator per layer (body iterator → cap → SSE decode →
  * adapter), and no promise per layer per chunk. The renderer being behind pauses the body
- * (backpressure reaches the upstream); its `return()` destroys it. After `[DONE]` the rest of
- * the body is drained, not destroyed: an early destroy costs an AbortError per stream.
+ * (backpressure reaches the upstream); its `return()` destroys it. The answer is over at
+ * `[DONE]` (or the event the adapter says ends it, Anthropic's message_stop), not at the end of
+ * the body: an upstream that never ends its response after it must not hold the client's stream
+ * open, nor turn a complete answer into a failed one when the body later errors. The rest of the
+ * body is drained, not destroyed: an early destroy costs an AbortError per stream; one that has
+ * not ended DRAIN_MS later is destroyed (it would hold its connection, and a shutdown, open).
  */
 import type { Readable } from "node:stream";
 import type { UpstreamEvent } from "../plugin/contract.js";
@@ -16,7 +20,11 @@ import { SseLines } from "./sse-lines.js";
 /** Items queued before the body is paused: a slow client holds at most this many. */
 const HIGH_WATER = 32;
 
-type Translate<T> = (event: UpstreamEvent, emit: (item: T) => void) => void;
+/** After the answer is over, how long the rest of its body may take to end. */
+const DRAIN_MS = 1_000;
+
+/** Returns true when the event ends the answer. */
+type Translate<T> = (event: UpstreamEvent, emit: (item: T) => void) => boolean | void;
 
 export class PushedStream<T> implements AsyncIterator<T> {
   private queue: T[] = [];
@@ -25,6 +33,7 @@ export class PushedStream<T> implements AsyncIterator<T> {
   private done = false;
   private failure: unknown;
   private seen = 0;
+  private drain: NodeJS.Timeout | undefined;
   private wake: ((r: IteratorResult<T>) => void) | undefined;
   private fail: ((err: unknown) => void) | undefined;
   private readonly lines: SseLines;
@@ -44,13 +53,13 @@ export class PushedStream<T> implements AsyncIterator<T> {
   next(): Promise<IteratorResult<T>> {
     if (this.head < this.queue.length) return Promise.resolve({ done: false, value: this.take() });
     if (this.failure !== undefined) return Promise.reject(this.failure);
-    if (this.ended) return Promise.resolve({ done: true, value: undefined });
+    if (this.ended || this.done) return Promise.resolve({ done: true, value: undefined });
     if (this.body.isPaused()) this.body.resume();
     return new Promise((resolve, reject) => ((this.wake = resolve), (this.fail = reject)));
   }
 
   return(): Promise<IteratorResult<T>> {
-    if (!this.ended) ((this.ended = true), this.body.destroy());
+    if (!this.ended && !this.done) ((this.ended = true), this.body.destroy());
     this.queue = [];
     return Promise.resolve({ done: true, value: undefined });
   }
@@ -72,19 +81,28 @@ export class PushedStream<T> implements AsyncIterator<T> {
       return this.onEnd(err);
     }
     if (this.wake && this.head < this.queue.length) this.settle({ done: false, value: this.take() });
-    if (this.queue.length - this.head >= HIGH_WATER) this.body.pause();
+    else if (this.wake && this.done) this.settle({ done: true, value: undefined });
+    if (!this.done && this.queue.length - this.head >= HIGH_WATER) this.body.pause();
   }
 
   private onEvent(event: string | undefined, data: string): void {
     if (this.done) return;
-    if (data === "[DONE]") return void (this.done = true);
+    if (data === "[DONE]") return this.over();
     const json = parseJson(data);
-    this.translate(event === undefined ? { data: json } : { event, data: json }, this.emit);
+    if (this.translate(event === undefined ? { data: json } : { event, data: json }, this.emit) === true) this.over();
+  }
+
+  private over(): void {
+    this.done = true;
+    this.drain = setTimeout(() => this.ended || this.body.destroy(), DRAIN_MS);
+    this.drain.unref();
   }
 
   private onEnd(err: unknown): void {
     if (this.ended) return;
     this.ended = true;
+    clearTimeout(this.drain);
+    if (this.done) return; // the answer was complete: what the body does after it is not the answer's
     if (err !== undefined) this.failure = err;
     if (!this.wake || this.head < this.queue.length) return;
     if (err !== undefined) {

@@ -25,7 +25,16 @@ export type Reply =
       waitFor?: Promise<unknown>;
       /** Wait before answering (a slow upstream). */ delayMs?: number;
     }
-  | { status?: number; headers?: Record<string, string>; sse: SseEvent[]; delayMs?: number; done?: boolean; cut?: boolean }
+  | {
+      status?: number;
+      headers?: Record<string, string>;
+      sse: SseEvent[];
+      delayMs?: number;
+      done?: boolean;
+      cut?: boolean;
+      /** The answer is complete but the response is not ended (until the fake closes). */
+      holdOpen?: boolean;
+    }
   | { status?: number; headers?: Record<string, string>; raw: Uint8Array | string; chunks?: Uint8Array[]; delayMs?: number }
   | { hang: true }
   | { reset: true };
@@ -87,7 +96,7 @@ async function send(res: ServerResponse, reply: Reply, fake: FakeUpstream): Prom
     return;
   }
   if (reply.done !== false) res.write("data: [DONE]\n\n");
-  res.end();
+  if (!reply.holdOpen) res.end();
 }
 
 export async function startFakeUpstream(

@@ -245,6 +245,21 @@ describe("anthropic adapter", () => {
     expect(h.sent().stream).toBe(true);
   });
 
+  test("message_stop ends the answer: a response left open after it does not hold the client's stream, and what follows is not read", async () => {
+    const after = textBlockEvents(1, ["never shown"]);
+    h.fake.queue({
+      sse: [messageStart({ input_tokens: 5 }), ...textBlockEvents(0, ["whole"]), ...messageEnd("end_turn", { output_tokens: 2 }), ...after],
+      done: false,
+      holdOpen: true,
+    });
+    const t = Date.now();
+    const text = await (await h.post({ stream: true })).text();
+    expect(Date.now() - t).toBeLessThan(1000);
+    expect(text).toContain('"content":"whole"');
+    expect(text).not.toContain("never shown");
+    expect(text.trimEnd().endsWith("data: [DONE]")).toBe(true);
+  });
+
   test("an error event after content ends the client stream with an error event, no [DONE], no provider detail", async () => {
     // Whatever follows an error event, the answer is incomplete: the adapter must not read on.
     const after = [...textBlockEvents(0, ["never shown"]).slice(1, 2), ...messageEnd("end_turn", { output_tokens: 3 })];
