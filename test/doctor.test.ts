@@ -126,6 +126,18 @@ test("a provider behind a private CA: doctor trusts server.upstream.caFile as se
     writeFileSync(join(dir, "gateway.config.yaml"), yaml(""));
     const untrusted = await gateway(["doctor", "--json"], { cwd: dir });
     expect(untrusted.json.findings[1]).toMatchObject({ check: "provider openai", status: "fail" });
+    // A file that holds no certificate is said at once, not left to fail every connection.
+    writeFileSync(join(dir, "not-a-ca.pem"), "hello\n");
+    writeFileSync(join(dir, "gateway.config.yaml"), yaml(", upstream: { caFile: not-a-ca.pem }"));
+    const bad = await gateway(["doctor", "--json"], { cwd: dir });
+    expect(bad.exitCode).toBe(1);
+    expect(bad.json.findings).toEqual([
+      {
+        check: "config",
+        status: "fail",
+        message: expect.stringMatching(/server\.upstream\.caFile: .*not-a-ca\.pem: not a PEM certificate \(.*no start line\)$/),
+      },
+    ]);
   } finally {
     await tls.close();
     certs.remove();

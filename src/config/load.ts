@@ -3,6 +3,7 @@
  * file:line on every problem, a relative database path taken from the file's folder. The
  * schema and validation are config/config.ts.
  */
+import { X509Certificate } from "node:crypto";
 import { readFileSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { cosmiconfig } from "cosmiconfig";
@@ -81,7 +82,8 @@ export async function loadConfig(file: string | undefined, env: NodeJS.ProcessEn
   const caFile = config.server.upstream.caFile;
   if (caFile) {
     const path = (config.server.upstream.caFile = resolve(dirname(found.filepath), caFile));
-    if (!isFile(path)) throw new UsageError((await lines([{ path: ["server", "upstream", "caFile"], message: `${path}: no such file` }])).join("\n"));
+    const problem = caFileProblem(path);
+    if (problem) throw new UsageError((await lines([{ path: ["server", "upstream", "caFile"], message: `${path}: ${problem}` }])).join("\n"));
   }
   rememberSource(config, found.filepath);
   if (!isUrl(config.database) && isDirectory(config.database)) {
@@ -119,4 +121,15 @@ function jsonSyntaxError(err: Error): string | null {
   const line = readFileSync(file, "utf8").slice(0, Number(at[1])).split("\n").length;
   const reason = /\n\n([^\n]*JSON at position[^\n]*)/.exec(err.message)?.[1] ?? "not valid JSON";
   return `${file}:${line}: invalid JSON: ${reason.replace(/ while parsing .*$/, "")}`;
+}
+
+/** Node's TLS takes a file of no certificate silently (and every connection then fails): said at start instead. */
+function caFileProblem(path: string): string | null {
+  if (!isFile(path)) return "no such file";
+  try {
+    new X509Certificate(readFileSync(path));
+    return null;
+  } catch (err) {
+    return `not a PEM certificate (${(err as Error).message})`;
+  }
 }

@@ -98,18 +98,22 @@ export class PushedStream<T> implements AsyncIterator<T> {
     this.drain.unref();
   }
 
+  /**
+   * The body ended, failed, or was found unusable. A pending `next()` is answered here: with an
+   * item the same read queued before failing (a delta, then an error event), else the end.
+   * After the answer was over, what the body does is not the answer's: no failure.
+   */
   private onEnd(err: unknown): void {
     if (this.ended) return;
     this.ended = true;
     clearTimeout(this.drain);
-    if (this.done) return; // the answer was complete: what the body does after it is not the answer's
-    if (err !== undefined) this.failure = err;
-    if (!this.wake || this.head < this.queue.length) return;
-    if (err !== undefined) {
-      const fail = this.fail!;
-      this.wake = this.fail = undefined;
-      fail(err);
-    } else this.settle({ done: true, value: undefined });
+    if (err !== undefined && !this.done) this.failure = err;
+    if (!this.wake) return;
+    if (this.head < this.queue.length) return this.settle({ done: false, value: this.take() });
+    if (this.failure === undefined) return this.settle({ done: true, value: undefined });
+    const fail = this.fail!;
+    this.wake = this.fail = undefined;
+    fail(this.failure);
   }
 
   private settle(r: IteratorResult<T>): void {
