@@ -4,9 +4,7 @@
  * sends more, a body that is not JSON, or an event that never ends is an invalid answer: that
  * endpoint's failure (health counts it), 502 when no endpoint answered validly.
  */
-import type { UpstreamEvent } from "../plugin/contract.js";
 import { InvalidAnswer } from "../plugin/failure.js";
-import { SseLines } from "./sse-lines.js";
 
 export interface BodyCaps {
   maxEventBytes: number;
@@ -30,27 +28,6 @@ export async function readJson(body: AsyncIterable<Uint8Array>, max: number): Pr
     return JSON.parse(Buffer.concat(chunks).toString("utf8"));
   } catch {
     throw new InvalidAnswer("upstream answer is not JSON");
-  }
-}
-
-/**
- * SSE bytes -> events with JSON data (./sse-lines.ts does the framing and caps an event at
- * `maxEventBytes`). After `[DONE]` the rest of the body is drained, not abandoned: leaving a
- * `for await` early destroys the body, which costs an AbortError (with a stack) per stream.
- * The OpenAI-format path does the same by push (./relay.ts).
- */
-export async function* decodeSse(body: AsyncIterable<Uint8Array>, caps: BodyCaps): AsyncIterable<UpstreamEvent> {
-  const queue: UpstreamEvent[] = [];
-  let done = false;
-  const lines = new SseLines(caps.maxEventBytes, (event, data) => {
-    if (done) return;
-    if (data === "[DONE]") return void (done = true);
-    queue.push({ event, data: parseJson(data) });
-  });
-  for await (const chunk of capped(body, caps.maxResponseBytes)) {
-    if (done) continue;
-    lines.feed(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    for (const e of queue.splice(0)) yield e;
   }
 }
 

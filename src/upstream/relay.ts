@@ -122,3 +122,12 @@ export class PushedStream<T> implements AsyncIterator<T> {
     wake(r);
   }
 }
+
+/**
+ * SSE bytes -> events with JSON data, as they come: the relay with no translation, for the
+ * paths that relay a provider's own events (native /v1/messages, /v1beta, Responses) and for an
+ * adapter without `streamEvents`. One SSE mechanism, so `[DONE]` and every cap mean the same.
+ */
+export function decodeSse(body: Readable, caps: BodyCaps): AsyncIterable<UpstreamEvent> {
+  return { [Symbol.asyncIterator]: () => new PushedStream<UpstreamEvent>(body, caps, (event, emit) => void emit(event)) };
+}

@@ -15,7 +15,8 @@ import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import { malformed } from "../../pipeline/failover.js";
 import type { CallContext, NativeGemini, UpstreamEvent } from "../../plugin/contract.js";
 import { upstreamFailure } from "../../plugin/contract.js";
-import { decodeSse, readJson } from "../../upstream/body.js";
+import { readJson } from "../../upstream/body.js";
+import { decodeSse } from "../../upstream/relay.js";
 import { dataFrame, errorFrame } from "./stream.js";
 
 export interface NativeAnswer {

@@ -14,7 +14,9 @@ import type { Job } from "../../pipeline/endpoint.js";
 import { outputBudget } from "../../billing/bill.js";
 import { readAnswer } from "../../plugin/answer.js";
 import type { CallContext, ChatRequest, NativeResponses, UpstreamEvent } from "../../plugin/contract.js";
-import { decodeSse, readJson } from "../../upstream/body.js";
+import { readJson } from "../../upstream/body.js";
+import { decodeSse } from "../../upstream/relay.js";
+import type { UpstreamResponse } from "../../upstream/upstream.js";
 import { responseUsage } from "./render.js";
 import type { InputItem, ResponsesRequest } from "./schema.js";
 
@@ -71,7 +73,7 @@ export async function readNative(gw: Gateway, res: { body: AsyncIterable<Uint8Ar
 }
 
 /** The upstream's events, SSE-decoded. */
-export function nativeEvents(gw: Gateway, res: { body: AsyncIterable<Uint8Array> }): AsyncIterator<UpstreamEvent> {
+export function nativeEvents(gw: Gateway, res: UpstreamResponse): AsyncIterator<UpstreamEvent> {
   return decodeSse(res.body, gw.config.server.upstream)[Symbol.asyncIterator]();
 }
 
