@@ -18,6 +18,7 @@ const STORE_TESTS = [
   "test/audit.test.ts",
   "test/auth.test.ts",
   "test/billing.test.ts",
+  "test/budget-refusal.test.ts",
   "test/budgets.test.ts",
   "test/cache.test.ts",
   "test/dashboard-sso.test.ts",

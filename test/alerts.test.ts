@@ -4,16 +4,10 @@
  * (the HMAC checked here); a failing receiver is retried; a hung one slows no request and is cut
  * by the timeout; a delivery pending at a stop is sent by the next gateway on the same database.
  */
-import { createHmac } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { loadSecret } from "../src/access/byok.js";
-import { sealWebhookSecret } from "../src/alerts/secret.js";
 import { setAlertSettings } from "../src/operations/alert-settings.js";
-import { addWebhook } from "../src/operations/alert-webhooks.js";
 import { listDeliveries } from "../src/operations/alert-deliveries.js";
 import { addUser } from "../src/operations/dashboard-users.js";
 import { generateKey, hashKey, newKeyId } from "../src/access/keys.js";
@@ -25,6 +19,7 @@ import { completion } from "./helpers/openai-wire.js";
 import { createTestDatabase, onPostgres } from "./helpers/services.js";
 import { recordSecret } from "./helpers/secrets.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
+import { hook, receiver, verify } from "./helpers/webhook.js";
 
 const MODEL = "openai/gpt-4o-mini";
 /** $0.15 per 1M prompt tokens: one "unit" of 150 nano-USD per prompt token; one completion token is 4 units. */
@@ -33,50 +28,8 @@ const ALERTS = { pollMs: 50, retryBaseMs: 300, timeoutMs: 500 };
 /** Who the test's own changes are recorded as in the audit log (docs/audit.md). */
 const TEST_BY = { actor: "test", ip: null };
 
-interface Received {
-  body: string;
-  signature: string | undefined;
-  at: number;
-}
-
-/** A webhook receiver: answers each POST with the next of `statuses` (the last repeats), or never when it is "hang". */
-async function receiver(statuses: Array<number | "hang"> = [200]) {
-  const got: Received[] = [];
-  let closedUnanswered = 0;
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      got.push({ body: Buffer.concat(chunks).toString("utf8"), signature: req.headers["x-gateway-signature"] as string | undefined, at: Date.now() });
-      const status = statuses[Math.min(got.length - 1, statuses.length - 1)]!;
-      if (status === "hang") return void res.on("close", () => closedUnanswered++);
-      res.writeHead(status, { "content-type": "text/plain" }).end("thanks");
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
-    got,
-    closedUnanswered: () => closedUnanswered,
-    bodies: () => got.map((g) => JSON.parse(g.body) as Record<string, unknown>),
-    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
-  };
-}
-
-const verify = (secret: string, r: Received) => r.signature === `sha256=${createHmac("sha256", secret).update(r.body).digest("hex")}`;
-
 let fake: FakeUpstream;
 let gw: TestGateway;
-
-/** Registers a webhook through the same operation as `gateway alerts add`, sealed with this gateway's secret. */
-async function hook(g: TestGateway, url: string, account: string | null, secret?: string): Promise<string> {
-  const sealKey = loadSecret(g.db, { GATEWAY_SECRET: "test-secret" });
-  const added = await addWebhook(g.store, (id, plain) => sealWebhookSecret(sealKey, id, plain), { url, secret, account }, Date.now(), TEST_BY);
-  const plain = secret ?? added.secret!;
-  recordSecret(plain);
-  g.server.gateway.alerts.invalidate(); // as the dashboard's API does after a write through this process
-  return plain;
-}
 
 async function keyFor(g: TestGateway, account: string, budgetNano?: bigint): Promise<{ key: string; id: string }> {
   const key = await g.createKey({ account });

@@ -66,7 +66,7 @@ describe("the 402 names the largest affordable max_tokens", () => {
     await h.gw.store.updateKey(id, { budget: 10_000_000n, budgetPeriod: "total" }, Date.now());
     const message = await refusal(await chat(key, 128000));
     expect(message).toContain(
-      "this API key's budget has $0.01 left of $0.01 in total: it asks for up to 128000 tokens (max_tokens), but the budget can pay for at most 4983.",
+      `this API key's budget has $0.01 left of $0.01 in total ($0 spent): it asks for up to 128000 tokens (max_tokens), but the budget can pay for at most 4983. Raise the budget (gateway keys update ${id} --budget <usd>) or lower max_tokens.`,
     );
     expect((await chat(key, 4984)).status).toBe(402);
     expect((await chat(key, 4983)).status).toBe(200);

@@ -20,6 +20,8 @@ export interface AlertEvent {
   period: BudgetPeriod | null;
   /** With the webhook, what makes the delivery once only (src/alerts/detect.ts). */
   eventKey: string;
+  /** Set when a refused request, not spend, reached the threshold (100 %): the body's `reason`. */
+  reason?: "refused";
 }
 
 export function alertBody(id: string, e: AlertEvent, createdAt: number): string {
@@ -35,6 +37,7 @@ export function alertBody(id: string, e: AlertEvent, createdAt: number): string 
     spent: e.spent === null ? null : nanoToUsd(e.spent),
     remaining: nanoToUsd(e.remaining),
     period: e.period,
+    ...(e.reason !== undefined && { reason: e.reason }),
     created_at: new Date(createdAt).toISOString(),
   });
 }

@@ -3,6 +3,9 @@ import type { BudgetLevel } from "./levels.js";
 
 export const DEFAULT_PERCENTS: readonly number[] = [50, 80, 100];
 
+/** A budget's 100 %: reached by spend, or by a request the budget refused (src/alerts/detect.ts). */
+export const FULL_PERCENT = 100;
+
 /** The percentages whose share of the limit the spend has reached; none for a zero limit (nothing may be spent). */
 export function crossedPercents(level: Pick<BudgetLevel, "limit" | "spent">, percents: readonly number[]): number[] {
   if (level.limit <= 0n) return [];

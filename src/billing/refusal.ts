@@ -9,7 +9,7 @@ import type { BudgetLevel, BudgetPeriod } from "../core/budget.js";
 import { insufficientCredits, type GatewayError } from "../core/errors.js";
 import { costOf, nanoToUsd, type Prices } from "../core/money.js";
 import type { KeyRecord, Store } from "../store/index.js";
-import { levelsOf, tightest } from "./budget.js";
+import { levelsOf, tightest, type LevelUse } from "./budget.js";
 
 /** The output a request asks for: its worst case is the prompt bound plus `maxTokens` per choice. */
 export interface OutputAsk {
@@ -53,20 +53,43 @@ const OWNER: Record<BudgetLevel, string> = {
 const per = (period: BudgetPeriod) => (period === "total" ? "in total" : `per ${period}`);
 
 /**
+ * The command that raises the budget that refused (docs/limits.md "Budgets"): who may run it is
+ * the operator's or an account admin's business, the client learns what to ask for. The member's
+ * email stays out: the key's user may not be that member.
+ */
+function raiseBudget(key: KeyRecord, l: LevelUse): string {
+  if (l.level === "key") return `gateway keys update ${key.id} --budget <usd>`;
+  const member = l.level === "member" ? " --member <email of the key's creator>" : "";
+  return `gateway budgets set <usd> --account ${key.account}${member} --period ${l.period}`;
+}
+
+/** What is held beside the spend: requests in flight count against the budget too. */
+const held = (l: LevelUse) => {
+  const h = l.limit - l.spent - l.left;
+  return h > 0n ? `, $${nanoToUsd(h)} held by requests in flight` : "";
+};
+
+/** A budget refused: which, its limit, period, spend and room, and its own fix; the balance's only when it is short too. */
+function budgetRefusal(key: KeyRecord, l: LevelUse, worst: number, balance: bigint, prices: Prices, ask?: OutputAsk): GatewayError {
+  const state = `${OWNER[l.level]} has $${nanoToUsd(l.left)} left of $${nanoToUsd(l.limit)} ${per(l.period)} ($${nanoToUsd(l.spent)} spent${held(l)})`;
+  const fix = `Raise the budget (${raiseBudget(key, l)})${ask ? " or lower max_tokens" : ""}.`;
+  const alsoBalance = balance < BigInt(worst) ? ` The balance ($${nanoToUsd(balance)}) is short too: add funds (gateway credits add).` : "";
+  return insufficientCredits(
+    `This request may cost up to $${nanoToUsd(worst)} and ${state}${outputClause(prices, ask, l.left, "the budget")} ${fix}${alsoBalance}`,
+    l.level,
+  );
+}
+
+/**
  * The 402 says which limit refused: of the budgets without room for the worst case, the one with
  * the least left (its level is the error's `param` under compat openai), else the balance.
  */
 export async function refusal(store: Store, key: KeyRecord, prices: Prices, worst: number, now: number, ask?: OutputAsk): Promise<GatewayError> {
   const short = tightest((await levelsOf(store, key, now)).filter((l) => l.left < BigInt(worst)));
-  if (short) {
-    const { level, left, limit, period } = short;
-    return insufficientCredits(
-      `This request may cost up to $${nanoToUsd(worst)} and ${OWNER[level]} has $${nanoToUsd(left)} left of $${nanoToUsd(limit)} ${per(period)}${outputClause(prices, ask, left, "the budget")}`,
-      level,
-    );
-  }
   const balance = (await store.balance(key.account)) ?? 0n;
+  if (short) return budgetRefusal(key, short, worst, balance, prices, ask);
   return insufficientCredits(
-    `This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}${outputClause(prices, ask, balance, "the balance")}`,
+    `This request may cost up to $${nanoToUsd(worst)} and the balance is $${nanoToUsd(balance)}${outputClause(prices, ask, balance, "the balance")} ` +
+      "Add funds (gateway credits add), lower max_tokens, or set a BYOK key for this provider.",
   );
 }

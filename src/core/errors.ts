@@ -43,12 +43,13 @@ export const invalidApiKey = () =>
 export const missingApiKey = () =>
   new GatewayError(401, "authentication_error", "invalid_api_key", "No API key was sent. Pass your gateway key in the header 'Authorization: Bearer sk-...'.");
 
-/** `param` names the budget level that refused (`account`, `member`, `key`; docs/limits.md "Budgets"), null for the balance. */
-export const insufficientCredits = (detail: string, param: string | null = null) =>
-  new GatewayError(402, "insufficient_credits", null, `${detail} Add funds (gateway credits add), lower max_tokens, or set a BYOK key for this provider.`, {
-    headers: { "x-should-retry": "false" },
-    param,
-  });
+/**
+ * A 402 (docs/billing.md "Holds, charges and 402"): `message` says what refused and its fix
+ * (billing/refusal.ts); `param` names the budget level that refused (`account`, `member`, `key`;
+ * docs/limits.md "Budgets"), null for the balance.
+ */
+export const insufficientCredits = (message: string, param: string | null = null) =>
+  new GatewayError(402, "insufficient_credits", null, message, { headers: { "x-should-retry": "false" }, param });
 
 export const modelNotFound = (model: string) =>
   new GatewayError(

@@ -5,6 +5,8 @@
  * only for its socket to close.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BUDGET_LEVELS, type BudgetLevel } from "../core/budget.js";
+import { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { Exchange } from "../http/exchange.js";
 import type { Endpoint, Parsed } from "./endpoint.js";
@@ -13,7 +15,10 @@ import { runPipeline } from "./run.js";
 export function serve<Req extends Parsed, Answer>(gw: Gateway, req: IncomingMessage, res: ServerResponse, endpoint: Endpoint<Req, Answer>): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict", gw.config.server);
   gw.obs.begin(ex.state.rec, endpoint.path, req);
-  const done = runPipeline(gw, ex, endpoint).catch((err: unknown) => ex.fail(endpoint.inOwnTerms ? endpoint.inOwnTerms(err) : err, endpoint.errorEnvelope));
+  const done = runPipeline(gw, ex, endpoint).catch((err: unknown) => {
+    alertIfBudgetRefused(gw, ex, err);
+    ex.fail(endpoint.inOwnTerms ? endpoint.inOwnTerms(err) : err, endpoint.errorEnvelope);
+  });
   gw.pending.add(done);
   return done.finally(() => {
     gw.pending.delete(done);
@@ -22,4 +27,11 @@ export function serve<Req extends Parsed, Answer>(gw: Gateway, req: IncomingMess
     // A charged request may have crossed a threshold: checked after the answer, off its path (docs/alerts.md).
     if (rec.account && rec.keyId && rec.settled && rec.settled.cost > 0) gw.alerts.settled(rec.account, rec.keyId);
   });
+}
+
+/** A 402 whose `param` is a budget level (billing/refusal.ts): that budget's 100 % alert, checked off the request's path (docs/alerts.md). */
+function alertIfBudgetRefused(gw: Gateway, ex: Exchange, err: unknown): void {
+  const { account, keyId } = ex.state.rec;
+  if (!(err instanceof GatewayError) || err.status !== 402 || !account || !keyId) return;
+  if ((BUDGET_LEVELS as readonly unknown[]).includes(err.param)) gw.alerts.refused(account, keyId, err.param as BudgetLevel);
 }
