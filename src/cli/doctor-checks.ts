@@ -8,7 +8,7 @@ import { createServer } from "node:net";
 import Database from "better-sqlite3";
 import type { Config } from "../config/config.js";
 import type { ProviderInstance } from "../plugin/load.js";
-import { checkKey } from "../upstream/provider-check.js";
+import { checkKey, type KeyCheck } from "../upstream/provider-check.js";
 import type { PoolSettings } from "../upstream/upstream.js";
 import { fileModeWarning } from "../store/sqlite/files.js";
 import { databaseHolder } from "../store/sqlite/lock.js";
@@ -22,6 +22,9 @@ export interface Finding {
 }
 
 const keyless = (i: ProviderInstance) => i.plugin.describe?.keyless === true;
+
+/** What makes `doctor` exit 1: a key refused, a base URL that answers 404 (docs/cli.md), a provider out of reach. */
+const FAILS = new Set<KeyCheck["status"]>(["rejected", "not_found", "unreachable"]);
 
 /** The instances an operator set up: the configured ones, or (zero-config) those with a key from the environment. */
 export function configuredInstances(config: Config, instances: Map<string, ProviderInstance>): ProviderInstance[] {
@@ -40,7 +43,7 @@ export async function providerFindings(chosen: ProviderInstance[], offline: bool
       }
       if (offline) return { check, status: "ok", message: `${keyless(i) ? "no key needed" : "key present"} (not checked live: --offline)` };
       const r = await checkKey(i, pool);
-      const status: Level = r.status === "accepted" ? "ok" : r.status === "rejected" || r.status === "unreachable" ? "fail" : "warn";
+      const status: Level = r.status === "accepted" ? "ok" : FAILS.has(r.status) ? "fail" : "warn";
       const what = keyless(i) ? `${i.settings.baseUrl}: ` : "key ";
       return {
         check,

@@ -9,6 +9,9 @@ import { GatewayError } from "../core/errors.js";
 export type Outcome = "success" | "failure" | "rate_limited" | "key_rejected" | "rejected";
 
 export class UpstreamFailure extends GatewayError {
+  /** The method and path of the request that got a non-2xx answer ("POST /v1/messages"; never the query): set by the core for the operator's log. */
+  at?: string;
+
   constructor(
     readonly outcome: Outcome,
     readonly retryable: boolean,

@@ -7,8 +7,10 @@
 import type { ProviderInstance } from "../plugin/load.js";
 import { bodyJson, Upstream, type PoolSettings } from "./upstream.js";
 import { UpstreamFailure } from "../plugin/failure.js";
+import { baseUrlHint, shownUrl } from "./base-url.js";
 
-type KeyStatus = "accepted" | "rejected" | "unreachable" | "failed" | "no_key" | "unchecked";
+/** `not_found`: the provider's own API answered 404, a wrong base URL (upstream/base-url.ts): a configuration error, as `rejected` is. */
+type KeyStatus = "accepted" | "rejected" | "not_found" | "unreachable" | "failed" | "no_key" | "unchecked";
 
 export interface KeyCheck {
   provider: string;
@@ -30,12 +32,16 @@ export async function checkKey(instance: ProviderInstance, pool: PoolSettings = 
   if (settings.apiKey === undefined && !keyless) return { provider, status: "no_key", detail: "no key" };
   if (!plugin.models) return { provider, status: "unchecked", detail: `not checked (plugin ${plugin.name} has no models request)` };
   const upstream = new Upstream({ connect: timeoutMs, firstByte: timeoutMs, idle: timeoutMs }, pool);
+  let url = settings.baseUrl;
   try {
     const req = await plugin.models.request({ settings, apiKey: settings.apiKey ?? "" });
+    url = req.url;
     const res = await upstream.send({ method: "GET", ...req }, plugin, AbortSignal.timeout(timeoutMs));
     const models = plugin.models.response(await bodyJson(res));
     return { provider, status: "accepted", detail: `accepted (${models.length} model${models.length === 1 ? "" : "s"} listed)` };
   } catch (err) {
+    if (err instanceof UpstreamFailure && err.upstreamStatus === 404)
+      return { provider, status: "not_found", detail: `not checked: ${shownUrl(url)} answered HTTP 404: ${baseUrlHint(instance)}` };
     return { provider, ...describe(err, timeoutMs) };
   } finally {
     await upstream.close();

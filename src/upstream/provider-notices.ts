@@ -7,7 +7,10 @@
  * - `failed`: the provider did not answer (connection refused, timeout, TLS, DNS, 5xx, 429),
  *   with the reason (upstream/failure-reason.ts);
  * - `invalid`: a 2xx answer the gateway could not use: the client sees only the generic 502,
- *   after that one attempt, so this line names where the adapter's schema broke (docs/limits.md).
+ *   after that one attempt, so this line names where the adapter's schema broke (docs/limits.md);
+ * - `not found`: a 404 from the provider's own API, most often a wrong base URL (the client gets
+ *   only the generic 400 `upstream_rejected`), with the method and path asked for (never the
+ *   query or the host's credentials) and the base URL's likely fix (upstream/base-url.ts).
  */
 const EVERY_MS = 60_000;
 
@@ -43,6 +46,17 @@ export class ProviderNotices {
       const detail = cause instanceof Error ? cause.message : String(cause);
       return `[gateway] error: provider ${provider} sent an answer the gateway cannot use (${detail}); each such request gets 502 upstream_invalid_response, not asked again (docs/limits.md)`;
     });
+  }
+
+  notFound(provider: string, at: string | undefined, hint: string, now: number): void {
+    this.say(
+      "not_found",
+      provider,
+      now,
+      () =>
+        `[gateway] error: provider ${provider} answered HTTP 404 to ${at ?? "a request"}: ${hint}, or the provider does not serve that model ` +
+        `(run gateway doctor); its requests get 400 upstream_rejected`,
+    );
   }
 
   /** The line is built only when it is written. */

@@ -15,6 +15,7 @@ import type { Outcome } from "../plugin/failure.js";
 import type { Health } from "./health.js";
 import { ProviderNotices } from "./provider-notices.js";
 import { failureReason } from "./failure-reason.js";
+import { baseUrlHint } from "./base-url.js";
 import { preferredOrder } from "./preferences.js";
 import type { LimitResult, Limiter } from "../access/limits.js";
 import type { Attempt } from "../store/index.js";
@@ -166,7 +167,10 @@ export class Router {
       this.notices.rejected(e.provider, err.upstreamStatus, this.deps.now());
       return tally.keyRefused(e.provider);
     }
-    if (!err.retryable) throw invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected");
+    if (!err.retryable) {
+      if (err.upstreamStatus === 404) this.notices.notFound(e.provider, err.at, baseUrlHint(e.instance), this.deps.now());
+      throw invalidRequest("The provider rejected the request as invalid for this model. Check the parameters.", "upstream_rejected");
+    }
     if (err.outcome === "key_rejected" && e.byok) tally.byokRejected = true;
     else this.notices.failed(e.provider, failureReason(err), this.deps.now());
     if (err.retryAfterMs !== null) opts.notBefore.set(e, this.deps.now() + err.retryAfterMs);

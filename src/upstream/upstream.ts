@@ -13,6 +13,7 @@ import type { Agent } from "undici";
 import type { ErrorClass, ProviderPlugin, UpstreamRequest } from "../plugin/contract.js";
 import { UpstreamFailure, type Outcome } from "../plugin/failure.js";
 import { H2Origins, Http1Only } from "./h2-origin.js";
+import { shownPath } from "./base-url.js";
 
 export interface Timeouts {
   connect: number;
@@ -99,7 +100,9 @@ export class Upstream {
     const body = await readErrorBody(res);
     const cls = plugin.classifyError?.(res.statusCode, body) ?? classifyStatus(res.statusCode);
     const outcome: Outcome = cls.keyRejected ? "key_rejected" : !cls.retryable ? "rejected" : res.statusCode === 429 ? "rate_limited" : "failure";
-    throw new UpstreamFailure(outcome, cls.retryable, res.statusCode, retryAfterMs(res.headers) ?? cls.retryAfterMs ?? null);
+    const failure = new UpstreamFailure(outcome, cls.retryable, res.statusCode, retryAfterMs(res.headers) ?? cls.retryAfterMs ?? null);
+    failure.at = `${req.method ?? "POST"} ${shownPath(req.url)}`;
+    throw failure;
   }
 
   private async request(req: UpstreamRequest, signal: AbortSignal): Promise<UpstreamResponse> {

@@ -1,5 +1,6 @@
 /** The questions `gateway init` asks on a TTY, one provider at a time (@inquirer/prompts; keys masked). */
 import type { ProviderPlugin } from "../../plugin/contract.js";
+import type { KeyCheck } from "../../upstream/provider-check.js";
 import { checkEntry, checkLine, entryFor, envHasKey, envReference, keyedPlugins, keyVariables, LOCAL, LOCAL_URL, type ProviderEntry } from "../init-setup.js";
 
 type Prompts = typeof import("@inquirer/prompts");
@@ -56,15 +57,27 @@ async function askBaseUrl(p: Prompts, provider: string): Promise<string | undefi
   return url.trim() || undefined;
 }
 
-/** Asks for one provider's key and base URL, checks it (unless `check` is false), and asks again on a rejected key. */
+/**
+ * Asks for one provider's key and base URL, checks it (unless `check` is false), and asks again:
+ * the key when it was rejected, the base URL when it answered 404 (docs/cli.md). Declined, the
+ * entry is written as given, with a warning.
+ */
 export async function askProvider(p: Prompts, provider: string, env: NodeJS.ProcessEnv, check: boolean): Promise<ProviderEntry> {
+  let apiKey = await askKey(p, provider, env);
   for (;;) {
-    const apiKey = await askKey(p, provider, env);
     const entry = entryFor(provider, { apiKey, baseUrl: await askBaseUrl(p, provider) });
     if (!check) return entry;
     const result = await checkEntry(provider, entry, env);
     process.stdout.write(`${checkLine(result)}\n`);
-    if (result.status !== "rejected") return entry;
-    if (!(await p.confirm({ message: `${provider}: enter the key again?`, default: true }))) return entry;
+    const again = AGAIN[result.status];
+    if (!again) return entry;
+    if (!(await p.confirm({ message: `${provider}: enter the ${again} again?`, default: true }))) {
+      process.stdout.write(`  warning: ${provider} written as it is; gateway doctor will fail until its ${again} is fixed\n`);
+      return entry;
+    }
+    if (again === "key") apiKey = await askKey(p, provider, env);
   }
 }
+
+/** What to ask again after a failed check. */
+const AGAIN: Partial<Record<KeyCheck["status"], "key" | "base URL">> = { rejected: "key", not_found: "base URL" };

@@ -89,8 +89,12 @@ async function fromFlags(opts: InitOptions, env: NodeJS.ProcessEnv): Promise<Rec
   if (!opts.check) return entries;
   const checks = await Promise.all(providers.map((p) => checkEntry(p, entries[p]!, env)));
   for (const c of checks) process.stderr.write(`${checkLine(c)}\n`);
-  const rejected = checks.filter((c) => c.status === "rejected").map((c) => c.provider);
-  if (rejected.length) throw new Error(`the key of ${rejected.join(", ")} was rejected; nothing written (fix it, or pass --no-check)`);
+  const of = (status: string) => checks.filter((c) => c.status === status).map((c) => c.provider);
+  const wrong = [
+    ...(of("rejected").length ? [`the key of ${of("rejected").join(", ")} was rejected`] : []),
+    ...(of("not_found").length ? [`the base URL of ${of("not_found").join(", ")} answered HTTP 404`] : []),
+  ];
+  if (wrong.length) throw new Error(`${wrong.join("; ")}; nothing written (fix it, or pass --no-check)`);
   return entries;
 }
 
