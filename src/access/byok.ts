@@ -23,13 +23,35 @@ export function requireFleetSecret(database: string, env: NodeJS.ProcessEnv): vo
 }
 
 export function loadSecret(dbFile: string, env: NodeJS.ProcessEnv): Buffer {
-  if (env.GATEWAY_SECRET) return createHash("sha256").update(env.GATEWAY_SECRET).digest();
+  if (env.GATEWAY_SECRET) return fromEnv(env.GATEWAY_SECRET);
   if (dbFile === ":memory:") return randomBytes(32);
   // `<url>.secret` would be a file under a `postgres:` directory, and no other process could read it.
   if (isUrl(dbFile)) throw new UsageError("GATEWAY_SECRET must be set (64 hex characters, the same on every process) when the database is a URL");
-  const file = `${dbFile}.secret`;
+  const file = secretFileOf(dbFile);
   if (!existsSync(file)) writeFileSync(file, randomBytes(32).toString("hex"), { mode: 0o600, flag: "wx" });
   chmodSync(file, 0o600);
+  return readSecretFile(file);
+}
+
+/**
+ * The secret this database's values were sealed with, read without creating anything (`doctor`,
+ * `db copy`): GATEWAY_SECRET when set, else the `<db>.secret` file when there is one.
+ */
+export function existingSecret(database: string, env: NodeJS.ProcessEnv): Buffer | undefined {
+  if (env.GATEWAY_SECRET) return fromEnv(env.GATEWAY_SECRET);
+  if (database === ":memory:" || isUrl(database)) return undefined;
+  const file = secretFileOf(database);
+  return existsSync(file) ? readSecretFile(file) : undefined;
+}
+
+/** The key file beside a SQLite database. */
+export const secretFileOf = (dbFile: string): string => `${dbFile}.secret`;
+
+/** GATEWAY_SECRET is any string (64 hex characters advised): its SHA-256 is the key. */
+const fromEnv = (value: string): Buffer => createHash("sha256").update(value).digest();
+
+/** A `<db>.secret` file: 64 hex digits, the key itself. */
+export function readSecretFile(file: string): Buffer {
   const secret = Buffer.from(readFileSync(file, "utf8").trim(), "hex");
   // A truncated or hand-edited file would otherwise surface later as "Invalid key length".
   if (secret.length !== 32) throw new Error(`${file} does not hold a 256-bit key (64 hex digits); restore it, or set GATEWAY_SECRET`);
@@ -135,19 +157,4 @@ export class ByokKeys {
       return undefined; // wrong secret (GCM tag mismatch) or a damaged row: the caller reports it
     }
   }
-}
-
-/** The start-up line for keys the secret cannot open (docs/cli.md); undefined when there are none. */
-export function unreadableLine(keys: Array<{ account: string; provider: string }>, shown = 10): string | undefined {
-  if (keys.length === 0) return undefined;
-  const names = keys
-    .slice(0, shown)
-    .map((k) => `${k.account}/${k.provider}`)
-    .join(", ");
-  const more = keys.length > shown ? ` and ${keys.length - shown} more` : "";
-  return (
-    `warning: ${keys.length} stored BYOK key${keys.length === 1 ? "" : "s"} cannot be decrypted with the current secret ` +
-    `(GATEWAY_SECRET or the .secret file beside the database changed): ${names}${more}; requests that need ` +
-    `${keys.length === 1 ? "it" : "them"} get 400 byok_key_unreadable until set again with 'gateway byok set'`
-  );
 }

@@ -5,9 +5,7 @@
  */
 import { createHmac, randomBytes } from "node:crypto";
 import { decrypt, encrypt } from "../access/byok.js";
-
-/** The associated data's first part: a sealed webhook secret cannot pass for a BYOK key or another webhook's. */
-const PURPOSE = "alert-webhook";
+import { WEBHOOK_PURPOSE as PURPOSE } from "../access/sealed.js";
 
 export const sealWebhookSecret = (gatewaySecret: Buffer, webhookId: string, plaintext: string): Buffer => encrypt(gatewaySecret, PURPOSE, webhookId, plaintext);
 

@@ -1,18 +1,21 @@
 /**
  * `gateway db copy --from <sqlite file> --to <postgres url>` (docs/fleet.md): every row of a
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
- * balances, grants, the ledger and its rollups and attempts, BYOK keys still encrypted with the
- * same secret, the catalog, stored responses, the in-flight journal, dashboard users, their
- * memberships, sessions and sign-in links, account and member budgets, alert webhooks (secrets
- * still sealed with the same secret), thresholds and deliveries, and the audit log with its
- * chain head, ids and hashes unchanged so `gateway audit verify` passes on the copy), then counts
- * and balance totals read back from both sides for the caller to compare.
+ * balances, grants, the ledger and its rollups and attempts, BYOK keys, the catalog, stored
+ * responses, the in-flight journal, dashboard users, their memberships, sessions and sign-in
+ * links, account and member budgets, alert webhooks, thresholds and deliveries, and the audit
+ * log with its chain head, ids and hashes unchanged so `gateway audit verify` passes on the
+ * copy), then counts and balance totals read back from both sides for the caller to compare.
+ * Sealed values (BYOK keys, webhook secrets: store/sealed.ts) go through the caller's `reseal`,
+ * which opens them with the source's secret and seals them with the target's, or refuses
+ * before anything is written.
  */
 import Database from "better-sqlite3";
 import type pg from "pg";
 import { createPool } from "./pg/db.js";
 import { migratePg } from "./pg/migrate.js";
 import { openSqliteStore } from "./sqlite/index.js";
+import { SEALED, sqliteSealedRows, type SealedRow } from "./sealed.js";
 
 /**
  * Tables in foreign-key order; `bool` columns are 0/1 integers on SQLite; `seeded` tables hold a
@@ -135,9 +138,28 @@ export interface CopySide {
 
 class TargetNotEmptyError extends Error {}
 
-export async function copySqliteToPostgres(file: string, url: string, force: boolean): Promise<{ from: CopySide; to: CopySide }> {
+/**
+ * Given every sealed value of the source, the function that seals one again for the target; it
+ * throws (nothing is written yet) when it cannot open one.
+ */
+export type Resealer = (rows: SealedRow[]) => (row: SealedRow) => Buffer;
+
+export async function copySqliteToPostgres(
+  file: string,
+  url: string,
+  force: boolean,
+  reseal: Resealer,
+): Promise<{ from: CopySide; to: CopySide; resealed: SealedRow[] }> {
   await openSqliteStore(file).close(); // brings an older file to the current schema first
   const src = new Database(file, { readonly: true, fileMustExist: true });
+  const sealed = sqliteSealedRows(src);
+  let again: (row: SealedRow) => Buffer;
+  try {
+    again = reseal(sealed);
+  } catch (err) {
+    src.close();
+    throw err;
+  }
   src.defaultSafeIntegers(true); // balances above 2^53 stay exact
   const pool = createPool(url, 2);
   try {
@@ -157,7 +179,7 @@ export async function copySqliteToPostgres(file: string, url: string, force: boo
             .join(", ")}, holds, inflight CASCADE`,
         );
       }
-      for (const t of TABLES) await copyTable(src, client, t);
+      for (const t of TABLES) await copyTable(src, client, t, again);
       await client.query("COMMIT");
     } catch (err) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -165,19 +187,20 @@ export async function copySqliteToPostgres(file: string, url: string, force: boo
     } finally {
       client.release();
     }
-    return { from: sqliteSide(src), to: await pgSide(pool) };
+    return { from: sqliteSide(src), to: await pgSide(pool), resealed: sealed };
   } finally {
     src.close();
     await pool.end();
   }
 }
 
-async function copyTable(src: Database.Database, client: pg.PoolClient, t: (typeof TABLES)[number]): Promise<void> {
+async function copyTable(src: Database.Database, client: pg.PoolClient, t: (typeof TABLES)[number], again: (row: SealedRow) => Buffer): Promise<void> {
   if (t.seeded) await client.query(`DELETE FROM ${t.name}`);
   const rows = src
     .prepare(`SELECT ${t.columns.join(", ")} FROM ${t.name}`)
     .raw()
     .iterate() as Iterable<unknown[]>;
+  const resealed = sealedColumn(t, again);
   const bools = new Set((t.bool ?? []).map((c) => t.columns.indexOf(c)));
   let batch: unknown[][] = [];
   const flush = async () => {
@@ -188,12 +211,21 @@ async function copyTable(src: Database.Database, client: pg.PoolClient, t: (type
     batch = [];
   };
   for (const row of rows) {
-    batch.push(row.map((v, i) => (bools.has(i) ? v === 1n || v === 1 : typeof v === "bigint" ? v.toString() : v)));
+    batch.push(resealed(row).map((v, i) => (bools.has(i) ? v === 1n || v === 1 : typeof v === "bigint" ? v.toString() : v)));
     if (batch.length === BATCH) await flush();
   }
   await flush();
   // Copied ids keep their values: the sequence continues after the largest.
   if (t.serial) await client.query(`SELECT setval(pg_get_serial_sequence('${t.name}', 'id'), COALESCE((SELECT MAX(id) FROM ${t.name}), 0) + 1, false)`);
+}
+
+/** For a table with a sealed column, a row with that value sealed again; any other row as it is. */
+function sealedColumn(t: (typeof TABLES)[number], again: (row: SealedRow) => Buffer): (row: unknown[]) => unknown[] {
+  const s = SEALED.find((x) => x.table === t.name);
+  if (!s) return (row) => row;
+  const at = t.columns.indexOf(s.column);
+  const owner = s.owner.map((c) => t.columns.indexOf(c));
+  return (row) => row.map((v, i) => (i === at ? again({ kind: s.kind, owner: owner.map((o) => String(row[o])), sealed: v as Buffer }) : v));
 }
 
 function sqliteSide(db: Database.Database): CopySide {

@@ -5,6 +5,8 @@ import { nanoToUsd } from "../../core/money.js";
 import { isPostgresUrl } from "../../core/database-url.js";
 import { configFor, output, withStore } from "./context.js";
 import { UsageError } from "../../core/errors.js";
+import { loadSecret, requireFleetSecret } from "../../access/byok.js";
+import { sealedSummary } from "../../access/sealed.js";
 import { positiveInt } from "./parse.js";
 
 export function dbCommand(program: Command): void {
@@ -57,19 +59,22 @@ export function dbCommand(program: Command): void {
     .option("--force", "replace what the target holds")
     .action(async (opts: { from: string; to: string; force?: boolean }, cmd: Command) => {
       if (!isPostgresUrl(opts.to)) throw new UsageError("--to must be a postgres:// or postgresql:// URL");
-      const { copySqliteToPostgres } = await import("../../store/copy.js");
-      const { from, to } = await copySqliteToPostgres(opts.from, opts.to, opts.force === true);
+      requireFleetSecret(opts.to, process.env); // the target's secret: sealed values are sealed again with it
+      const [{ copySqliteToPostgres }, { resealFor }] = await Promise.all([import("../../store/copy.js"), import("../reseal.js")]);
+      const reseal = resealFor(opts.from, loadSecret(opts.to, process.env));
+      const { from, to, resealed } = await copySqliteToPostgres(opts.from, opts.to, opts.force === true, reseal);
       const same = JSON.stringify(from.counts) === JSON.stringify(to.counts) && from.balance === to.balance && from.charged === to.charged;
       const side = (s: typeof from) => ({ counts: s.counts, balance: nanoToUsd(s.balance), charged: nanoToUsd(s.charged) });
       const lines = Object.keys(from.counts).map((t) => `${t.padEnd(14)} ${String(from.counts[t]).padStart(9)} ${String(to.counts[t]).padStart(9)}`);
       output(
         cmd,
-        { ok: same, from: side(from), to: side(to) },
+        { ok: same, from: side(from), to: side(to), resealed: resealed.length },
         [
           `${"".padEnd(14)} ${"sqlite".padStart(9)} ${"postgres".padStart(9)}`,
           ...lines,
           `balances       ${nanoToUsd(from.balance)} / ${nanoToUsd(to.balance)} USD`,
           `charged        ${nanoToUsd(from.charged)} / ${nanoToUsd(to.charged)} USD`,
+          `re-sealed      ${resealed.length ? `${sealedSummary(resealed)} under GATEWAY_SECRET` : "0 (no BYOK keys or webhook secrets)"}`,
           same ? "Copied: counts and totals match." : "MISMATCH: the copy differs from the source.",
         ].join("\n"),
       );

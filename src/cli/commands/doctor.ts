@@ -5,6 +5,7 @@ import type { Command } from "commander";
 import { redisOf } from "../../config/config.js";
 import type { LoadedConfig } from "../../config/load.js";
 import { redisFinding } from "../doctor-redis.js";
+import { sealedFinding } from "../doctor-sealed.js";
 import type { Finding } from "../doctor-checks.js";
 import { configFor, globals } from "./context.js";
 
@@ -42,6 +43,8 @@ async function run(cmd: Command, offline: boolean): Promise<Finding[]> {
     findings.push({ check: "providers", status: "fail", message: (err as Error).message });
   }
   findings.push(...(isPostgresUrl(config.database) ? await checks.postgresFindings(config.database) : checks.databaseFindings(config.database)));
+  const sealed = await sealedFinding(config.database, process.env);
+  if (sealed) findings.push(sealed);
   const redis = await redisFinding(redisOf(config, process.env));
   if (redis) findings.push(redis);
   findings.push(await checks.portFinding(config.server.host, config.server.port, config.database));

@@ -2,7 +2,9 @@
 import type { Command } from "commander";
 import { startRetention } from "../../operations/retention.js";
 import { fileModeWarning } from "../../store/sqlite/files.js";
-import { unreadableLine } from "../../access/byok.js";
+import { loadSecret } from "../../access/byok.js";
+import { unopenedLine } from "../../access/sealed.js";
+import { readSealed } from "../../store/sealed.js";
 import { UsageError } from "../../core/errors.js";
 import { startupDone } from "../heap.js";
 import { followInFlight } from "../heap-under-load.js";
@@ -85,8 +87,9 @@ export function serveCommand(program: Command): void {
       if (modes) say(modes);
       // After listen, in hour-sized steps between requests: never on a request's path.
       stopRetention = startRetention(server.gateway.store, loaded.config.retention.days, (line) => gwLog.notice("info", line));
-      const unreadable = unreadableLine(await server.gateway.byok.unreadable());
-      if (unreadable) say(unreadable);
+      // Every sealed value (BYOK keys, webhook secrets), read once after listen (docs/cli.md).
+      const unopened = unopenedLine(await readSealed(loaded.config.database), loadSecret(loaded.config.database, process.env));
+      if (unopened) say(`warning: ${unopened}`);
       for (const line of startupWarnings(server.gateway)) say(line);
       // Leave the process to the server: run() must not set an exit code.
       await new Promise(() => {});
