@@ -6,14 +6,12 @@
  * because the next request's worst case does not fit). Runs on SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { generateKey, hashKey, newKeyId } from "../src/access/keys.js";
 import type { BudgetPeriod } from "../src/core/budget.js";
 import { setAlertSettings } from "../src/operations/alert-settings.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";
 import { completion } from "./helpers/openai-wire.js";
-import { recordSecret } from "./helpers/secrets.js";
 import { hook, receiver, verify } from "./helpers/webhook.js";
 
 const MODEL = "openai/gpt-4o-mini";
@@ -34,26 +32,10 @@ afterAll(async () => {
   await fake?.close();
 });
 
-/** A key of `account`, created by `member` (as the dashboard records it), with a key budget when given. */
+/** A key of `account`, created by `member` (as the dashboard records it), with a key budget when given; and its id. */
 async function keyOf(account: string, opts: { member?: string; budget?: { amount: bigint; period: BudgetPeriod } } = {}): Promise<{ key: string; id: string }> {
-  const key = generateKey();
-  recordSecret(key);
-  const id = newKeyId();
-  await gw.store.createKey({
-    id,
-    name: `k-${id}`,
-    account,
-    hash: hashKey(key),
-    last4: key.slice(-4),
-    createdAt: Date.now(),
-    expiresAt: null,
-    revokedAt: null,
-    lastUsedAt: null,
-    rpm: null,
-    createdBy: opts.member ?? null,
-    ...(opts.budget && { budget: opts.budget.amount, budgetPeriod: opts.budget.period }),
-  });
-  return { key, id };
+  const key = await gw.createKey({ account, createdBy: opts.member, budget: opts.budget });
+  return { key, id: (await gw.store.listKeys(account)).at(-1)!.id };
 }
 
 const ask = (key: string, maxTokens: number) =>

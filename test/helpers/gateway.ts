@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { parseConfig } from "../../src/config/config.js";
 import { generateKey, hashKey, newKeyId } from "../../src/access/keys.js";
 import { usdToNano } from "../../src/core/money.js";
+import type { BudgetPeriod } from "../../src/core/budget.js";
 import { startServer, type RunningServer } from "../../src/app/serve.js";
 import type { KeyCacheMode, Store } from "../../src/store/index.js";
 import { createTestDatabase, onPostgres } from "./services.js";
@@ -25,7 +26,16 @@ export interface TestGateway {
   db: string;
   server: RunningServer;
   store: Store;
-  createKey(opts?: { account?: string; rpm?: number; expiresAt?: number; name?: string; cache?: KeyCacheMode }): Promise<string>;
+  /** `createdBy`: the dashboard user recorded as its creator (whose member budget covers it); `budget`: the key's own. */
+  createKey(opts?: {
+    account?: string;
+    rpm?: number;
+    expiresAt?: number;
+    name?: string;
+    cache?: KeyCacheMode;
+    createdBy?: string;
+    budget?: { amount: bigint; period: BudgetPeriod };
+  }): Promise<string>;
   addCredits(usd: string, account?: string): Promise<void>;
   client(key: string, opts?: { maxRetries?: number }): OpenAI;
   /**
@@ -68,7 +78,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
     server,
     store,
     logFile: file,
-    async createKey({ account = "default", rpm, expiresAt, name, cache } = {}) {
+    async createKey({ account = "default", rpm, expiresAt, name, cache, createdBy, budget } = {}) {
       const key = generateKey();
       recordSecret(key);
       await store.ensureAccount(account, Date.now());
@@ -84,6 +94,8 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
         lastUsedAt: null,
         rpm: rpm ?? null,
         ...(cache && { cache }),
+        ...(createdBy && { createdBy }),
+        ...(budget && { budget: budget.amount, budgetPeriod: budget.period }),
       });
       return key;
     },
