@@ -55,7 +55,7 @@ interface Columns {
   tool_cost: number;
 }
 
-/** JSON columns as values: SQLite keeps text, PostgreSQL jsonb. */
+/** JSON columns as values (helpers/rows.ts reads them as text on both stores). */
 const value = (v: unknown) => (typeof v === "string" ? (JSON.parse(v) as unknown) : v);
 
 export function reportedUsageStoreCases(make: () => Promise<StoreHarness>): void {
