@@ -137,7 +137,13 @@ describe("Anthropic: server tools, files and betas report what the request's byt
   test("web search stream (recorded) on chat translated to Anthropic: the final usage.cost is the row's cost", async () => {
     const u = streamUsage(WEB_SEARCH_STREAM);
     h.fake.queue(sseReply(WEB_SEARCH_STREAM, "named"));
-    const res = await h.post({ model: "anthropic/claude-sonnet-4-5", messages: hi, stream: true, stream_options: { include_usage: true }, usage: { include: true } });
+    const res = await h.post({
+      model: "anthropic/claude-sonnet-4-5",
+      messages: hi,
+      stream: true,
+      stream_options: { include_usage: true },
+      usage: { include: true },
+    });
     const out = await assemble(res);
     const row = await rowOf(res);
     expect(out.usage).toMatchObject({ prompt_tokens: 15_665, completion_tokens: u.output_tokens, cost: nanoToUsd(row.cost) });
@@ -161,7 +167,10 @@ describe("Anthropic: server tools, files and betas report what the request's byt
   test("a Files API document reporting 90,000 prompt tokens for a request of a few hundred bytes is billed 90,000", async () => {
     h.fake.queue(message([textBlock("The report says...")], { input_tokens: 90_000, output_tokens: 350 }));
     const document = { type: "document", source: { type: "file", file_id: "file_011CNha8iCJcU1wXNR6q4V8w" } };
-    const res = await messages({ messages: [{ role: "user", content: [document, { type: "text", text: "Summarize." }] }] }, { "anthropic-beta": "files-api-2025-04-14" });
+    const res = await messages(
+      { messages: [{ role: "user", content: [document, { type: "text", text: "Summarize." }] }] },
+      { "anthropic-beta": "files-api-2025-04-14" },
+    );
     expect(await jsonRow(res)).toMatchObject({ prompt_tokens: 90_000, completion_tokens: 350, cost: 90_000 * CLAUDE.prompt + 350 * CLAUDE.completion });
   });
 
@@ -176,7 +185,12 @@ describe("Anthropic: server tools, files and betas report what the request's byt
   test("the 1M-context beta: 600,000 prompt tokens past the catalog's 200,000 window are billed as reported, unmarked", async () => {
     h.fake.queue(message([textBlock("Read it all.")], { input_tokens: 600_000, output_tokens: 20 }));
     const res = await messages({}, { "anthropic-beta": "context-1m-2025-08-07" });
-    expect(await jsonRow(res)).toMatchObject({ prompt_tokens: 600_000, completion_tokens: 20, reported_prompt_tokens: null, cost: 600_000 * CLAUDE.prompt + 20 * CLAUDE.completion });
+    expect(await jsonRow(res)).toMatchObject({
+      prompt_tokens: 600_000,
+      completion_tokens: 20,
+      reported_prompt_tokens: null,
+      cost: 600_000 * CLAUDE.prompt + 20 * CLAUDE.completion,
+    });
   });
 
   test("an honest report beyond the hold is charged down to zero, the rest uncollected; X-Gateway-Cost is what was charged", async () => {
@@ -236,7 +250,10 @@ describe("Gemini: URL context and Google Search report what the request's bytes 
 
   test("googleSearch on chat translated to Google, JSON and stream: X-Gateway-Cost and the final usage.cost are the row's", async () => {
     const usage = { promptTokenCount: 50, toolUsePromptTokenCount: 12_000, candidatesTokenCount: 30 };
-    h.fake.queue({ json: geminiAnswer("It rained.", usage, ["weather today", "rain today"]) }, { sse: [{ data: geminiAnswer("It rained.", usage, ["weather today"]) }] });
+    h.fake.queue(
+      { json: geminiAnswer("It rained.", usage, ["weather today", "rain today"]) },
+      { sse: [{ data: geminiAnswer("It rained.", usage, ["weather today"]) }] },
+    );
     const answer = await h.post({ model: "google/gemini-2.5-flash", messages: hi });
     const res = await h.post({ model: "google/gemini-2.5-flash", messages: hi, stream: true, usage: { include: true } });
     const out = await assemble(res);

@@ -32,7 +32,13 @@ const h = useGateway((url) => ({
       pricing: { prompt: "0.25", completion: "2", cache_read: "0.025", tool_calls: { web_search: "12.5" } },
       endpoints: [{ provider: "openai", model: "gpt-5-mini" }],
     },
-    { id: "anthropic/claude", pricing: { prompt: "3", completion: "15" }, context_length: 200_000, max_output: 64_000, endpoints: [{ provider: "anthropic", model: "claude-up" }] },
+    {
+      id: "anthropic/claude",
+      pricing: { prompt: "3", completion: "15" },
+      context_length: 200_000,
+      max_output: 64_000,
+      endpoints: [{ provider: "anthropic", model: "claude-up" }],
+    },
     {
       id: "acme/claude-resold",
       pricing: { prompt: "3", completion: "15" },
@@ -81,7 +87,9 @@ async function jsonRow(res: Response): Promise<Row> {
 /** A Responses usage at gpt-5-mini's prices. */
 type ResponsesUsage = { input_tokens: number; input_tokens_details: { cached_tokens: number }; output_tokens: number };
 const gptTokens = (u: ResponsesUsage) =>
-  (u.input_tokens - u.input_tokens_details.cached_tokens) * GPT.prompt + u.input_tokens_details.cached_tokens * GPT.cacheRead + u.output_tokens * GPT.completion;
+  (u.input_tokens - u.input_tokens_details.cached_tokens) * GPT.prompt +
+  u.input_tokens_details.cached_tokens * GPT.cacheRead +
+  u.output_tokens * GPT.completion;
 
 const callsIn = (output: Array<{ type: string }>, type: string) => output.filter((o) => o.type === type).length;
 
@@ -109,7 +117,11 @@ test("OpenAI file search (recorded) at $2.50 per 1,000; a model's pricing.tool_c
   expect(fileRow).toMatchObject({ tool_cost: 2.5 * PER_1000, cost: gptTokens(files.usage) + 2.5 * PER_1000 });
   expect(JSON.parse(fileRow.tool_calls)).toEqual({ file_search: 1 });
   expect(await jsonRow(pricedRes)).toMatchObject({ tool_cost: 3 * 12.5 * PER_1000, cost: gptTokens(searched.usage) + 3 * 12.5 * PER_1000 });
-  expect(await rowOf(streamed)).toMatchObject({ prompt_tokens: 9000, tool_cost: 2 * 12.5 * PER_1000, cost: 9000 * GPT.prompt + 50 * GPT.completion + 2 * 12.5 * PER_1000 });
+  expect(await rowOf(streamed)).toMatchObject({
+    prompt_tokens: 9000,
+    tool_cost: 2 * 12.5 * PER_1000,
+    cost: 9000 * GPT.prompt + 50 * GPT.completion + 2 * 12.5 * PER_1000,
+  });
 });
 
 test("Anthropic: the list price; an endpoint's pricing.tool_calls wins; a tool with no price is billed 0 and said once", async () => {
@@ -128,7 +140,9 @@ test("Anthropic: the list price; an endpoint's pricing.tool_calls wins; a tool w
   for (const row of unpriced) expect(row).toMatchObject({ tool_cost: 0, cost: 100 * CLAUDE.prompt + 10 * CLAUDE.completion });
   expect(JSON.parse(unpriced[0]!.tool_calls)).toEqual({ code_execution: 2 });
   const lines = said.mock.calls.map((c) => String(c[0])).filter((l) => l.includes("code_execution"));
-  expect(lines).toEqual(["[gateway] model 'anthropic/claude' reported code_execution calls, which have no price: billed 0 (set pricing.tool_calls.code_execution, docs/billing.md)"]);
+  expect(lines).toEqual([
+    "[gateway] model 'anthropic/claude' reported code_execution calls, which have no price: billed 0 (set pricing.tool_calls.code_execution, docs/billing.md)",
+  ]);
 });
 
 test("a count of calls above the sanity ceiling is billed 10,000; the row and the log line keep what was reported; gateway usage shows fees and bounds", async () => {
@@ -155,5 +169,8 @@ test("a count of calls above the sanity ceiling is billed 10,000; the row and th
   const line = readFileSync(h.gw.logFile!, "utf8")
     .split("\n")
     .find((l) => l.includes(`"req_id":"${res.headers.get("x-request-id")}"`));
-  expect(JSON.parse(line!)).toMatchObject({ prompt_tokens: 100, reported_usage: { prompt_tokens: 100, completion_tokens: 10, tool_calls: { web_search: 1e9 } } });
+  expect(JSON.parse(line!)).toMatchObject({
+    prompt_tokens: 100,
+    reported_usage: { prompt_tokens: 100, completion_tokens: 10, tool_calls: { web_search: 1e9 } },
+  });
 });

@@ -39,11 +39,13 @@ const hi = [{ role: "user", content: "hi" }];
 async function ledgerOf(res: Response) {
   await res.text();
   const id = res.headers.get("x-request-id")!;
-  const [row] = await rows<{ prompt_tokens: number; completion_tokens: number; cost: number; reported_prompt_tokens: number | null; reported_completion_tokens: number | null }>(
-    gw.db,
-    "SELECT prompt_tokens, completion_tokens, cost, reported_prompt_tokens, reported_completion_tokens FROM ledger WHERE request_id = ?",
-    id,
-  );
+  const [row] = await rows<{
+    prompt_tokens: number;
+    completion_tokens: number;
+    cost: number;
+    reported_prompt_tokens: number | null;
+    reported_completion_tokens: number | null;
+  }>(gw.db, "SELECT prompt_tokens, completion_tokens, cost, reported_prompt_tokens, reported_completion_tokens FROM ledger WHERE request_id = ?", id);
   return { id, ...row! };
 }
 

@@ -4,7 +4,15 @@
  * finishReason comes on a candidate's last chunk, and usageMetadata on chunks carries the
  * running totals (the last one is the request's total). There is no `[DONE]`.
  */
-import { readAnswer, upstreamFailure, type StreamDelta, type ToolCallDelta, type ToolCalls, type UpstreamEvent, type Usage } from "../../src/plugin/contract.js";
+import {
+  readAnswer,
+  upstreamFailure,
+  type StreamDelta,
+  type ToolCallDelta,
+  type ToolCalls,
+  type UpstreamEvent,
+  type Usage,
+} from "../../src/plugin/contract.js";
 import { responseSchema, type WireCandidate } from "./answer-schema.js";
 import { finishReason, groundingCalls, promptBlocked, textOf, toolCallOf, usageOf, withCalls } from "./response.js";
 

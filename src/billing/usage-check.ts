@@ -32,7 +32,7 @@ function count(value: unknown, field: string): number {
  * The most tokens of each kind (prompt; completion per choice) a reported usage is billed:
  * 4× the largest window the model can be given, or 4× the catalog's own limits when those are larger.
  */
-export function usageCeiling(model: Pick<CatalogModel, "contextLength" | "maxOutput">): number {
+function usageCeiling(model: Pick<CatalogModel, "contextLength" | "maxOutput">): number {
   return CEILING_FACTOR * Math.max(LARGEST_WINDOW, model.contextLength ?? 0, model.maxOutput ?? 0);
 }
 

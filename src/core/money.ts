@@ -94,7 +94,13 @@ export interface CacheTokens {
  * rounded up to 1 nano-USD once, computed in BigInt so no product loses precision; capped at
  * 2^53-1 (see the top of this file). Cache counts are inside promptTokens (billing/usage-check.ts).
  */
-export function costOf(prices: Prices, promptTokens: number, completionTokens: number, cache: CacheTokens = {}, calls?: Readonly<Record<string, number>>): number {
+export function costOf(
+  prices: Prices,
+  promptTokens: number,
+  completionTokens: number,
+  cache: CacheTokens = {},
+  calls?: Readonly<Record<string, number>>,
+): number {
   const read = BigInt(cache.read ?? 0);
   const write = BigInt(cache.write ?? 0);
   const uncached = BigInt(promptTokens) - read - write;

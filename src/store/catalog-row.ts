@@ -19,7 +19,10 @@ export interface CatalogRow {
 
 export function fromCatalogRow(r: CatalogRow): CatalogModel {
   // The endpoints column is a JSON blob of the routing facts: new facts need no migration.
-  const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order" | "capabilities" | "cacheReadPrice" | "cacheWritePrice" | "toolCallPrices">;
+  const routes = JSON.parse(r.endpoints) as Pick<
+    CatalogModel,
+    "endpoints" | "order" | "capabilities" | "cacheReadPrice" | "cacheWritePrice" | "toolCallPrices"
+  >;
   return {
     id: r.id,
     ownedBy: r.owned_by,

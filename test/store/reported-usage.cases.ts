@@ -66,7 +66,18 @@ export function reportedUsageStoreCases(make: () => Promise<StoreHarness>): void
     h = await make();
     store = await h.open();
     await store.addCredits("acme", 1_000_000n, T0);
-    await store.createKey({ id: "k1", name: "k1", account: "acme", hash: "hash-k1", last4: "k1k1", createdAt: T0, expiresAt: null, revokedAt: null, lastUsedAt: null, rpm: null });
+    await store.createKey({
+      id: "k1",
+      name: "k1",
+      account: "acme",
+      hash: "hash-k1",
+      last4: "k1k1",
+      createdAt: T0,
+      expiresAt: null,
+      revokedAt: null,
+      lastUsedAt: null,
+      rpm: null,
+    });
   });
   afterEach(async () => {
     await store.close().catch(() => undefined);
@@ -112,9 +123,26 @@ export function reportedUsageStoreCases(make: () => Promise<StoreHarness>): void
         reported_tool_calls: { web_search: 1e9 },
         tool_cost: 100_000,
       });
-      expect(await columns(held)).toMatchObject({ reported_prompt_tokens: null, tool_calls: { web_search: 2, web_fetch: 1 }, reported_tool_calls: null, tool_cost: 20 });
-      expect(await columns(failedOver)).toMatchObject({ prompt_tokens: 4_100, reported_prompt_tokens: 31_000, reported_completion_tokens: 5, tool_calls: null, tool_cost: 0 });
-      expect(await columns(plain)).toMatchObject({ reported_prompt_tokens: null, reported_completion_tokens: null, tool_calls: null, reported_tool_calls: null, tool_cost: 0 });
+      expect(await columns(held)).toMatchObject({
+        reported_prompt_tokens: null,
+        tool_calls: { web_search: 2, web_fetch: 1 },
+        reported_tool_calls: null,
+        tool_cost: 20,
+      });
+      expect(await columns(failedOver)).toMatchObject({
+        prompt_tokens: 4_100,
+        reported_prompt_tokens: 31_000,
+        reported_completion_tokens: 5,
+        tool_calls: null,
+        tool_cost: 0,
+      });
+      expect(await columns(plain)).toMatchObject({
+        reported_prompt_tokens: null,
+        reported_completion_tokens: null,
+        tool_calls: null,
+        reported_tool_calls: null,
+        tool_cost: 0,
+      });
       expect((await store.balance("acme"))!).toBe(1_000_000n - 200_000n - 120n - 100n - 100n);
     });
 
@@ -122,7 +150,14 @@ export function reportedUsageStoreCases(make: () => Promise<StoreHarness>): void
       const old = [
         entry({ createdAt: T0 - 3 * DAY, toolCalls: { web_search: 3 }, toolCost: 30, cost: 130, listCost: 130 }),
         entry({ createdAt: T0 - 3 * DAY + 1, reportedPromptTokens: 1e15, reportedCompletionTokens: 5 }),
-        entry({ createdAt: T0 - 3 * DAY + 2, reportedToolCalls: { web_search: 1e9 }, toolCalls: { web_search: 10_000 }, toolCost: 1_000, cost: 1_100, listCost: 1_100 }),
+        entry({
+          createdAt: T0 - 3 * DAY + 2,
+          reportedToolCalls: { web_search: 1e9 },
+          toolCalls: { web_search: 10_000 },
+          toolCost: 1_000,
+          cost: 1_100,
+          listCost: 1_100,
+        }),
       ];
       const recent = entry({ toolCalls: { file_search: 1 }, toolCost: 3, cost: 103, listCost: 103 });
       for (const e of [...old, recent]) await store.settle(null, e, [attempt(e, "success")]);
