@@ -10,7 +10,7 @@
 import { describe, expect, test } from "vitest";
 import { nanoToUsd } from "../src/core/money.js";
 import { useGateway } from "./helpers/gateway.js";
-import { rows } from "./helpers/rows.js";
+import { jsonLedgerRow, ledgerRowOf } from "./helpers/ledger-row.js";
 import { message, textBlock } from "./providers/anthropic.fixture.js";
 import { assemble, recorded, recordedChunks, sseReply } from "./providers/recorded.js";
 
@@ -57,26 +57,8 @@ const generate = (body: Record<string, unknown>, stream = false) =>
     body: JSON.stringify({ contents: [{ role: "user", parts: [{ text: "Summarize https://example.com/report" }] }], ...body }),
   });
 
-type Row = Record<string, any>;
-
-/** The request's ledger row (a stream's is written as it ends: waited for). */
-async function rowOf(res: Response): Promise<Row> {
-  const id = res.headers.get("x-request-id");
-  for (let i = 0; i < 200; i++) {
-    const [row] = await rows<Row>(h.gw.db, "SELECT * FROM ledger WHERE request_id = ?", id);
-    if (row) return row;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no ledger row for ${id}`);
-}
-
-/** A JSON answer's row, checked against its X-Gateway-Cost. */
-async function jsonRow(res: Response): Promise<Row> {
-  expect(res.status, await res.clone().text()).toBe(200);
-  const row = await rowOf(res);
-  expect(res.headers.get("x-gateway-cost")).toBe(nanoToUsd(row.cost));
-  return row;
-}
+const rowOf = (res: Response) => ledgerRowOf(h.gw.db, res);
+const jsonRow = (res: Response) => jsonLedgerRow(h.gw.db, res);
 
 type ClaudeUsage = { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number };
 type ServerTools = { server_tool_use?: { web_search_requests?: number } };

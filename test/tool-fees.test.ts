@@ -12,6 +12,7 @@ import { nanoToUsd } from "../src/core/money.js";
 import { assertBuilt, gateway, tempDir } from "./helpers/cli.js";
 import { useGateway } from "./helpers/gateway.js";
 import { messageItem, responsesStream } from "./helpers/responses-wire.js";
+import { jsonLedgerRow, ledgerRowOf } from "./helpers/ledger-row.js";
 import { rows } from "./helpers/rows.js";
 import { message, textBlock } from "./providers/anthropic.fixture.js";
 import { recorded } from "./providers/recorded.js";
@@ -65,24 +66,8 @@ const messages = (model: string) =>
     body: JSON.stringify({ model, max_tokens: 1000, messages: [{ role: "user", content: "Search the news." }] }),
   });
 
-type Row = Record<string, any>;
-
-async function rowOf(res: Response): Promise<Row> {
-  const id = res.headers.get("x-request-id");
-  for (let i = 0; i < 200; i++) {
-    const [row] = await rows<Row>(h.gw.db, "SELECT * FROM ledger WHERE request_id = ?", id);
-    if (row) return row;
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  throw new Error(`no ledger row for ${id}`);
-}
-
-async function jsonRow(res: Response): Promise<Row> {
-  expect(res.status, await res.clone().text()).toBe(200);
-  const row = await rowOf(res);
-  expect(res.headers.get("x-gateway-cost")).toBe(nanoToUsd(row.cost));
-  return row;
-}
+const rowOf = (res: Response) => ledgerRowOf(h.gw.db, res);
+const jsonRow = (res: Response) => jsonLedgerRow(h.gw.db, res);
 
 /** A Responses usage at gpt-5-mini's prices. */
 type ResponsesUsage = { input_tokens: number; input_tokens_details: { cached_tokens: number }; output_tokens: number };

@@ -8,6 +8,7 @@
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
 import type { Attempt, LedgerEntry, Store } from "../../src/store/index.js";
+import { ledgerEntry } from "../helpers/ledger-entry.js";
 import { rows } from "../helpers/rows.js";
 import type { StoreHarness } from "./store.cases.js";
 
@@ -15,25 +16,8 @@ const T0 = Date.UTC(2026, 10, 20, 12);
 const DAY = 86_400_000;
 
 let n = 0;
-const entry = (over: Partial<LedgerEntry> = {}): LedgerEntry => ({
-  requestId: `req-reported-${++n}`,
-  createdAt: T0,
-  account: "acme",
-  keyId: "k1",
-  model: "m",
-  provider: "p",
-  promptTokens: 10,
-  completionTokens: 5,
-  cost: 100,
-  listCost: 100,
-  byok: false,
-  usageSource: "provider",
-  status: "ok",
-  httpStatus: 200,
-  latencyMs: 7,
-  attempts: 1,
-  ...over,
-});
+const entry = (over: Partial<LedgerEntry> = {}): LedgerEntry =>
+  ledgerEntry({ requestId: `req-reported-${++n}`, createdAt: T0, account: "acme", keyId: "k1", promptTokens: 10, completionTokens: 5, cost: 100, ...over });
 
 const attempt = (e: LedgerEntry, outcome: string): Attempt => ({
   requestId: e.requestId,
