@@ -130,6 +130,25 @@ export function reportedUsageStoreCases(make: () => Promise<StoreHarness>): void
       expect((await store.balance("acme"))!).toBe(1_000_000n - 200_000n - 120n - 100n - 100n);
     });
 
+    test("a catalog model's tool-call prices are saved with it and read back (endpoint prices too)", async () => {
+      const model = {
+        id: "a/m",
+        ownedBy: "a",
+        promptPrice: 3000,
+        completionPrice: 15_000,
+        toolCallPrices: { web_search: 10_000_000_000, web_fetch: 0 },
+        contextLength: 200_000,
+        maxOutput: 64_000,
+        endpoints: [{ provider: "p", model: "m", pricing: { prompt: 3000, completion: 15_000, toolCalls: { web_search: 8_000_000_000 } } }],
+        source: "config" as const,
+        created: 1_700_000_000,
+      };
+      await store.replaceCatalog([model, { ...model, id: "b/m", toolCallPrices: undefined }]);
+      const [a, b] = await store.catalog();
+      expect(a).toEqual({ ...model, order: undefined });
+      expect(b!.toolCallPrices).toBeUndefined();
+    });
+
     test("usage sums the fees and the rows billed at a bound; prune keeps both in the rollups", async () => {
       const old = [
         entry({ createdAt: T0 - 3 * DAY, toolCalls: { web_search: 3 }, toolCost: 30, cost: 130, listCost: 130 }),
