@@ -14,7 +14,7 @@ import { useGateway } from "./helpers/gateway.js";
 import { messageItem, responsesStream } from "./helpers/responses-wire.js";
 import { jsonLedgerRow, ledgerRowOf } from "./helpers/ledger-row.js";
 import { rows } from "./helpers/rows.js";
-import { message, textBlock } from "./providers/anthropic.fixture.js";
+import { message, messageEnd, messageStart, textBlock, textBlockEvents } from "./providers/anthropic.fixture.js";
 import { recorded } from "./providers/recorded.js";
 
 const GPT = { prompt: 250, completion: 2000, cacheRead: 25 }; // nano-USD per token
@@ -128,6 +128,26 @@ test("Anthropic: the list price; an endpoint's pricing.tool_calls wins; a tool w
   expect(lines).toEqual([
     "[gateway] model 'anthropic/claude' reported code_execution calls, which have no price: billed 0 (set pricing.tool_calls.code_execution, docs/billing.md)",
   ]);
+});
+
+test("a call count that is not a count: a JSON answer is a 502 charging nothing; a native stream ends with the error event, its text billed on an estimate", async () => {
+  const bad = { input_tokens: 100, output_tokens: 10, server_tool_use: { web_search_requests: "many" } } as never;
+  h.fake.queue(message([textBlock("Searched.")], bad), {
+    sse: [messageStart({ input_tokens: 100 }), ...textBlockEvents(0, ["Here is ", "what I found."]), ...messageEnd("end_turn", bad)],
+  });
+  const json = await messages("anthropic/claude");
+  const res = await fetch(`${h.gw.url}/v1/messages`, {
+    method: "POST",
+    headers: { "x-api-key": h.key, "content-type": "application/json", "anthropic-version": "2023-06-01" },
+    body: JSON.stringify({ model: "anthropic/claude", max_tokens: 1000, stream: true, messages: [{ role: "user", content: "Search the news." }] }),
+  });
+  expect(json.status).toBe(502);
+  expect(((await json.json()) as { error: { code: string } }).error.code).toBe("upstream_invalid_response");
+  expect(await res.text()).toMatch(/event: error\n[^\n]*stream_interrupted/);
+  expect(await rowOf(json)).toMatchObject({ status: "error", cost: 0 });
+  const row = await rowOf(res);
+  expect(row).toMatchObject({ status: "error", usage_source: "estimated", tool_calls: null });
+  expect(row.completion_tokens).toBeGreaterThan(0);
 });
 
 test("a count of calls above the sanity ceiling is billed 10,000; the row and the log line keep what was reported; gateway usage shows fees and bounds", async () => {
