@@ -29,7 +29,9 @@ const STORE_TESTS = [
   "test/money-exact.test.ts",
   "test/money-hard-cases.test.ts",
   "test/provider-preferences.test.ts",
+  "test/reported-usage.test.ts",
   "test/stream.test.ts",
+  "test/tool-fees.test.ts",
   "test/usage-tags.test.ts",
 ];
 

@@ -10,6 +10,7 @@ import { startFakeUpstream, type FakeUpstream, type Reply } from "./helpers/fake
 import { FAST_RETRY, startGateway, type TestGateway } from "./helpers/gateway.js";
 import { bearer, expectError, post } from "./helpers/http.js";
 import { completion, error, stream } from "./helpers/openai-wire.js";
+import { nanoToUsd } from "../src/core/money.js";
 
 const MODEL = "acme/chat";
 const CREDITED = 10_000_000_000n; // $10 in nano-USD
@@ -176,17 +177,18 @@ describe("2. usage that is not a count", () => {
     expect((await ask()).status).toBe(200);
   });
 
-  test("an absurd count (1e15) is bounded by the model's limits, and billed at most what the request could produce", async () => {
-    fake.queue(completion("ok", { prompt_tokens: 1e15, completion_tokens: 1e15 }));
+  test("an absurd count (1e15) is cut to the sanity ceiling (4x the largest window, not the model's limits); the row keeps what was reported", async () => {
+    fake.queue(completion("ok", { prompt_tokens: 1e15, completion_tokens: 7 }));
     const res = await ask();
     expect(res.status).toBe(200);
     const body = (await res.json()) as { usage: { prompt_tokens: number; completion_tokens: number } };
-    expect(body.usage).toMatchObject({ prompt_tokens: 1000, completion_tokens: 1000 });
-    // Billed: the prompt within the context window (1000; its input bound, 4,130, is larger) and the
-    // completion within the output limit, 100 (docs/limits.md, "Usage is bounded by the request").
-    const row = await lastRow();
-    expect(row).toMatchObject({ prompt_tokens: 1000, completion_tokens: 100, list_cost: 1_200_000 });
-    expect(row.cost).toBeGreaterThan(0);
+    // Billed: 4 x 2,000,000 prompt tokens (docs/limits.md, "Reported usage is the provider's bill"), far above this
+    // model's 1,000-token window, which an honest report may pass (a beta, a server tool's results).
+    expect(body.usage).toMatchObject({ prompt_tokens: 8_000_000, completion_tokens: 7 });
+    const row = (await lastRow()) as Row & { reported_prompt_tokens: number | null; reported_completion_tokens: number | null };
+    expect(row).toMatchObject({ prompt_tokens: 8_000_000, completion_tokens: 7, reported_prompt_tokens: 1e15, reported_completion_tokens: 7 });
+    expect(row.list_cost).toBe(8_000_000 * 1000 + 7 * 2000);
+    expect(res.headers.get("x-gateway-cost")).toBe(nanoToUsd(row.cost));
     await expectMoneyAddsUp();
   });
 

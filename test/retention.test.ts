@@ -149,6 +149,8 @@ describe("prune through the store, next to real requests", () => {
         uncollected: 0,
         cache_hits: 0,
         cache_saved: 0,
+        bounded: 0,
+        tool_cost: 0,
       },
       {
         day: day1,
@@ -165,6 +167,8 @@ describe("prune through the store, next to real requests", () => {
         uncollected: 0,
         cache_hits: 0,
         cache_saved: 0,
+        bounded: 0,
+        tool_cost: 0,
       },
     ]);
 

@@ -14,6 +14,8 @@ export const usageSchema = z.object({
   output_tokens: count,
   cache_read_input_tokens: count,
   cache_creation_input_tokens: count,
+  /** Server tools run per request (`web_search_requests`, `web_fetch_requests`): per-call fees (docs/billing.md). */
+  server_tool_use: z.record(z.string(), z.unknown()).nullish(),
 });
 export type WireUsage = z.infer<typeof usageSchema>;
 

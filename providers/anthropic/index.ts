@@ -41,7 +41,15 @@ const auth = (ctx: Pick<CallContext, "apiKey">): Record<string, string> => ({
 
 export default defineProvider({
   name: "anthropic",
-  describe: { displayName: "Anthropic", byok: true, catalog: { modelsDev: "anthropic" }, options: ["maxTokens"] },
+  describe: {
+    displayName: "Anthropic",
+    byok: true,
+    catalog: { modelsDev: "anthropic" },
+    options: ["maxTokens"],
+    // Web search $10 per 1,000 searches (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool);
+    // web fetch has no charge beyond its tokens (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-fetch-tool).
+    toolCallPrices: () => ({ web_search: "10", web_fetch: "0" }),
+  },
   features: ANTHROPIC_FEATURES,
   defaults: { baseUrl: "https://api.anthropic.com", apiKeyEnv: "ANTHROPIC_API_KEY" },
   chat: {

@@ -32,7 +32,24 @@ export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   const usage: Usage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
   if (read) usage.prompt_tokens_details = { cached_tokens: read };
   if (write) usage.cache_write_tokens = write;
+  const calls = serverToolCalls(u.server_tool_use);
+  if (calls) usage.tool_calls = calls;
   return usage;
+}
+
+/**
+ * `server_tool_use: {web_search_requests: 2, web_fetch_requests: 0}` as per-call counts by tool
+ * (`web_search: 2`): every `<tool>_requests` field, so a server tool added later is counted too
+ * (and billed 0, said once, until it has a price). Counts are checked by the core.
+ */
+function serverToolCalls(use: Record<string, unknown> | null | undefined): Record<string, number> | undefined {
+  if (!use) return undefined;
+  const calls: Record<string, number> = {};
+  for (const [field, n] of Object.entries(use)) {
+    const tool = /^([a-z][a-z0-9_]*)_requests$/.exec(field)?.[1];
+    if (tool && n !== 0 && n != null) calls[tool] = n as number;
+  }
+  return Object.keys(calls).length ? calls : undefined;
 }
 
 /**

@@ -63,6 +63,7 @@ class StreamState {
       const value = u?.[key];
       if (typeof value === "number") this.usage[key] = value;
     }
+    if (u?.server_tool_use) this.usage.server_tool_use = u.server_tool_use; // cumulative, as the counts
   }
 
   private blockStart(e: EventOf<"content_block_start">): StreamDelta | undefined {

@@ -30,6 +30,8 @@ const candidate = z.object({
   index: z.number().int().nonnegative().nullish(),
   content: z.object({ parts: z.array(part).nullish() }).nullish(),
   finishReason: z.string().nullish(),
+  /** Grounding with Google Search: the queries it ran, billed per query or per grounded prompt (docs/billing.md). */
+  groundingMetadata: z.object({ webSearchQueries: z.array(z.unknown()).nullish() }).nullish(),
 });
 export type WireCandidate = z.infer<typeof candidate>;
 

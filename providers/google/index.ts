@@ -30,6 +30,10 @@ export default defineProvider({
     byok: true,
     catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
     options: ["apiVersion"],
+    // Grounding with Google Search: Gemini 3 bills $14 per 1,000 search queries, earlier models $35 per
+    // 1,000 grounded prompts (https://ai.google.dev/gemini-api/docs/pricing); URL context bills tokens only.
+    toolCallPrices: (model) =>
+      geminiGeneration(model) >= 3 ? { google_search: "14", google_search_prompt: "0" } : { google_search: "0", google_search_prompt: "35" },
   },
   // What request.ts translates. Not "image_urls": fileData takes only Files API URIs and the
   // gateway does not download; not "parallel_tool_calls": Gemini has no switch for it; not
@@ -60,3 +64,9 @@ export default defineProvider({
     response: modelsOf,
   },
 });
+
+/** The major version of a `gemini-<n>...` id; other ids (aliases such as gemini-flash-latest) count as current. */
+function geminiGeneration(model: string): number {
+  const major = /^(?:models\/)?gemini-(\d+)/.exec(model)?.[1];
+  return major ? Number(major) : Infinity;
+}

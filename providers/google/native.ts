@@ -3,13 +3,13 @@
  * byte to `models/{model}:generateContent`, `:streamGenerateContent?alt=sse` or
  * `:countTokens` (https://ai.google.dev/api/generate-content, https://ai.google.dev/api/tokens),
  * and the answer back as it came. The gateway only reads it: usageMetadata through the same
- * usageOf as the translated path (cached and thought tokens at their own prices), the text
- * for an estimate of a cut stream.
+ * usageOf as the translated path (cached and thought tokens at their own prices, grounding's
+ * searches as per-call counts), the text for an estimate of a cut stream.
  */
 import { readAnswer, type CallContext, type NativeGemini, type UpstreamRequest } from "../../src/plugin/contract.js";
 import { z } from "zod";
 import { responseSchema } from "./answer-schema.js";
-import { textOf, usageOf } from "./response.js";
+import { groundingCalls, textOf, usageOf, withCalls } from "./response.js";
 import { headers, resource, root } from "./url.js";
 
 const countSchema = z.object({ totalTokens: z.number().int().nonnegative().nullish() });
@@ -28,7 +28,8 @@ export const nativeGemini: NativeGemini = {
     const answer = readAnswer(responseSchema, json, "google GenerateContentResponse");
     const text = (answer.candidates ?? []).map((c) => textOf(c.content?.parts ?? []) ?? "").join("");
     const usage = usageOf(answer.usageMetadata);
-    return usage ? { usage, text } : { text };
+    const toolCalls = groundingCalls(answer.candidates ?? []);
+    return { text, ...(usage && { usage: withCalls(usage, toolCalls) }), ...(toolCalls && { toolCalls }) };
   },
   countTokens: (body, ctx) => call("countTokens", body, ctx),
   // proto3 JSON leaves out a zero count.

@@ -3,7 +3,7 @@
  * Shared by the stream reader: candidate parts, finish reasons and usageMetadata.
  */
 import { randomUUID } from "node:crypto";
-import { readAnswer, type Completion, type FinishReason, type ToolCall, type Usage } from "../../src/plugin/contract.js";
+import { readAnswer, type Completion, type FinishReason, type ToolCall, type ToolCalls, type Usage } from "../../src/plugin/contract.js";
 import { responseSchema, type WireCandidate, type WirePart, type WireResponse, type WireUsage } from "./answer-schema.js";
 
 /**
@@ -23,6 +23,23 @@ export function usageOf(u: WireUsage | null | undefined): Usage | undefined {
   if (u.cachedContentTokenCount) usage.prompt_tokens_details = { cached_tokens: u.cachedContentTokenCount };
   if (u.thoughtsTokenCount) usage.completion_tokens_details = { reasoning_tokens: u.thoughtsTokenCount };
   return usage;
+}
+
+/**
+ * Grounding with Google Search as per-call counts (docs/billing.md, "Per-call tool fees"):
+ * `google_search`, the queries it ran (Gemini 3 bills each), and `google_search_prompt`, one for
+ * an answer that searched (Gemini 2.x bills each grounded prompt); undefined when no candidate
+ * says it searched. A stream's chunks carry it as they carry usage: the last one seen stands.
+ */
+export function groundingCalls(candidates: readonly WireCandidate[]): ToolCalls | undefined {
+  let queries = 0;
+  for (const c of candidates) queries += c.groundingMetadata?.webSearchQueries?.length ?? 0;
+  return queries ? { google_search: queries, google_search_prompt: 1 } : undefined;
+}
+
+/** Usage with the answer's per-call counts. */
+export function withCalls(usage: Usage, calls: ToolCalls | undefined): Usage {
+  return calls ? { ...usage, tool_calls: calls } : usage;
 }
 
 /**
@@ -68,7 +85,8 @@ export function fromGenerateContent(json: unknown): Completion {
   const choices = candidates.length
     ? candidates.map((c, i) => choiceOf(c, i))
     : [{ index: 0, content: "", finish_reason: promptBlocked(answer) ? ("content_filter" as const) : ("stop" as const) }];
-  return { id: answer.responseId ?? undefined, choices, usage: usageOf(answer.usageMetadata) };
+  const usage = usageOf(answer.usageMetadata);
+  return { id: answer.responseId ?? undefined, choices, usage: usage && withCalls(usage, groundingCalls(candidates)) };
 }
 
 function choiceOf(c: WireCandidate, i: number): Completion["choices"][number] {

@@ -4,9 +4,17 @@
  * finishReason comes on a candidate's last chunk, and usageMetadata on chunks carries the
  * running totals (the last one is the request's total). There is no `[DONE]`.
  */
-import { readAnswer, upstreamFailure, type StreamDelta, type ToolCallDelta, type UpstreamEvent } from "../../src/plugin/contract.js";
+import {
+  readAnswer,
+  upstreamFailure,
+  type StreamDelta,
+  type ToolCallDelta,
+  type ToolCalls,
+  type UpstreamEvent,
+  type Usage,
+} from "../../src/plugin/contract.js";
 import { responseSchema, type WireCandidate } from "./answer-schema.js";
-import { finishReason, promptBlocked, textOf, toolCallOf, usageOf } from "./response.js";
+import { finishReason, groundingCalls, promptBlocked, textOf, toolCallOf, usageOf, withCalls } from "./response.js";
 
 /** Per candidate index: how many tool calls were streamed so far (the next call's OpenAI index). */
 type CallCounts = Map<number, number>;
@@ -14,6 +22,8 @@ type CallCounts = Map<number, number>;
 /** One stream's translator (the plugin's `streamEvents`; `stream` pulls the same). */
 export function chunkTranslator(): (event: UpstreamEvent, emit: (delta: StreamDelta) => void) => void {
   const calls: CallCounts = new Map();
+  // Usage and grounding may come on different chunks: each delta's usage carries both as last seen.
+  const seen: { usage?: Usage; searched?: ToolCalls } = {};
   return (event, emit) => {
     if (typeof event.data === "object" && event.data !== null && "error" in event.data)
       throw upstreamFailure("failure", { retryable: true, detail: "gemini: error event in stream" });
@@ -26,7 +36,10 @@ export function chunkTranslator(): (event: UpstreamEvent, emit: (delta: StreamDe
     // A blocked prompt ends the stream with no candidate at all.
     if (promptBlocked(chunk)) emit({ index: 0, finish_reason: "content_filter" });
     const usage = usageOf(chunk.usageMetadata);
-    if (usage) emit({ usage });
+    const searched = groundingCalls(candidates);
+    if (usage) seen.usage = usage;
+    if (searched) seen.searched = searched;
+    if ((usage || searched) && seen.usage) emit({ usage: withCalls(seen.usage, seen.searched) });
   };
 }
 

@@ -8,7 +8,15 @@ import { OPENAI_DIALECT, openaiCompatible } from "../openai-compatible/index.js"
 
 const base = openaiCompatible({
   name: "openai",
-  describe: { displayName: "OpenAI", byok: true, openaiModels: true, catalog: { modelsDev: "openai", genaiPrices: "openai", embeddings: true } },
+  describe: {
+    displayName: "OpenAI",
+    byok: true,
+    openaiModels: true,
+    catalog: { modelsDev: "openai", genaiPrices: "openai", embeddings: true },
+    // Tool calls (https://platform.openai.com/docs/pricing#built-in-tools): web search $10 per 1,000 calls,
+    // $25 on the non-reasoning gpt-4o / gpt-4.1 models; file search $2.50 per 1,000 calls.
+    toolCallPrices: (model) => ({ web_search: /^gpt-4(o|\.1)/.test(model) ? "25" : "10", file_search: "2.5" }),
+  },
   baseUrl: "https://api.openai.com/v1",
   apiKeyEnv: "OPENAI_API_KEY",
   dialect: { ...OPENAI_DIALECT, outputLimit: "max_completion_tokens" },

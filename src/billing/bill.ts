@@ -5,74 +5,20 @@
  */
 import { randomUUID } from "node:crypto";
 import { requestedMaxTokens } from "../core/content.js";
+import { outputBudget, promptUpperBound, usageBound } from "./request-bound.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
 import { budgetHold, budgetScope } from "./budget.js";
 import { refusal, type OutputAsk } from "./refusal.js";
 import { cappedUsage } from "./usage-check.js";
-import { costOf } from "../core/money.js";
-import { pricesOf, usageCost } from "./prices.js";
+import { callsCost, costOf, type Prices } from "../core/money.js";
+import { pricesOf, usageCost, withCallPrices } from "./prices.js";
 import { endpointPrices } from "../catalog/prices.js";
-import type { RequestRecord } from "../observability/request-record.js";
+import type { RequestRecord, SettledUsage } from "../observability/request-record.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
 import type { Tags } from "../core/request-tags.js";
 import type { ApiEndpoint, Attempt, InflightRow, KeyRecord, LedgerEntry, Store } from "../store/index.js";
 
-/** Output budget when neither the request nor the catalog bounds it. */
-const DEFAULT_MAX_OUTPUT = 4096;
-/** Role and framing tokens a chat template adds per message, generously. */
-const PER_MESSAGE_OVERHEAD = 16;
-/**
- * Tokens one image may cost, above every provider's published maximum (OpenAI high detail
- * 1,445 tiles-based, ~2,500 patch-based; Anthropic ~1,600; Gemini 258 per tile). The URL's
- * bytes are not counted: a data URL's base64 is not what the model reads.
- */
-const IMAGE_TOKENS_MAX = 3000;
-
-/**
- * An upper bound on prompt tokens without running a tokenizer on the hot path: a BPE
- * token is at least one byte, so UTF-8 bytes plus template overhead cannot be exceeded.
- */
-function promptUpperBound(body: ChatRequest): number {
-  let bytes = PER_MESSAGE_OVERHEAD;
-  for (const m of body.messages) {
-    bytes += PER_MESSAGE_OVERHEAD;
-    if (typeof m.content === "string") bytes += Buffer.byteLength(m.content);
-    else if (m.content) for (const p of m.content) bytes += p.type === "text" ? Buffer.byteLength(p.text) : IMAGE_TOKENS_MAX;
-    if (m.name) bytes += Buffer.byteLength(m.name);
-    for (const t of m.tool_calls ?? []) bytes += Buffer.byteLength(t.function.name) + Buffer.byteLength(t.function.arguments) + PER_MESSAGE_OVERHEAD;
-  }
-  // Tool definitions and a response schema reach the model as prompt text too.
-  if (body.tools) bytes += Buffer.byteLength(JSON.stringify(body.tools));
-  if (body.response_format?.type === "json_schema") bytes += Buffer.byteLength(JSON.stringify(body.response_format.json_schema));
-  return bytes;
-}
-
-/**
- * Prompt tokens a provider may add beyond what the gateway sees (a tool-use system prompt,
- * Anthropic's is ~350; template tokens of its own): the cap below must never cut an honest
- * count, only an absurd one (the hold stays the byte bound alone: it decides admission only).
- */
-const PROMPT_SLACK = 4_096;
-
-/**
- * The most usage a chat request can have produced, for billing what an upstream reports or
- * the gateway estimates (docs/limits.md): prompt by its input's bytes plus PROMPT_SLACK, completion by the
- * smaller of `max_tokens` and the model's output limit, per choice (no bound when neither is known).
- */
-function usageBound(body: ChatRequest, route: Route): { prompt: number; completion: number } {
-  const perChoice = Math.min(requestedMaxTokens(body) ?? Infinity, route.model.maxOutput ?? Infinity);
-  return { prompt: promptUpperBound(body) + PROMPT_SLACK, completion: perChoice * (body.n ?? 1) };
-}
-
-/** A chat request's worst case in tokens (the hold's), for ordering endpoints by price (upstream/preferences.ts). */
-export function worstTokens(body: ChatRequest, route: Route): { prompt: number; completion: number } {
-  return { prompt: promptUpperBound(body), completion: outputBudget(body, route) * (body.n ?? 1) };
-}
-
-/** Output tokens one choice may produce: what billing reserves for and what adapters ask for. */
-export function outputBudget(body: ChatRequest, route: Route): number {
-  return requestedMaxTokens(body) ?? route.model.maxOutput ?? route.model.contextLength ?? DEFAULT_MAX_OUTPUT;
-}
+export { outputBudget, worstTokens } from "./request-bound.js";
 
 export interface Settlement {
   endpoint: RoutedEndpoint | null;
@@ -91,7 +37,7 @@ export class Bill {
   tags: Tags | null = null;
   /** Told the settlement (usage, charge, attempts) for the request's metrics and log line. */
   private record: RequestRecord | null = null;
-  /** What the request could have produced (usageBound), when its endpoint knows: usage is cut to it. */
+  /** What the request could have produced (usageBound), when its endpoint knows: usage the gateway counted is cut to it. */
   bound: (() => { prompt: number; completion: number }) | null = null;
 
   constructor(
@@ -108,7 +54,7 @@ export class Bill {
 
   private boundOnce: { prompt: number; completion: number } | null = null;
 
-  /** `usage` cut to the request's bound, or null when within it (or no bound is known). */
+  /** Counted `usage` cut to the request's bound, or null when within it (or no bound is known). */
   private capped(usage: Usage): Usage | null {
     if (!this.bound) return null;
     const b = (this.boundOnce ??= this.bound());
@@ -118,14 +64,19 @@ export class Bill {
   /** What the request was charged once settled (the ledger row's `cost`), for X-Gateway-Cost. */
   charged: number | null = null;
 
-  /** The list cost of `usage` on `endpoint`, at that endpoint's prices (billing/prices.ts). */
+  /** The list cost of `usage` on `endpoint`, at that endpoint's prices (billing/prices.ts), per-call tool fees included. */
   costOf(endpoint: RoutedEndpoint | null, usage: Usage): number {
-    return usageCost(endpointPrices(this.route, endpoint), usage);
+    return usageCost(this.pricesFor(endpoint, usage), usage);
   }
 
-  /** What settling `usage` on `endpoint` will charge (before any uncollected part): a stream's `usage.cost`. */
+  private pricesFor(endpoint: RoutedEndpoint | null, usage: Usage): Prices {
+    const prices = endpointPrices(this.route, endpoint);
+    return usage.tool_calls ? withCallPrices(this.route, endpoint, prices, usage.tool_calls) : prices;
+  }
+
+  /** What settling the provider's `usage` on `endpoint` will charge (before any uncollected part): a stream's `usage.cost`. */
   chargeOf(endpoint: RoutedEndpoint, usage: Usage): number {
-    return endpoint.byok ? 0 : this.costOf(endpoint, this.capped(usage) ?? usage);
+    return endpoint.byok ? 0 : this.costOf(endpoint, usage);
   }
 
   /** Drops the hold without a ledger row: the request moves on to a fallback model (docs/routing.md). */
@@ -167,51 +118,19 @@ export class Bill {
   settle(s: Settlement, now: number, retry?: (write: () => Promise<void>) => Promise<boolean>): Promise<void> {
     if (this.settled) return Promise.resolve();
     this.settled = true;
-    let usage = s.usage;
-    let capped = false;
-    let listCost: number;
-    try {
-      const cut = usage && this.capped(usage);
-      if (cut) ((usage = cut), (capped = true));
-      listCost = usage ? this.costOf(s.endpoint, usage) : 0;
-    } catch {
-      // Counts reach here validated (billing/usage-check.ts); should one not, the row is still written
-      // and the hold released (a throw here would strand the hold until restart).
-      ((usage = null), (listCost = 0));
-    }
-    const prompt = usage?.prompt_tokens ?? 0;
-    const completion = usage?.completion_tokens ?? 0;
+    const { usage, listCost, toolCost } = this.priced(s);
     const charged = s.endpoint && !s.endpoint.byok ? listCost : 0;
-    const told = {
+    const told: SettledUsage = {
       provider: s.endpoint?.provider ?? null,
-      prompt,
-      completion,
+      prompt: usage?.prompt_tokens ?? 0,
+      completion: usage?.completion_tokens ?? 0,
       cost: charged,
       usageSource: s.usageSource,
       outcome: s.status,
       attempts: s.attempts,
-      capped,
+      ...(usage?.unbounded && { unbounded: usage.unbounded }),
     };
-    const entry: LedgerEntry = {
-      requestId: this.requestId,
-      createdAt: this.startedAt,
-      account: this.key.account,
-      keyId: this.key.id,
-      model: this.route.model.id,
-      provider: told.provider,
-      promptTokens: prompt,
-      completionTokens: completion,
-      cost: charged,
-      listCost,
-      byok: s.endpoint?.byok ?? false,
-      usageSource: s.usageSource,
-      status: s.status,
-      httpStatus: s.httpStatus,
-      latencyMs: now - this.startedAt,
-      attempts: s.attempts.length,
-      endpoint: this.endpoint,
-      tags: this.tags,
-    };
+    const entry = this.entryOf(s, now, told, { usage, listCost, toolCost });
     const write = () => this.store.settle(this.reservationId, entry, s.attempts).then(() => void (this.charged = entry.cost - (entry.uncollected ?? 0)));
     const landed = (ok: boolean) => this.record?.settle(ok ? told : { ...told, cost: 0 });
     if (retry) return retry(write).then(landed);
@@ -223,6 +142,59 @@ export class Bill {
       },
     );
   }
+
+  /**
+   * The usage billed and its list cost: the provider's report as checked (billing/usage-check.ts),
+   * or the gateway's own count cut to what the request could produce (docs/limits.md).
+   */
+  private priced(s: Settlement): Priced {
+    try {
+      const usage = s.usage && s.usageSource === "estimated" ? (this.capped(s.usage) ?? s.usage) : s.usage;
+      if (!usage) return { usage: null, listCost: 0, toolCost: 0 };
+      const prices = this.pricesFor(s.endpoint, usage);
+      return { usage, listCost: usageCost(prices, usage), toolCost: usage.tool_calls ? callsCost(prices, usage.tool_calls) : 0 };
+    } catch {
+      // Counts reach here validated (billing/usage-check.ts); should one not, the row is still written
+      // and the hold released (a throw here would strand the hold until restart).
+      return { usage: null, listCost: 0, toolCost: 0 };
+    }
+  }
+
+  private entryOf(s: Settlement, now: number, told: SettledUsage, { usage, listCost, toolCost }: Priced): LedgerEntry {
+    return {
+      requestId: this.requestId,
+      createdAt: this.startedAt,
+      account: this.key.account,
+      keyId: this.key.id,
+      model: this.route.model.id,
+      provider: told.provider,
+      promptTokens: told.prompt,
+      completionTokens: told.completion,
+      cost: told.cost,
+      listCost,
+      byok: s.endpoint?.byok ?? false,
+      usageSource: s.usageSource,
+      status: s.status,
+      httpStatus: s.httpStatus,
+      latencyMs: now - this.startedAt,
+      attempts: s.attempts.length,
+      endpoint: this.endpoint,
+      tags: this.tags,
+      ...(usage?.unbounded && {
+        reportedPromptTokens: usage.unbounded.prompt_tokens,
+        reportedCompletionTokens: usage.unbounded.completion_tokens,
+        reportedToolCalls: usage.unbounded.tool_calls ?? null,
+      }),
+      ...(usage?.tool_calls && { toolCalls: usage.tool_calls, toolCost }),
+    };
+  }
+}
+
+/** Usage as billed: its list cost, and the per-call fees inside it. */
+interface Priced {
+  usage: Usage | null;
+  listCost: number;
+  toolCost: number;
 }
 
 /** Reserves the worst case, or narrows the route to BYOK endpoints, or throws 402. */

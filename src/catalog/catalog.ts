@@ -32,6 +32,7 @@ export function configModel(route: ModelRoute, created: number): CatalogModel {
     // Cache prices come with the pricing they belong to: a config price without them bills cached tokens at its prompt price.
     ...(route.pricing?.cache_read !== undefined ? { cacheReadPrice: usdToNano(route.pricing.cache_read) } : {}),
     ...(route.pricing?.cache_write !== undefined ? { cacheWritePrice: usdToNano(route.pricing.cache_write) } : {}),
+    ...(route.pricing?.tool_calls ? { toolCallPrices: toolCallPrices(route.pricing.tool_calls) } : {}),
     contextLength: route.context_length ?? null,
     maxOutput: route.max_output ?? null,
     endpoints: route.endpoints.map(configEndpoint),
@@ -49,7 +50,13 @@ function configEndpoint(e: ModelRoute["endpoints"][number]): Endpoint {
   const pricing: EndpointPrices = { prompt: usdToNano(p.prompt), completion: usdToNano(p.completion) };
   if (p.cache_read !== undefined) pricing.cacheRead = usdToNano(p.cache_read);
   if (p.cache_write !== undefined) pricing.cacheWrite = usdToNano(p.cache_write);
+  if (p.tool_calls) pricing.toolCalls = toolCallPrices(p.tool_calls);
   return { provider: e.provider, model: e.model, pricing };
+}
+
+/** `pricing.tool_calls` (USD per 1,000 calls) as nano-USD per 1,000 calls; also a plugin's list prices (catalog/prices.ts). */
+export function toolCallPrices(usd: Readonly<Record<string, string | number>>): Record<string, number> {
+  return Object.fromEntries(Object.entries(usd).map(([name, price]) => [name, usdToNano(price)]));
 }
 
 /** `kind: embeddings` in the config: not a chat model. */

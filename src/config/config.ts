@@ -33,7 +33,18 @@ const TrustProxy = z.union([z.boolean(), z.number().int().min(0).max(32), z.arra
   });
 });
 
-const Pricing = z.strictObject({ prompt: Money, completion: Money, cache_read: Money.optional(), cache_write: Money.optional() });
+/** A server-side tool's name as an adapter reports it (`web_search`, `file_search`, `google_search`). */
+const ToolName = z.string().regex(/^[a-z][a-z0-9_]{0,63}$/, "Expected a tool name such as web_search");
+/** USD per 1,000 calls of each server-side tool the provider bills per call (docs/billing.md). */
+const ToolCallPrices = z.record(ToolName, Money);
+
+const Pricing = z.strictObject({
+  prompt: Money,
+  completion: Money,
+  cache_read: Money.optional(),
+  cache_write: Money.optional(),
+  tool_calls: ToolCallPrices.optional(),
+});
 
 /** `pricing` on an endpoint: what that provider charges for the model, billed when it serves (docs/routing.md). */
 const Endpoint = z.strictObject({ provider: z.string().min(1), model: z.string().min(1), pricing: Pricing.optional() });

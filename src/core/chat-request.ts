@@ -191,7 +191,22 @@ export const Usage = z.object({
  * tokens written to the provider's cache: Anthropic cache_creation_input_tokens, Bedrock
  * cacheWriteInputTokens; inside prompt_tokens). endpoints/chat/usage-out.ts renders the public part.
  */
-export type Usage = z.infer<typeof Usage> & { cache_write_tokens?: number };
+export type Usage = z.infer<typeof Usage> & {
+  cache_write_tokens?: number;
+  /** Server-side tool calls the provider reported and bills per call, by name (`web_search: 2`), billed at `pricing.tool_calls` (docs/billing.md). */
+  tool_calls?: ToolCalls;
+  /** The counts as reported (or, estimated, as counted) when a bound cut them (billing/usage-check.ts): the ledger row keeps both. */
+  unbounded?: UnboundedCounts;
+};
+
+/** Per-call tool counts by name. */
+export type ToolCalls = Record<string, number>;
+
+export interface UnboundedCounts {
+  prompt_tokens: number;
+  completion_tokens: number;
+  tool_calls?: ToolCalls;
+}
 
 /** docs/http.md's closed set; `content_filter` exists inside and is shown only under `openai`. */
 export const FinishReason = z.enum(["stop", "length", "tool_calls"]).nullable();

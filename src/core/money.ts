@@ -1,6 +1,7 @@
 /**
  * Exact money. Amounts are integer nano-USD (1e-9 USD); prices are integer nano-USD per
- * 1M tokens, so every published price (down to $0.001 per 1M) is exact.
+ * 1M tokens (per 1,000 calls for a server-side tool's fee), so every published price (down to
+ * $0.001 per 1M) is exact.
  *
  * Two sizes, on purpose:
  * - Balances, credit amounts and sums are BigInt, exact up to what a 64-bit SQLite INTEGER
@@ -14,6 +15,8 @@
 const NANO_DIGITS = 9;
 const NANO_PER_USD = 10n ** BigInt(NANO_DIGITS);
 const TOKENS_PER_PRICE_UNIT = 1_000_000n;
+/** A per-call price is per 1,000 calls: one call is 1,000 of costOf's millionths of it. */
+const CALLS_PER_PRICE_UNIT_SCALE = TOKENS_PER_PRICE_UNIT / 1_000n;
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 /** The largest amount a balance (a signed 64-bit SQLite INTEGER) can hold: 9223372036.854775807 USD. */
@@ -75,6 +78,8 @@ export interface Prices {
   cacheRead?: number | null;
   /** Prompt tokens written to the provider's cache; absent: billed at the prompt price. */
   cacheWrite?: number | null;
+  /** nano-USD per 1,000 calls of a server-side tool, by name (docs/billing.md); a name without a price costs 0. */
+  toolCalls?: Readonly<Record<string, number>> | null;
 }
 
 /** Parts of the prompt billed at their own prices; both are inside promptTokens. */
@@ -89,7 +94,13 @@ export interface CacheTokens {
  * rounded up to 1 nano-USD once, computed in BigInt so no product loses precision; capped at
  * 2^53-1 (see the top of this file). Cache counts are inside promptTokens (billing/usage-check.ts).
  */
-export function costOf(prices: Prices, promptTokens: number, completionTokens: number, cache: CacheTokens = {}): number {
+export function costOf(
+  prices: Prices,
+  promptTokens: number,
+  completionTokens: number,
+  cache: CacheTokens = {},
+  calls?: Readonly<Record<string, number>>,
+): number {
   const read = BigInt(cache.read ?? 0);
   const write = BigInt(cache.write ?? 0);
   const uncached = BigInt(promptTokens) - read - write;
@@ -97,7 +108,27 @@ export function costOf(prices: Prices, promptTokens: number, completionTokens: n
     (uncached > 0n ? uncached : 0n) * BigInt(prices.prompt) +
     read * BigInt(prices.cacheRead ?? prices.prompt) +
     write * BigInt(prices.cacheWrite ?? prices.prompt) +
-    BigInt(completionTokens) * BigInt(prices.completion);
+    BigInt(completionTokens) * BigInt(prices.completion) +
+    (calls ? callsScaled(prices, calls) : 0n);
+  return roundUp(scaled);
+}
+
+/**
+ * Per-call fees in costOf's scale (nano-USD × 1M): a price per 1,000 calls × 1,000 per call, so
+ * the fees join the token parts before the one rounding of the request (docs/billing.md).
+ */
+function callsScaled(prices: Prices, calls: Readonly<Record<string, number>>): bigint {
+  let scaled = 0n;
+  for (const [name, n] of Object.entries(calls)) scaled += BigInt(n) * BigInt(prices.toolCalls?.[name] ?? 0) * CALLS_PER_PRICE_UNIT_SCALE;
+  return scaled;
+}
+
+/** The per-call fees alone, rounded up once: the ledger's `tool_cost` (inside the request's cost). */
+export function callsCost(prices: Prices, calls: Readonly<Record<string, number>>): number {
+  return roundUp(callsScaled(prices, calls));
+}
+
+function roundUp(scaled: bigint): number {
   const cost = (scaled + TOKENS_PER_PRICE_UNIT - 1n) / TOKENS_PER_PRICE_UNIT;
   return cost > MAX_SAFE ? Number.MAX_SAFE_INTEGER : Number(cost);
 }

@@ -102,6 +102,8 @@ const Totals = {
   uncollected: Money,
   cache_hits: z.number().describe("Requests answered from the response cache (charged 0)."),
   cache_saved: Money.describe("What those cache hits would have cost at list price."),
+  bounded: z.number().describe("Requests billed at a bound: their ledger rows keep the counts reported (docs/limits.md)."),
+  tool_cost: Money.describe("Per-call tool fees (web search, file search, grounding) inside the cost at list price."),
 };
 export const Usage = z.object({
   account: z.string(),

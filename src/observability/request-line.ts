@@ -13,6 +13,7 @@
  */
 import { encoded, LineBytes } from "./line-bytes.js";
 import type { RequestRecord } from "./request-record.js";
+import type { UnboundedCounts } from "../core/chat-request.js";
 import type { Attempt } from "../store/index.js";
 
 /** Failed attempts that were followed by another one. */
@@ -32,6 +33,7 @@ const COMPLETION = encoded(',"completion_tokens":');
 const COST = encoded(',"cost_usd":"');
 const ATTEMPTS = encoded(',"attempts":');
 const FAILOVERS = encoded(',"failovers":');
+const REPORTED = encoded(',"reported_usage":{"prompt_tokens":');
 const COMMA = encoded(",");
 const NO_USAGE = encoded(',"prompt_tokens":null,"completion_tokens":null,"cost_usd":null,"usage_source":null,"outcome":null,"attempts":0');
 
@@ -70,10 +72,33 @@ function writeFailed(out: LineBytes, attempts: Attempt[]): void {
   if (!first) out.ascii("]");
 }
 
+/**
+ * `,"reported_usage":{...}`: the counts the provider reported (or the gateway counted) where a
+ * bound cut them (billing/usage-check.ts); the line's own counts are the ones billed.
+ */
+function writeReported(out: LineBytes, u: UnboundedCounts): void {
+  out.bytes(REPORTED);
+  out.int(u.prompt_tokens);
+  out.bytes(COMPLETION);
+  out.int(u.completion_tokens);
+  if (u.tool_calls) {
+    out.ascii(',"tool_calls":');
+    out.ascii(JSON.stringify(u.tool_calls)); // names are checked [a-z0-9_] (billing/usage-check.ts), counts integers
+  }
+  out.ascii("}");
+}
+
+/** Characters of the reported tool calls: each name (a short ASCII name) and its count. */
+function reportedChars(u: UnboundedCounts | undefined): number {
+  let n = 0;
+  if (u?.tool_calls) for (const name of Object.keys(u.tool_calls)) n += 24 + name.length;
+  return n;
+}
+
 /** Bytes the line can take at most: field names and numbers, and 6 per character of every string (an escape each). */
 export function lineBound(rec: RequestRecord): number {
   let chars = rec.id.length + rec.route.length + length(rec.keyId) + length(rec.account) + length(rec.model) + length(rec.provider);
-  if (rec.settled) chars += rec.settled.usageSource.length + rec.settled.outcome.length;
+  if (rec.settled) chars += rec.settled.usageSource.length + rec.settled.outcome.length + reportedChars(rec.settled.unbounded);
   if (rec.bodies) chars += length(rec.requestBody) + length(rec.responseBody);
   if (rec.ignored) chars += rec.ignored.length;
   return 800 + 6 * chars + failedBound(failedAttempts(rec));
@@ -121,7 +146,7 @@ export class RequestLines {
     const failed = failedAttempts(rec);
     if (failed) writeFailed(out, failed);
     if (rec.affinity) out.ascii(rec.affinity === "hit" ? ',"affinity":"hit"' : ',"affinity":"miss"'); // upstream/affinity.ts
-    if (rec.settled?.capped) out.ascii(',"usage_capped":true'); // billing/usage-check.ts cappedUsage
+    if (rec.settled?.unbounded) writeReported(out, rec.settled.unbounded);
     if (rec.ignored) {
       out.ascii(',"ignored":'); // docs/responses.md X-Gateway-Ignored
       out.json(rec.ignored);

@@ -8,6 +8,7 @@
  * catalog id (set after routing), `provider` a configured instance id. A model id a client
  * sent that routes nowhere never lands here, so it can never become a label value.
  */
+import type { UnboundedCounts } from "../core/chat-request.js";
 import type { Attempt } from "../store/index.js";
 
 /** Where a finished record goes (observability/observer.ts); the record calls it when both halves are in. */
@@ -24,8 +25,8 @@ export interface SettledUsage {
   usageSource: string;
   outcome: string;
   attempts: Attempt[];
-  /** The usage was cut to what the request could have produced (billing/usage-check.ts cappedUsage). */
-  capped?: boolean;
+  /** The counts before a bound cut them (billing/usage-check.ts), named in the log line; absent: billed as reported. */
+  unbounded?: UnboundedCounts;
 }
 
 /** One upstream attempt, kept only while tracing is on (observability/tracing.ts). */

@@ -17,10 +17,24 @@ interface Totals {
   /** Requests answered from the response cache, and the list cost those saved (docs/cache.md). */
   cache_hits: number;
   cache_saved: bigint;
+  /** Requests billed at a bound (docs/limits.md), and the per-call tool fees inside list_cost (docs/billing.md). */
+  bounded: number;
+  tool_cost: bigint;
 }
 type Group = Totals & Record<string, unknown>;
 
-const zero = (): Totals => ({ requests: 0, prompt_tokens: 0, completion_tokens: 0, cost: 0n, list_cost: 0n, uncollected: 0n, cache_hits: 0, cache_saved: 0n });
+const zero = (): Totals => ({
+  requests: 0,
+  prompt_tokens: 0,
+  completion_tokens: 0,
+  cost: 0n,
+  list_cost: 0n,
+  uncollected: 0n,
+  cache_hits: 0,
+  cache_saved: 0n,
+  bounded: 0,
+  tool_cost: 0n,
+});
 
 function add(t: Totals, r: UsageRow): void {
   t.requests += r.requests;
@@ -31,6 +45,8 @@ function add(t: Totals, r: UsageRow): void {
   t.uncollected += r.uncollected;
   t.cache_hits += r.cacheHits;
   t.cache_saved += r.cacheSaved;
+  t.bounded += r.bounded;
+  t.tool_cost += r.toolCost;
 }
 
 function sumInto(map: Map<string, Group>, id: string, extra: Record<string, unknown>, r: UsageRow): void {
@@ -46,6 +62,7 @@ const money = <T extends Totals>(t: T) => ({
   list_cost: nanoToUsd(t.list_cost),
   uncollected: nanoToUsd(t.uncollected),
   cache_saved: nanoToUsd(t.cache_saved),
+  tool_cost: nanoToUsd(t.tool_cost),
 });
 
 export function summarize(rows: UsageRow[]) {

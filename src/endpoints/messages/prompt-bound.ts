@@ -2,7 +2,8 @@
  * An upper bound on a Messages request's prompt tokens without a tokenizer (as billing/bill.ts
  * bounds chat's): a token is at least one byte, so the body's bytes bound it, except images,
  * whose base64 is not what the model reads: their bytes are replaced by a generous token cost.
- * Usage a provider reports beyond the bound is cut to it (docs/limits.md).
+ * Usage the gateway counts itself (no usage reported, a cut stream) is cut to it; usage the
+ * provider reports is its bill (docs/limits.md).
  */
 import type { MessagesRequest } from "./schema.js";
 

@@ -43,6 +43,14 @@ export async function relayNative(out: SseSink, o: RelayOptions): Promise<Stream
     const u = Object.keys(usage).length ? o.native.usage(usage) : undefined;
     return u ? o.checkUsage(u) : null;
   };
+  // After a failure, usage that is not a count is no usage: what was delivered is billed on an estimate.
+  const reportedOrNone = () => {
+    try {
+      return reported();
+    } catch {
+      return null;
+    }
+  };
   try {
     for (let r: IteratorResult<UpstreamEvent> = { done: false, value: o.first }; !r.done; r = await o.rest.next()) {
       const data = r.value.data as Data;
@@ -62,9 +70,9 @@ export async function relayNative(out: SseSink, o: RelayOptions): Promise<Stream
     }
     throw new Error("the provider's stream ended without message_stop");
   } catch {
-    if (out.signal.aborted) return await cancel(o, result("cancelled", reported()));
+    if (out.signal.aborted) return await cancel(o, result("cancelled", reportedOrNone()));
     out.end(errorEvent(o.requestId));
-    return result("error", reported());
+    return result("error", reportedOrNone());
   }
 }
 

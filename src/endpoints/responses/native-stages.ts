@@ -33,7 +33,7 @@ export async function nativeAdapter(gw: Gateway, job: Job<ChatRequest>, e: Route
   const res = await sendNative(gw, job, e, bodyFor(job, false), signal);
   try {
     const native = await readNative(gw, res);
-    const usage = usageOf(native.usage);
+    const usage = usageOf(native);
     return { choices: [], native, ...(usage && { usage: checkedUsage(usage, job.route.model, 1) }) };
   } catch (err) {
     throw malformed(err);

@@ -40,7 +40,7 @@ export async function relayNativeStream(out: SseSink, o: NativeStreamOptions): P
       if (data.response && typeof data.response === "object") {
         const response = data.response as Record<string, unknown>;
         if (TERMINAL.has(type)) {
-          const reported = usageOf((response as NativeResponse).usage);
+          const reported = usageOf(response as NativeResponse);
           usage = reported ? o.checkUsage(reported) : null;
         }
         data.response = asGateways(response, o.head, TERMINAL.has(type) ? usage : null);

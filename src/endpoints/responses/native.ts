@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Route, RoutedEndpoint } from "../../catalog/catalog.js";
-import type { Usage } from "../../core/chat-request.js";
+import type { ToolCalls, Usage } from "../../core/chat-request.js";
 import type { Gateway } from "../../gateway.js";
 import type { Job } from "../../pipeline/endpoint.js";
 import { outputBudget } from "../../billing/bill.js";
@@ -77,15 +77,36 @@ export function nativeEvents(gw: Gateway, res: UpstreamResponse): AsyncIterator<
   return decodeSse(res.body, gw.config.server.upstream)[Symbol.asyncIterator]();
 }
 
-/** The Responses usage in the gateway's terms: cached input and reasoning output as their details (docs/billing.md). */
-export function usageOf(u: NativeUsage | null | undefined): Usage | undefined {
+/**
+ * The Responses usage in the gateway's terms: cached input and reasoning output as their details,
+ * and the hosted tools billed per call (docs/billing.md): each `web_search_call` and
+ * `file_search_call` output item is one call of `web_search` / `file_search`.
+ */
+export function usageOf(r: Pick<NativeResponse, "usage" | "output">): Usage | undefined {
+  const u = r.usage;
   if (!u) return undefined;
   const usage: Usage = { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens };
   const cached = u.input_tokens_details?.cached_tokens;
   if (cached) usage.prompt_tokens_details = { cached_tokens: cached };
   const reasoning = u.output_tokens_details?.reasoning_tokens;
   if (reasoning) usage.completion_tokens_details = { reasoning_tokens: reasoning };
+  const calls = hostedCalls(r.output);
+  if (calls) usage.tool_calls = calls;
   return usage;
+}
+
+const PER_CALL = new Map<unknown, string>([
+  ["web_search_call", "web_search"],
+  ["file_search_call", "file_search"],
+]);
+
+function hostedCalls(output: readonly unknown[]): ToolCalls | undefined {
+  let calls: ToolCalls | undefined;
+  for (const item of output) {
+    const tool = PER_CALL.get((item as { type?: unknown } | null)?.type);
+    if (tool) (calls ??= {})[tool] = (calls[tool] ?? 0) + 1;
+  }
+  return calls;
 }
 
 /** The provider's response with the gateway's id, model, store flag, chain and billed usage. */

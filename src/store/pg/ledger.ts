@@ -23,7 +23,12 @@ interface UsageDbRow {
   uncollected: string;
   cache_hits: string;
   cache_saved: string;
+  bounded: string;
+  tool_cost: string;
 }
+
+/** A row billed at a bound (docs/limits.md): it kept what was reported. */
+const BOUNDED_ROW = "reported_prompt_tokens IS NOT NULL OR reported_tool_calls IS NOT NULL";
 
 interface RecentRow {
   request_id: string;
@@ -49,17 +54,18 @@ export function pgLedger(pool: pg.Pool) {
         `SELECT u.model, u.key_id, k.name AS key_name, u.endpoint, SUM(u.requests) AS requests,
           SUM(u.prompt_tokens) AS prompt_tokens, SUM(u.completion_tokens) AS completion_tokens,
           SUM(u.cost) AS cost, SUM(u.list_cost) AS list_cost, SUM(u.uncollected) AS uncollected,
-          SUM(u.cache_hits) AS cache_hits, SUM(u.cache_saved) AS cache_saved
+          SUM(u.cache_hits) AS cache_hits, SUM(u.cache_saved) AS cache_saved, SUM(u.bounded) AS bounded, SUM(u.tool_cost) AS tool_cost
         FROM (
           SELECT model, key_id, endpoint, COUNT(*) AS requests, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens,
             SUM(cost) AS cost, SUM(list_cost) AS list_cost, SUM(uncollected) AS uncollected,
             COUNT(*) FILTER (WHERE usage_source = 'cache_hit') AS cache_hits,
-            COALESCE(SUM(list_cost) FILTER (WHERE usage_source = 'cache_hit'), 0) AS cache_saved
+            COALESCE(SUM(list_cost) FILTER (WHERE usage_source = 'cache_hit'), 0) AS cache_saved,
+            COUNT(*) FILTER (WHERE ${BOUNDED_ROW}) AS bounded, SUM(tool_cost) AS tool_cost
           FROM ledger WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR created_at >= $2) AND ($3::text IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = $3))
           GROUP BY model, key_id, endpoint
           UNION ALL
           SELECT model, key_id, endpoint, SUM(requests), SUM(prompt_tokens), SUM(completion_tokens), SUM(cost), SUM(list_cost), SUM(uncollected),
-            SUM(cache_hits), SUM(cache_saved)
+            SUM(cache_hits), SUM(cache_saved), SUM(bounded), SUM(tool_cost)
           FROM usage_daily WHERE ($1::text IS NULL OR account = $1) AND ($2::bigint IS NULL OR day >= $2) AND ($3::text IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = $3))
           GROUP BY model, key_id, endpoint
         ) u LEFT JOIN keys k ON k.id = u.key_id
@@ -79,22 +85,25 @@ export function pgLedger(pool: pg.Pool) {
         uncollected: BigInt(r.uncollected),
         cacheHits: Number(r.cache_hits),
         cacheSaved: BigInt(r.cache_saved),
+        bounded: Number(r.bounded),
+        toolCost: BigInt(r.tool_cost),
       }));
     },
     prune: (before: number): Promise<PruneResult> =>
       transaction(pool, async (c) => {
         const rollups = await c.query(
           `INSERT INTO usage_daily AS d (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected,
-            cache_hits, cache_saved)
+            cache_hits, cache_saved, bounded, tool_cost)
           SELECT created_at - created_at % ${DAY_MS}, account, key_id, model, byok, endpoint, COUNT(*), SUM(prompt_tokens), SUM(completion_tokens),
             SUM(cost), SUM(list_cost), SUM(uncollected), COUNT(*) FILTER (WHERE usage_source = 'cache_hit'),
-            COALESCE(SUM(list_cost) FILTER (WHERE usage_source = 'cache_hit'), 0)
+            COALESCE(SUM(list_cost) FILTER (WHERE usage_source = 'cache_hit'), 0), COUNT(*) FILTER (WHERE ${BOUNDED_ROW}), SUM(tool_cost)
           FROM ledger WHERE created_at < $1 GROUP BY 1, 2, 3, 4, 5, 6
           ON CONFLICT (day, account, key_id, model, byok, endpoint) DO UPDATE SET
             requests = d.requests + excluded.requests, prompt_tokens = d.prompt_tokens + excluded.prompt_tokens,
             completion_tokens = d.completion_tokens + excluded.completion_tokens, cost = d.cost + excluded.cost,
             list_cost = d.list_cost + excluded.list_cost, uncollected = d.uncollected + excluded.uncollected,
-            cache_hits = d.cache_hits + excluded.cache_hits, cache_saved = d.cache_saved + excluded.cache_saved`,
+            cache_hits = d.cache_hits + excluded.cache_hits, cache_saved = d.cache_saved + excluded.cache_saved,
+            bounded = d.bounded + excluded.bounded, tool_cost = d.tool_cost + excluded.tool_cost`,
           [before],
         );
         // Tags (docs/usage.md): one rollup row per day, account and tag pair of the rows going.

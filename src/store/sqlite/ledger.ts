@@ -11,12 +11,16 @@ import type { DailySpend, PruneResult, RecentRequest, UsageFilter, UsageRow } fr
 const DAY_MS = 86_400_000;
 
 /** A usage row as SQLite returns it with safe integers on: every count a BigInt. */
-type BigRow = Omit<UsageRow, "requests" | "promptTokens" | "completionTokens" | "cacheHits"> & {
+type BigRow = Omit<UsageRow, "requests" | "promptTokens" | "completionTokens" | "cacheHits" | "bounded"> & {
   requests: bigint;
   promptTokens: bigint;
   completionTokens: bigint;
   cacheHits: bigint;
+  bounded: bigint;
 };
+
+/** A row billed at a bound (docs/limits.md): it kept what was reported. `t`: the ledger's alias and a dot, or nothing. */
+const boundedRow = (t: string) => `(${t}reported_prompt_tokens IS NOT NULL OR ${t}reported_tool_calls IS NOT NULL)`;
 
 // The ledger's only time index is (account, created_at): driving every query from `accounts`
 // (CROSS JOIN fixes that loop order in SQLite) makes each one a range scan per account
@@ -45,17 +49,19 @@ export function sqliteLedger(db: Database.Database) {
   const s = {
     rollup:
       db.prepare(`INSERT INTO usage_daily (day, account, key_id, model, byok, endpoint, requests, prompt_tokens, completion_tokens, cost, list_cost, uncollected,
-        cache_hits, cache_saved)
+        cache_hits, cache_saved, bounded, tool_cost)
       SELECT l.created_at - l.created_at % ${DAY_MS}, l.account, l.key_id, l.model, l.byok, l.endpoint, COUNT(*),
         SUM(l.prompt_tokens), SUM(l.completion_tokens), SUM(l.cost), SUM(l.list_cost), SUM(l.uncollected),
-        SUM(l.usage_source = 'cache_hit'), SUM(CASE WHEN l.usage_source = 'cache_hit' THEN l.list_cost ELSE 0 END)
+        SUM(l.usage_source = 'cache_hit'), SUM(CASE WHEN l.usage_source = 'cache_hit' THEN l.list_cost ELSE 0 END),
+        SUM(${boundedRow("l.")}), SUM(l.tool_cost)
       ${OLD_ROWS}
       GROUP BY 1, 2, 3, 4, 5, 6
       ON CONFLICT (day, account, key_id, model, byok, endpoint) DO UPDATE SET
         requests = requests + excluded.requests, prompt_tokens = prompt_tokens + excluded.prompt_tokens,
         completion_tokens = completion_tokens + excluded.completion_tokens,
         cost = cost + excluded.cost, list_cost = list_cost + excluded.list_cost, uncollected = uncollected + excluded.uncollected,
-        cache_hits = cache_hits + excluded.cache_hits, cache_saved = cache_saved + excluded.cache_saved`),
+        cache_hits = cache_hits + excluded.cache_hits, cache_saved = cache_saved + excluded.cache_saved,
+        bounded = bounded + excluded.bounded, tool_cost = tool_cost + excluded.tool_cost`),
     // Tags (docs/usage.md): one rollup row per day, account and tag pair of the rows going.
     rollupTags: db.prepare(`INSERT INTO usage_daily_tags (day, account, name, value, requests, prompt_tokens, completion_tokens, cost)
       SELECT l.created_at - l.created_at % ${DAY_MS}, l.account, t.key, t.value, COUNT(*), SUM(l.prompt_tokens), SUM(l.completion_tokens), SUM(l.cost)
@@ -73,17 +79,18 @@ export function sqliteLedger(db: Database.Database) {
         `SELECT u.model, u.key_id AS keyId, k.name AS keyName, u.endpoint, SUM(u.requests) AS requests,
         SUM(u.prompt_tokens) AS promptTokens, SUM(u.completion_tokens) AS completionTokens,
         SUM(u.cost) AS cost, SUM(u.list_cost) AS listCost, SUM(u.uncollected) AS uncollected,
-        SUM(u.cache_hits) AS cacheHits, SUM(u.cache_saved) AS cacheSaved
+        SUM(u.cache_hits) AS cacheHits, SUM(u.cache_saved) AS cacheSaved, SUM(u.bounded) AS bounded, SUM(u.tool_cost) AS toolCost
       FROM (
         SELECT model, key_id, endpoint, COUNT(*) AS requests, SUM(prompt_tokens) AS prompt_tokens,
           SUM(completion_tokens) AS completion_tokens, SUM(cost) AS cost, SUM(list_cost) AS list_cost, SUM(uncollected) AS uncollected,
-          SUM(usage_source = 'cache_hit') AS cache_hits, SUM(CASE WHEN usage_source = 'cache_hit' THEN list_cost ELSE 0 END) AS cache_saved
+          SUM(usage_source = 'cache_hit') AS cache_hits, SUM(CASE WHEN usage_source = 'cache_hit' THEN list_cost ELSE 0 END) AS cache_saved,
+          SUM(${boundedRow("")}) AS bounded, SUM(tool_cost) AS tool_cost
         FROM ledger WHERE (@account IS NULL OR account = @account) AND (@since IS NULL OR created_at >= @since)
           AND (@member IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = @member))
         GROUP BY model, key_id, endpoint
         UNION ALL
         SELECT model, key_id, endpoint, SUM(requests), SUM(prompt_tokens), SUM(completion_tokens), SUM(cost), SUM(list_cost), SUM(uncollected),
-          SUM(cache_hits), SUM(cache_saved)
+          SUM(cache_hits), SUM(cache_saved), SUM(bounded), SUM(tool_cost)
         FROM usage_daily WHERE (@account IS NULL OR account = @account) AND (@since IS NULL OR day >= @since)
           AND (@member IS NULL OR key_id IN (SELECT id FROM keys WHERE created_by = @member))
         GROUP BY model, key_id, endpoint
@@ -127,6 +134,7 @@ export function sqliteLedger(db: Database.Database) {
         promptTokens: Number(r.promptTokens),
         completionTokens: Number(r.completionTokens),
         cacheHits: Number(r.cacheHits),
+        bounded: Number(r.bounded),
       })),
     dailySpend: async (account: string, since: number, member: string | null = null): Promise<DailySpend[]> => {
       const days = new Map<number, DailySpend>();

@@ -298,4 +298,15 @@ export const migrations: string[] = [
      last_hash TEXT NOT NULL
    ) STRICT;
    INSERT INTO audit_head (one, last_id, last_hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');`,
+  // Reported usage is the provider's bill (docs/limits.md): a count a bound cut is kept beside the
+  // one billed (null: billed as reported); per-call tool fees (docs/billing.md) as their counts by
+  // tool (JSON) and their part of the list cost. Rollups keep how many requests were billed at a
+  // bound and the fees.
+  `ALTER TABLE ledger ADD COLUMN reported_prompt_tokens INTEGER CHECK (reported_prompt_tokens >= 0);
+   ALTER TABLE ledger ADD COLUMN reported_completion_tokens INTEGER CHECK (reported_completion_tokens >= 0);
+   ALTER TABLE ledger ADD COLUMN tool_calls TEXT;
+   ALTER TABLE ledger ADD COLUMN reported_tool_calls TEXT;
+   ALTER TABLE ledger ADD COLUMN tool_cost INTEGER NOT NULL DEFAULT 0 CHECK (tool_cost >= 0);
+   ALTER TABLE usage_daily ADD COLUMN bounded INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE usage_daily ADD COLUMN tool_cost INTEGER NOT NULL DEFAULT 0;`,
 ];

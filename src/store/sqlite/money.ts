@@ -35,9 +35,11 @@ export function sqliteMoney(
     debit: db.prepare("UPDATE accounts SET balance = balance - ? WHERE id = ?"),
     grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at, actor) VALUES (?, ?, ?, ?)"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
-      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint, uncollected, tags)
+      completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint, uncollected, tags,
+      reported_prompt_tokens, reported_completion_tokens, tool_calls, reported_tool_calls, tool_cost)
       VALUES (@requestId, @createdAt, @account, @keyId, @model, @provider, @promptTokens, @completionTokens, @cost,
-      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint, @uncollected, @tags)`),
+      @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint, @uncollected, @tags,
+      @reportedPromptTokens, @reportedCompletionTokens, @toolCalls, @reportedToolCalls, @toolCost)`),
     insertAttempt: db.prepare(`INSERT INTO attempts (request_id, created_at, provider, model, outcome, http_status, latency_ms)
       VALUES (@requestId, @createdAt, @provider, @model, @outcome, @httpStatus, @latencyMs)`),
     // Spend = what was charged: ledger rows plus the daily rollups retention folded them into.
@@ -84,7 +86,7 @@ export function sqliteMoney(
     // Bound as BigInt: a JS number binds as REAL, and balance - REAL rounds above 2^53.
     if (charge > 0n) s.debit.run(charge, entry.account);
     entry.uncollected = entry.cost - cost;
-    s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0, endpoint: entry.endpoint ?? "chat", tags: entry.tags ? JSON.stringify(entry.tags) : null });
+    s.insertLedger.run({ ...entry, cost, byok: entry.byok ? 1 : 0, endpoint: entry.endpoint ?? "chat", ...ledgerExtras(entry) });
     journal.settled(entry.requestId);
     // One successful attempt is the ledger row itself; failovers are logged attempt by attempt.
     if (attempts.length > 1 || attempts[0]?.outcome !== "success") for (const a of attempts) s.insertAttempt.run(a);
@@ -190,5 +192,18 @@ export function sqliteMoney(
     keyBudgetUse: (keyId: string, since: number) => ({ spent: budgets.spent(keyId, since), held: holds.key(keyId) }),
     /** Commits the settlements still waiting for their turn (before the database closes). */
     flush,
+  };
+}
+
+/** The entry's optional columns as SQLite binds them: JSON objects as text, absent as null. */
+function ledgerExtras(e: LedgerEntry) {
+  const json = (v: object | null | undefined) => (v ? JSON.stringify(v) : null);
+  return {
+    tags: json(e.tags),
+    reportedPromptTokens: e.reportedPromptTokens ?? null,
+    reportedCompletionTokens: e.reportedCompletionTokens ?? null,
+    toolCalls: json(e.toolCalls),
+    reportedToolCalls: json(e.reportedToolCalls),
+    toolCost: e.toolCost ?? 0,
   };
 }
