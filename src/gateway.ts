@@ -82,9 +82,10 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const auth = createAuthenticator(store);
   const secret = loadSecret(config.database, env);
   const byok = new ByokKeys(store, secret);
+  const log = createLog(config.log, o.log ?? SILENT);
   // With a Redis, limits and circuits are shared by every process (src/fleet/redis.ts); without, as before.
   const redis = redisOf(config, env);
-  const shared = redis ? await (await import("./fleet/redis.js")).openShared(redis, health, now) : undefined;
+  const shared = redis ? await (await import("./fleet/redis.js")).openShared(redis, health, now, (line) => log.notice("warn", line)) : undefined;
   const limiter = shared?.limiter ?? createMemoryLimiter();
 
   const timer = setInterval(() => void auth.flush().catch(() => undefined), TOUCH_MS);
@@ -94,8 +95,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const upstream = new Upstream(config.server.timeouts, { ...config.server.upstream, baseUrls });
   const pending = new Set<Promise<unknown>>();
   const stopping = new AbortController();
-  const journal = new InflightJournal(store);
-  const log = createLog(config.log, o.log ?? SILENT);
+  const journal = new InflightJournal(store, (line) => log.notice("error", line));
   // The operator's instances (configured, or enabled by a key variable); not the key-less BYOK
   // ones present only for accounts' own keys, which would fill /metrics with unconfigured names.
   const operated = [...instances.values()]
@@ -151,7 +151,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
     buildCatalog().then(
       (c) => void (gateway.catalog = c),
-      (err: Error) => console.error(`[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`),
+      (err: Error) => log.notice("error", `[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`),
     );
   });
   return gateway;

@@ -58,7 +58,7 @@ export function applyPreferences(route: Route, asked: ProviderPreferences | unde
  * are `binding`, its `only` is intersected with the request's, its `ignore` joined to the
  * request's, and each `max_price` field is the lower of the two (docs/routing.md).
  */
-export function mergePreferences(model: ModelPreferences | undefined, asked: ProviderPreferences | undefined): ProviderPreferences {
+function mergePreferences(model: ModelPreferences | undefined, asked: ProviderPreferences | undefined): ProviderPreferences {
   const { binding, ...own } = model ?? {};
   const prefs: ProviderPreferences = { ...own, ...asked };
   if (!binding || !asked) return prefs;

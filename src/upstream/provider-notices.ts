@@ -9,12 +9,14 @@
  * - `invalid`: a 2xx answer the gateway could not use: the client sees only the generic 502,
  *   after that one attempt, so this line names where the adapter's schema broke (docs/limits.md).
  */
+import { sayOnStderr } from "../core/one-line.js";
+
 const EVERY_MS = 60_000;
 
 export class ProviderNotices {
   private last = new Map<string, number>();
 
-  constructor(private write: (line: string) => void = (line) => console.error(line)) {}
+  constructor(private write: (line: string) => void = sayOnStderr) {}
 
   rejected(provider: string, status: number | null, now: number): void {
     this.say(
