@@ -21,6 +21,7 @@ const STORE_TESTS = [
   "test/budget-refusal.test.ts",
   "test/budgets.test.ts",
   "test/cache.test.ts",
+  "test/count-tokens-guard.test.ts",
   "test/dashboard-sso.test.ts",
   "test/dashboard-roles.test.ts",
   "test/fallbacks.test.ts",

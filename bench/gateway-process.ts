@@ -47,7 +47,8 @@ export function benchConfig(fakePort: number, tls?: TlsUpstream): Record<string,
   };
 }
 
-function cli(args: string[]): string {
+/** A `gateway` command run to its end; its stdout (a failure throws with its stderr). */
+export function cli(args: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`gateway ${args.slice(0, 2).join(" ")} failed (${r.status}): ${r.stderr}`);
   return r.stdout;

@@ -16,11 +16,9 @@ import { Observer } from "./observability/observer.js";
 import { Router } from "./upstream/router.js";
 import type { Store } from "./store/index.js";
 import { Upstream } from "./upstream/upstream.js";
-import { MemoryCache } from "./cache/memory.js";
+import { openCache, type Remembered } from "./cache/open.js";
 import type { ResponseCache } from "./cache/policy.js";
-import { RedisCache } from "./cache/redis.js";
-import { RequestMemo } from "./cache/request-memo.js";
-import type { Route } from "./catalog/catalog.js";
+import type { RequestMemo } from "./cache/request-memo.js";
 import { AlertDetector } from "./alerts/detect.js";
 import { AlertDeliverer } from "./alerts/deliver.js";
 
@@ -44,7 +42,7 @@ export interface Gateway {
   /** The response cache (docs/cache.md), when the config enables it: in Redis with one, else in this process. */
   cache: ResponseCache | undefined;
   /** Requests answered from the cache before, by their bytes (cache/request-memo.ts); with the cache only. */
-  cacheMemo: RequestMemo<{ body: object; route: Route; found?: string; kept?: unknown }> | undefined;
+  cacheMemo: RequestMemo<Remembered> | undefined;
   /** Metrics and the request log (observability/observer.ts). */
   obs: Observer;
   /** Budget thresholds and low balances, checked after a charged request settled (docs/alerts.md). */
@@ -82,9 +80,10 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const auth = createAuthenticator(store);
   const secret = loadSecret(config.database, env);
   const byok = new ByokKeys(store, secret);
+  const log = createLog(config.log, o.log ?? SILENT);
   // With a Redis, limits and circuits are shared by every process (src/fleet/redis.ts); without, as before.
   const redis = redisOf(config, env);
-  const shared = redis ? await (await import("./fleet/redis.js")).openShared(redis, health, now) : undefined;
+  const shared = redis ? await (await import("./fleet/redis.js")).openShared(redis, health, now, (line) => log.notice("warn", line)) : undefined;
   const limiter = shared?.limiter ?? createMemoryLimiter();
 
   const timer = setInterval(() => void auth.flush().catch(() => undefined), TOUCH_MS);
@@ -94,8 +93,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const upstream = new Upstream(config.server.timeouts, { ...config.server.upstream, baseUrls });
   const pending = new Set<Promise<unknown>>();
   const stopping = new AbortController();
-  const journal = new InflightJournal(store);
-  const log = createLog(config.log, o.log ?? SILENT);
+  const journal = new InflightJournal(store, (line) => log.notice("error", line));
   // The operator's instances (configured, or enabled by a key variable); not the key-less BYOK
   // ones present only for accounts' own keys, which would fill /metrics with unconfigured names.
   const operated = [...instances.values()]
@@ -103,6 +101,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     .map((i) => i.settings.id);
   const obs = new Observer({ config, health, now, log, providers: () => operated });
   const warn = (line: string) => log.notice("warn", line);
+  const cached = openCache(config.cache, shared && redis && { client: shared.client, prefix: redis.prefix }, now);
   const deliverer = new AlertDeliverer({ store, secret, settings: config.alerts, now, warn });
   const alerts = new AlertDetector({ store, now, wake: () => deliverer.wake(), warn });
   deliverer.start();
@@ -121,8 +120,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     stopping: stopping.signal,
     stopStreams: () => stopping.abort(),
     journal,
-    cache: responseCache(config, shared && redis && { client: shared.client, prefix: redis.prefix }, now),
-    cacheMemo: config.cache.enabled ? new RequestMemo() : undefined,
+    cache: cached?.cache,
+    cacheMemo: cached?.memo,
     obs,
     alerts,
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
@@ -151,14 +150,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
     buildCatalog().then(
       (c) => void (gateway.catalog = c),
-      (err: Error) => console.error(`[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`),
+      (err: Error) => log.notice("error", `[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`),
     );
   });
   return gateway;
-}
-
-function responseCache(config: Config, redis: { client: RedisCache["client"]; prefix: string } | undefined, now: () => number): ResponseCache | undefined {
-  const c = config.cache;
-  if (!c.enabled) return undefined;
-  return redis ? new RedisCache(redis.client, redis.prefix, c.ttl, c.maxEntryBytes) : new MemoryCache(c, now);
 }

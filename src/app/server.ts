@@ -179,7 +179,7 @@ function mountGemini(app: H3, gw: Gateway, clientIp: (event: H3Event) => string)
       }
       const credential = credentialOf((name) => event.req.headers.get(name), event.req.url);
       const key = await authenticate(gw, stateOf(event), credential, () => clientIp(event));
-      return withHeaders(event, await countTokens(gw, key, event, at.model));
+      return withHeaders(event, await countTokens(gw, key, event, at.model, stateOf(event).id));
     });
   }
 }

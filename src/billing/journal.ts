@@ -24,6 +24,8 @@ export class InflightJournal {
 
   constructor(
     private readonly store: Store,
+    /** Where a failed write is said (the gateway's log: observability/log.ts notice). */
+    private readonly warn: (line: string) => void,
     intervalMs = JOURNAL_MS,
   ) {
     this.timer = setInterval(() => void this.write(), intervalMs);
@@ -43,7 +45,7 @@ export class InflightJournal {
       const rows = await Promise.all([...this.live.values()].map((snap) => snap().catch(() => undefined)));
       await this.store.journalInflight(rows.filter((r): r is InflightRow => r !== undefined));
     } catch (err) {
-      console.error("[gateway] the in-flight journal could not be written:", err);
+      this.warn(`[gateway] the in-flight journal could not be written: ${err instanceof Error ? err.message : String(err)}`);
     } finally {
       this.writing = false;
     }

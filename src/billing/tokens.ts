@@ -33,7 +33,34 @@ function bounded(count: Counter): Counter {
 
 /** OpenAI's chat format: 3 tokens per message of framing plus 3 to prime the reply. */
 export async function countPromptTokens(messages: ChatMessage[]): Promise<number> {
+  return promptTokens(messages, await load());
+}
+
+/**
+ * An estimate for count_tokens (docs/messages.md, "count_tokens"): the prompt and `extra` text
+ * (tool definitions) counted as countPromptTokens counts them, but at most `exactChars`
+ * characters in all go through the tokenizer; the rest are counted at the rate the tokenized
+ * part showed (4 characters a token when nothing was). The tokenizer costs ~0.1 µs a character
+ * on the event loop: unbounded, a body of a few MB is a CPU sink nobody pays for.
+ */
+export async function estimatePromptTokens(messages: ChatMessage[], extra: string, exactChars: number): Promise<number> {
   const count = await load();
+  let left = exactChars;
+  let exact = { chars: 0, tokens: 0 };
+  let rest = 0;
+  const within: Counter = (text) => {
+    const head = text.length <= left ? text : text.slice(0, left);
+    left -= head.length;
+    rest += text.length - head.length;
+    const n = head ? count(head) : 0;
+    exact = { chars: exact.chars + head.length, tokens: exact.tokens + n };
+    return n;
+  };
+  const counted = promptTokens(messages, within) + (extra ? within(extra) : 0);
+  return counted + Math.ceil(rest * (exact.chars ? exact.tokens / exact.chars : 1 / CHARS_PER_TOKEN));
+}
+
+function promptTokens(messages: ChatMessage[], count: Counter): number {
   let total = 3;
   for (const m of messages) {
     total += 3 + count(textOf(m.content)) + (m.name ? count(m.name) + 1 : 0);

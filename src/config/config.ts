@@ -8,7 +8,7 @@ import { z } from "zod";
 import { formatProblems, nearMiss, problemsOf, unsetProblem, type LineOf, type PathSeg, type Problem } from "./diagnostics.js";
 import { PLACEHOLDER } from "./source.js";
 import { UsageError } from "../core/errors.js";
-import { ProviderPreferences } from "../core/routing-fields.js";
+import { ModelPreferences } from "../core/routing-fields.js";
 import { DashboardConfig } from "./dashboard.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 
@@ -69,8 +69,8 @@ export const ModelRoute = z.strictObject({
   context_length: z.number().int().positive().optional(),
   max_output: z.number().int().positive().optional(),
   order: z.enum(["latency", "fixed"]).optional(),
-  /** Provider preferences for every request to this model; a request's own `provider` wins field by field (docs/routing.md). */
-  provider: ProviderPreferences.optional(),
+  /** Provider preferences for every request to this model; a request's own `provider` wins field by field unless `binding` (docs/routing.md). */
+  provider: ModelPreferences.optional(),
   endpoints: z.array(Endpoint).min(1),
 });
 export type ModelRoute = z.infer<typeof ModelRoute>;

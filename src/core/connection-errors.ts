@@ -5,6 +5,7 @@
  * password, and nothing else; the connection's own reconnect logic does the rest
  * (docs/fleet.md, "When a service is down").
  */
+import { sayOnStderr } from "./one-line.js";
 
 /** Lines per source: one in this window, then the rest of the window is counted, not written. */
 const ERROR_LINE_EVERY_MS = 60_000;
@@ -15,7 +16,7 @@ function withoutPasswords(message: string): string {
 }
 
 /** An 'error' listener for `source` (e.g. "PostgreSQL pool"): logs at most once per ERROR_LINE_EVERY_MS. */
-export function connectionErrorLine(source: string, write: (line: string) => void = (l) => console.error(l), now: () => number = Date.now) {
+export function connectionErrorLine(source: string, write: (line: string) => void = sayOnStderr, now: () => number = Date.now) {
   let lastAt = -Infinity;
   let quiet = 0;
   return (err: unknown): void => {

@@ -22,6 +22,14 @@ export const ProviderPreferences = z.strictObject({
 });
 export type ProviderPreferences = z.infer<typeof ProviderPreferences>;
 
+/**
+ * A model's preferences in the config (`models[].provider`): with `binding: true` its `only`,
+ * `ignore` and `max_price` are limits a request's own may narrow but never widen; without, a
+ * request's own win field by field (docs/routing.md, "Binding preferences").
+ */
+export const ModelPreferences = ProviderPreferences.extend({ binding: z.boolean().optional() });
+export type ModelPreferences = z.infer<typeof ModelPreferences>;
+
 /** At most this many models in `models`: each may cost a round of failover. */
 const MAX_FALLBACK_MODELS = 8;
 

@@ -12,6 +12,7 @@ import type { Limiter } from "../access/limits.js";
 import { createRedisLimiter } from "./limits-redis.js";
 import { shareCircuits } from "./circuits-redis.js";
 import { connectionErrorLine } from "../core/connection-errors.js";
+import { sayOnStderr } from "../core/one-line.js";
 
 /** A hung Redis holds a request at most this long before its limits fall back to this process. */
 export const COMMAND_TIMEOUT_MS = 500;
@@ -28,12 +29,7 @@ export interface SharedState {
 }
 
 /** Both connections and what runs on them; resolves once Redis answered or START_WAIT_MS passed. */
-export async function openShared(
-  settings: RedisSettings,
-  health: Health,
-  now: () => number,
-  log: (line: string) => void = (l) => console.error(l),
-): Promise<SharedState> {
+export async function openShared(settings: RedisSettings, health: Health, now: () => number, log: (line: string) => void = sayOnStderr): Promise<SharedState> {
   // Commands fail at once while disconnected (no offline queue): a limit falls back rather than waits.
   const client = connect(settings.url, "Redis", { enableOfflineQueue: false, commandTimeout: COMMAND_TIMEOUT_MS });
   // The subscriber is off the request path; it subscribes on each connection (src/fleet/circuits-redis.ts).

@@ -2,9 +2,11 @@
  * The one place an error becomes docs/http.md's error object, for both servers (h3's onError and
  * the node:http chat route): exactly four fields, the request's X-Request-Id and
  * X-RateLimit-*, the error's own headers (Retry-After, x-should-retry, Allow). A gateway bug
- * is logged once with the request id and never shown to the client.
+ * is logged once with the request id, through the gateway's log (its record's sink), and never
+ * shown to the client.
  */
 import { GatewayError, internalError, invalidRequest, methodNotAllowed, routeNotFound } from "../core/errors.js";
+import { sayOnStderr } from "../core/one-line.js";
 import type { RequestState } from "./request-state.js";
 
 export interface ErrorReply {
@@ -35,7 +37,7 @@ export function errorReply(error: unknown, state: RequestState, aborted: boolean
   const cause = (error as { cause?: unknown } | null)?.cause;
   const err = error instanceof GatewayError ? error : cause instanceof GatewayError ? cause : fromH3(error);
   if (err.status >= 500 && err.code === "internal_error" && !aborted) {
-    console.error(`[gateway] ${state.id} internal error:`, err.cause ?? error);
+    reportInternal(state, err.cause ?? error);
   }
   const object = withParam
     ? { message: err.message, type: err.type, code: err.code, param: err.param, request_id: state.id }
@@ -44,6 +46,12 @@ export function errorReply(error: unknown, state: RequestState, aborted: boolean
   const headers: Record<string, string> = { ...state.headers, ...err.headers, "content-type": "application/json" };
   if (err.status === 429) headers["x-ratelimit-reset"] = headers["retry-after"] ?? headers["x-ratelimit-reset"] ?? "0";
   return { status: err.status, headers, body };
+}
+
+/** Through the gateway's log when the request is observed (a notice, observability/observer.ts); else one escaped line on stderr. */
+function reportInternal(state: RequestState, cause: unknown): void {
+  if (state.rec.sink) return state.rec.sink.internalError(state.rec, cause);
+  sayOnStderr(`[gateway] ${state.id} internal error: ${cause instanceof Error ? (cause.stack ?? cause.message) : String(cause)}`);
 }
 
 /** Errors h3 raises itself (a route it could not match, a malformed URL) or a bug. */

@@ -2,9 +2,13 @@
  * Readable log lines for a terminal: `HH:MM:SS.mmm LEVEL message key=value ...` from pino's
  * JSON records. A few lines instead of pino-pretty, which brings a dozen dependencies and a
  * worker thread for what is a convenience for a person watching a terminal; JSON stays the
- * format for machines (docs/observability.md).
+ * format for machines (docs/observability.md). Every value is on the line it belongs to: text
+ * from outside the gateway (a model name a client sent, an upstream's error) has its line breaks
+ * and control characters escaped (core/one-line.ts), so it can neither start a line of its own
+ * nor drive the terminal.
  */
 import type { DestinationStream } from "pino";
+import { oneLine } from "../core/one-line.js";
 
 const COLOURS: Record<string, string> = { trace: "90", debug: "90", info: "32", warn: "33", error: "31", fatal: "35" };
 
@@ -14,7 +18,7 @@ export function prettyLine(json: string, colour: boolean): string {
   try {
     rec = JSON.parse(json) as Record<string, unknown>;
   } catch {
-    return json;
+    return `${oneLine(json)}\n`;
   }
   const { time, level, msg, ...rest } = rec;
   const at = typeof time === "number" ? new Date(time).toISOString().slice(11, 23) : "";
@@ -23,10 +27,10 @@ export function prettyLine(json: string, colour: boolean): string {
     .padEnd(5);
   const fields = Object.entries(rest)
     .filter(([, v]) => v !== null && v !== undefined)
-    .map(([k, v]) => `${k}=${typeof v === "string" && !/\s/.test(v) ? v : JSON.stringify(v)}`)
+    .map(([k, v]) => `${oneLine(k)}=${oneLine(typeof v === "string" && !/\s/.test(v) ? v : JSON.stringify(v))}`)
     .join(" ");
   const tag = colour ? `\x1b[${COLOURS[String(level)] ?? "0"}m${lvl}\x1b[0m` : lvl;
-  return `${at} ${tag} ${msg ?? ""}${fields ? ` ${fields}` : ""}\n`;
+  return `${at} ${tag} ${oneLine(String(msg ?? ""))}${fields ? ` ${fields}` : ""}\n`;
 }
 
 /** A pino destination that writes formatted lines to `out`. */

@@ -12,6 +12,7 @@ import { isatty } from "node:tty";
 import { pino, type DestinationStream, type Level, type Logger } from "pino";
 import { LogWriter } from "./log-writer.js";
 import type { Config } from "../config/config.js";
+import { oneLine } from "../core/one-line.js";
 import { prettyDestination } from "./log-pretty.js";
 import { CENSOR, REDACT_PATHS, scrub } from "./redact.js";
 import { lineBound, requestLine, RequestLines } from "./request-line.js";
@@ -42,7 +43,7 @@ export interface GatewayLog {
   readonly json: boolean;
   /** Queues the line of one finished request (observability/request-line.ts). */
   request(rec: RequestRecord, time: number): void;
-  /** An operator line: said as text (stderr) and, in JSON mode, also a log record. */
+  /** An operator line: said as text (stderr, on one line: core/one-line.ts) and, in JSON mode, also a log record. */
   notice(level: Level, line: string, fields?: Record<string, unknown>): void;
   /** Writes what waits, and closes a log file. */
   close(): Promise<void>;
@@ -81,7 +82,7 @@ export function createLog(config: Config["log"], target: LogTarget): GatewayLog 
             writer.wrote();
           },
     notice(lvl, line, fields = {}) {
-      say?.(line);
+      say?.(oneLine(line));
       if (format === "json") events[lvl]({ ...fields, event: "notice" }, scrub(line));
     },
     async close() {
@@ -99,5 +100,5 @@ function openLogFile(path: string): number {
 
 function quiet(say: ((line: string) => void) | null): GatewayLog {
   const off = pino({ level: "silent" });
-  return { events: off, requests: false, bodies: false, json: false, request: () => {}, notice: (_l, line) => say?.(line), close: async () => {} };
+  return { events: off, requests: false, bodies: false, json: false, request: () => {}, notice: (_l, line) => say?.(oneLine(line)), close: async () => {} };
 }

@@ -121,6 +121,12 @@ export class Observer implements RecordSink {
     if (this.finished.push(rec) >= BATCH) this.drain();
   }
 
+  /** An operator notice (stderr on one line, and a record in a JSON log), the stack's credentials scrubbed (log.ts). */
+  internalError(rec: RequestRecord, cause: unknown): void {
+    const stack = cause instanceof Error ? (cause.stack ?? cause.message) : String(cause);
+    this.log.notice("error", `[gateway] ${rec.id} internal error: ${stack}`, { event: "internal_error", req_id: rec.id });
+  }
+
   /** Counts and logs the finished records. */
   drain(): void {
     const batch = this.finished;

@@ -14,6 +14,8 @@ import type { Attempt } from "../store/index.js";
 /** Where a finished record goes (observability/observer.ts); the record calls it when both halves are in. */
 export interface RecordSink {
   finish(rec: RequestRecord): void;
+  /** A gateway bug while serving `rec`: logged with its request id and stack (http/error-reply.ts). */
+  internalError(rec: RequestRecord, cause: unknown): void;
 }
 
 export interface SettledUsage {

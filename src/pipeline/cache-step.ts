@@ -53,8 +53,8 @@ export async function cachedRepeat<Req extends Parsed, Answer>(
   if (found === undefined) return (gw.cacheMemo!.delete(digest!), false);
   ex.state.headers["x-gateway-cache"] = "hit";
   // The kept answer as parsed last time while it is the same text (answers are rendered, never changed).
-  if (memo.value.found !== found) memo.value.kept = JSON.parse((memo.value.found = found)) as Kept<unknown>;
-  await answer(gw, ex, ep, key, body, memo.value.route, memo.value.kept as Kept<Answer>);
+  const kept = gw.cacheMemo!.parsed(digest!, found) as Kept<Answer>;
+  await answer(gw, ex, ep, key, body, memo.value.route, kept);
   return true;
 }
 

@@ -87,7 +87,7 @@ export function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: Route
   const settle = (usage: Usage | null, usageSource: "provider" | "estimated" | "none") => {
     const row = usage && job.bill.inflightRow(endpoint, usage);
     if (row) gw.journal.track(job.requestId, () => Promise.resolve(row));
-    const retry = (write: () => Promise<void>) => untilLanded(write, job.requestId, gw.journal.closing, (line) => console.error(line));
+    const retry = (write: () => Promise<void>) => untilLanded(write, job.requestId, gw.journal.closing, (line) => gw.obs.log.notice("error", line));
     return job.bill.settle({ endpoint, usage, usageSource, status: r.outcome, httpStatus: 200, attempts: job.attempts }, gw.now(), retry);
   };
   // The client already has its answer: shutdown waits for this write (gw.pending).
@@ -97,5 +97,9 @@ export function settleStream(gw: Gateway, job: Job<ChatRequest>, endpoint: Route
       : estimate(job.body, r.text).then((usage) => settle(usage, "estimated"))
   ).finally(untrack);
   gw.pending.add(settling);
-  settling.catch((err) => console.error(`[gateway] ${job.requestId} settlement failed:`, err)).finally(() => gw.pending.delete(settling));
+  settling
+    .catch((err: unknown) =>
+      gw.obs.log.notice("error", `[gateway] ${job.requestId} settlement failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}`),
+    )
+    .finally(() => gw.pending.delete(settling));
 }

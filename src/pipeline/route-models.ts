@@ -2,7 +2,7 @@
  * The route stage with fallbacks and provider preferences (docs/routing.md): each model to try
  * (`model`, then the request's `models`, else the config's `fallbacks` of the model) to its
  * catalog endpoints this account can use, narrowed by the endpoint and by the provider
- * preferences, before any hold. A model that cannot serve is left out with a log line; when
+ * preferences, before any hold. A model that cannot serve is left out with a log record; when
  * none can, the request gets the first one's error (its 404 or 400).
  */
 import { worstTokens } from "../billing/bill.js";
@@ -38,9 +38,21 @@ export async function routeModels<Req extends Parsed>(gw: Gateway, ex: Exchange,
     } catch (err) {
       if (models.length === 1) throw err;
       first ??= err;
-      console.error(`[gateway] ${ex.state.id} model '${model}' left out of the fallbacks: ${err instanceof Error ? err.message : String(err)}`);
+      skipped(gw, ex, model, err);
     }
   }
   if (!routes.length) throw first;
   return routes;
+}
+
+/** Longest model name and reason a record quotes: the request's text, so bounded (docs/observability.md, "Text from outside"). */
+const QUOTED = 256;
+
+/** A record of the model left out, its fields the client's text as JSON strings: never a line of its own (docs/observability.md). */
+function skipped(gw: Gateway, ex: Exchange, model: string, err: unknown): void {
+  const reason = err instanceof Error ? err.message : String(err);
+  gw.obs.log.events.warn(
+    { event: "fallback_skipped", req_id: ex.state.id, model: model.slice(0, QUOTED), reason: reason.slice(0, QUOTED) },
+    "model left out of the fallbacks",
+  );
 }

@@ -1,5 +1,5 @@
 /** The model catalog as stored: what each model costs and which endpoints serve it. */
-import type { ProviderPreferences } from "../core/routing-fields.js";
+import type { ModelPreferences } from "../core/routing-fields.js";
 
 export interface Endpoint {
   /** Provider instance id (the key of `providers:` in the config). */
@@ -47,7 +47,7 @@ export interface CatalogModel {
   endpoints: Endpoint[];
   order?: "latency" | "fixed";
   /** The config's provider preferences for this model (docs/routing.md). */
-  provider?: ProviderPreferences;
+  provider?: ModelPreferences;
   capabilities?: ModelCapabilities;
   source: "bundled" | "live" | "config";
   created: number;

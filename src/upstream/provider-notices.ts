@@ -12,12 +12,14 @@
  *   only the generic 400 `upstream_rejected`), with the method and path asked for (never the
  *   query or the host's credentials) and the base URL's likely fix (upstream/base-url.ts).
  */
+import { sayOnStderr } from "../core/one-line.js";
+
 const EVERY_MS = 60_000;
 
 export class ProviderNotices {
   private last = new Map<string, number>();
 
-  constructor(private write: (line: string) => void = (line) => console.error(line)) {}
+  constructor(private write: (line: string) => void = sayOnStderr) {}
 
   rejected(provider: string, status: number | null, now: number): void {
     this.say(

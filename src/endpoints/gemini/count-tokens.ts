@@ -1,26 +1,27 @@
 /**
  * POST /v1beta/models/{model}:countTokens -> `{totalTokens}` (https://ai.google.dev/api/tokens):
  * Google's own answer where the model has a native endpoint (the body as sent), else, or when
- * every native endpoint fails, the gateway's tokenizer estimate of the request's chat form
- * (billing/tokens.ts, o200k). Never billed; it counts against the key's rate limit as a
- * request (it is authenticated like every keyed route).
+ * every native endpoint fails, the gateway's bounded tokenizer estimate of the request's chat
+ * form (o200k). Never billed; it counts against the key's rate limit as a request (it is
+ * authenticated like every keyed route), and is refused with the 402 the model's requests would
+ * get (billing/count-tokens.ts).
  */
 import type { H3Event } from "h3";
 import { resolveAlias } from "../../catalog/aliases.js";
 import { modelMissing } from "../../catalog/model-hint.js";
 import { requireChatModel } from "../../catalog/model-kind.js";
 import type { RoutedEndpoint } from "../../catalog/catalog.js";
-import { countPromptTokens, countTextTokens } from "../../billing/tokens.js";
+import { admitCount, estimateCount } from "../../billing/count-tokens.js";
 import { requestTooLarge } from "../../core/errors.js";
 import { validate } from "../../core/validate.js";
 import type { Gateway } from "../../gateway.js";
 import { parseJsonBody } from "../../http/body.js";
 import type { KeyRecord } from "../../store/index.js";
 import { readJson } from "../../upstream/body.js";
-import { CountTokensRequest, type GenerateContentRequest } from "./schema.js";
+import { CountTokensRequest } from "./schema.js";
 import { toChatRequest } from "./translate.js";
 
-export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, model: string): Promise<unknown> {
+export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, model: string, requestId: string): Promise<unknown> {
   const limit = gw.config.server.maxBodyBytes;
   if (Number(event.req.headers.get("content-length")) > limit) throw requestTooLarge(limit);
   const raw = Buffer.from(await event.req.arrayBuffer());
@@ -30,12 +31,14 @@ export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, m
   const found = gw.catalog.find(resolveAlias(gw.config.aliases, model), (plugin) => byok.get(plugin), "google");
   if (!found) throw modelMissing(gw.catalog, model, (plugin) => byok.get(plugin));
   requireChatModel(found.model);
+  const { chat } = toChatRequest(req.generateContentRequest ?? { contents: req.contents ?? [] }, model, false);
+  await admitCount(gw.store, key, found, chat, requestId, gw.now());
   for (const e of found.endpoints) {
     if (!e.instance.plugin.nativeGemini) continue;
     const counted = await nativeCount(gw, e, raw.toString("utf8"), event.req.signal).catch(() => undefined);
     if (counted !== undefined) return counted;
   }
-  return { totalTokens: await estimateCount(req.generateContentRequest ?? { contents: req.contents ?? [] }, model) };
+  return { totalTokens: await estimateCount(chat) };
 }
 
 /** Google's answer as it came (`totalTokens`, and its cached-content and modality details), once checked. */
@@ -46,10 +49,4 @@ async function nativeCount(gw: Gateway, e: RoutedEndpoint, body: string, signal:
   const json = await readJson(res.body, gw.config.server.upstream.maxResponseBytes);
   plugin.nativeGemini!.countTokensResponse(json);
   return json;
-}
-
-/** The chat form's prompt as the gateway counts it when a provider reports none, tool declarations included. */
-async function estimateCount(req: GenerateContentRequest, model: string): Promise<number> {
-  const { chat } = toChatRequest(req, model, false);
-  return (await countPromptTokens(chat.messages)) + (chat.tools ? await countTextTokens(JSON.stringify(chat.tools)) : 0);
 }

@@ -2,11 +2,12 @@
  * POST /v1/messages/count_tokens (docs/messages.md): `{input_tokens}` for a Messages request.
  * The provider's own count where the routed model's provider has one (Anthropic's
  * /v1/messages/count_tokens, the body as sent but for `model`), else, or when that call fails,
- * the gateway's tokenizer estimate (billing/tokens.ts). Authenticated and rate limited like
- * every request; never held, never billed, no ledger row. Errors in Anthropic's envelope.
+ * the gateway's bounded tokenizer estimate. Authenticated and rate limited like every request,
+ * and refused with the 402 the model's requests would get (billing/count-tokens.ts); never
+ * billed, no ledger row. Errors in Anthropic's envelope.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { countPromptTokens, countTextTokens } from "../../billing/tokens.js";
+import { admitCount, estimateCount } from "../../billing/count-tokens.js";
 import { resolveAlias } from "../../catalog/aliases.js";
 import type { RoutedEndpoint } from "../../catalog/catalog.js";
 import { modelMissing } from "../../catalog/model-hint.js";
@@ -42,9 +43,11 @@ async function countTokens(gw: Gateway, ex: Exchange): Promise<void> {
   const found = gw.catalog.find(resolveAlias(gw.config.aliases, req.model), (p) => byok.get(p), "anthropic");
   if (!found) throw modelMissing(gw.catalog, req.model, (p) => byok.get(p));
   ex.state.rec.model = found.model.id;
+  const { chat } = toChatRequest({ ...req, max_tokens: 1 });
+  await admitCount(gw.store, key, found, chat, ex.state.id, gw.now());
   const e = found.endpoints.find((x) => nativeOf(x)?.countTokens);
   const counted = e ? await providerCount(gw, ex, e, json).catch(() => undefined) : undefined;
-  ex.json(200, JSON.stringify({ input_tokens: counted ?? (await estimate(req)) }));
+  ex.json(200, JSON.stringify({ input_tokens: counted ?? (await estimateCount(chat)) }));
 }
 
 async function providerCount(gw: Gateway, ex: Exchange, e: RoutedEndpoint, json: Record<string, unknown>): Promise<number | undefined> {
@@ -54,10 +57,4 @@ async function providerCount(gw: Gateway, ex: Exchange, e: RoutedEndpoint, json:
   const answer = (await readJson(res.body, gw.config.server.upstream.maxResponseBytes)) as { input_tokens?: unknown } | null;
   const count = answer?.input_tokens;
   return typeof count === "number" && Number.isSafeInteger(count) && count >= 0 ? count : undefined;
-}
-
-/** The prompt as chat counts it, plus the tool definitions' text. */
-async function estimate(req: CountTokensRequest): Promise<number> {
-  const { chat } = toChatRequest({ ...req, max_tokens: 1 });
-  return (await countPromptTokens(chat.messages)) + (chat.tools ? await countTextTokens(JSON.stringify(chat.tools)) : 0);
 }
