@@ -54,7 +54,8 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
   missing: (gw, requested, byokKey) => withAliasHint(modelMissing(gw.catalog, requested, byokKey), requested),
   parse(_gw, raw, _key, ex) {
     const at = geminiPath(ex.url);
-    if (!at || at.method === "countTokens") throw invalidRequest("model: Required (the path is /v1beta/models/{model}:generateContent)");
+    if (!at || (at.method !== "generateContent" && at.method !== "streamGenerateContent"))
+      throw invalidRequest("model: Required (the path is /v1beta/models/{model}:generateContent)");
     const json = parseJsonBody(raw);
     checkContentCount(json);
     const req = validate(GenerateContentRequest, json);
@@ -96,7 +97,7 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
 });
 
 /** A bare name no catalog model has (what Gemini clients send): the 404 says how to send it to another model. */
-function withAliasHint(err: GatewayError, requested: string): GatewayError {
+export function withAliasHint(err: GatewayError, requested: string): GatewayError {
   if (requested.includes("/") || err.code !== "model_not_found") return err;
   const hint = ` To serve it with another model, add a config alias (aliases: {"${requested}": vendor/model}, or a glob such as "gemini-*").`;
   return new GatewayError(err.status, err.type, err.code, err.message + hint, { param: err.param, headers: err.headers });
