@@ -12,6 +12,7 @@ import type { Recorded, Reply } from "./helpers/fake-upstream.js";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
 import { openaiEmbeddingReply, vectorOf } from "./helpers/embeddings-wire.js";
 import { completion } from "./helpers/openai-wire.js";
+import { json } from "./helpers/gemini.js";
 import { rows } from "./helpers/rows.js";
 
 /** nano-USD per token of each embedding model below ($1 and $0.5 per 1M). */
@@ -74,7 +75,7 @@ describe("embedContent and batchEmbedContents", () => {
       };
       const res = await post(`/${version}/models/gemini-embedding-001:embedContent`, body);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ embedding: { values: vectorOf("a document", 5) } });
+      expect(await json(res)).toEqual({ embedding: { values: vectorOf("a document", 5) } });
       const sent = h.fake.requests[0]!;
       expect(sent.path).toBe("/v1beta/models/gem-embed-up:batchEmbedContents");
       expect(sent.headers["x-goog-api-key"]).toBe("g-upstream-embed-3141");
@@ -96,7 +97,7 @@ describe("embedContent and batchEmbedContents", () => {
       };
       const res = await post(`/${version}/models/openai/text-embedding-3-small:batchEmbedContents`, body);
       expect(res.status).toBe(200);
-      expect(await res.json()).toEqual({ embeddings: texts.map((t) => ({ values: vectorOf(t, 3) })) });
+      expect(await json(res)).toEqual({ embeddings: texts.map((t) => ({ values: vectorOf(t, 3) })) });
       expect(h.fake.requests.map((r) => [r.path, r.body])).toEqual([["/v1/embeddings", { model: "te3s", input: texts, dimensions: 3 }]]);
       const reported = texts.join("").length;
       expect(await ledger(res)).toMatchObject({
@@ -135,7 +136,7 @@ describe("embedContent and batchEmbedContents", () => {
     for (const [path, body, reason, param] of cases) {
       const res = await post(path, body);
       expect(res.status, path).toBe(400);
-      const { error } = await res.json();
+      const { error } = await json(res);
       expect(error, JSON.stringify(body)).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", param });
       if (reason !== "invalid_request_error") expect(error.reason).toBe(reason);
     }
@@ -148,10 +149,10 @@ describe("embedContent and batchEmbedContents", () => {
 
   test("an embedding model on generateContent is a 400; an unknown method is Google's 404", async () => {
     const chat = await post("/v1beta/models/gemini-embedding-001:generateContent", { contents: [text("x")] });
-    expect((await chat.json()).error).toMatchObject({ code: 400, reason: "unsupported_model" });
+    expect((await json(chat)).error).toMatchObject({ code: 400, reason: "unsupported_model" });
     const unknown = await post("/v1/models/gemini-embedding-001:predict", {});
     expect(unknown.status).toBe(404);
-    expect((await unknown.json()).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
+    expect((await json(unknown)).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
   });
 });
 
@@ -162,7 +163,7 @@ describe("GET /v1/models: Google's shape for a key sent the Google way", () => {
     do {
       const res = await get(`${path}${path.includes("?") ? "&" : "?"}pageSize=7${token ? `&pageToken=${token}` : ""}`, headers);
       expect(res.status).toBe(200);
-      const page = (await res.json()) as { models: Array<{ name: string }>; nextPageToken?: string };
+      const page = (await json(res)) as { models: Array<{ name: string }>; nextPageToken?: string };
       expect(page.models.length).toBeLessThanOrEqual(7);
       names.push(...page.models.map((m) => m.name));
       token = page.nextPageToken;
@@ -178,17 +179,17 @@ describe("GET /v1/models: Google's shape for a key sent the Google way", () => {
     expect(google).toEqual(
       expect.arrayContaining(["models/gemini-2.5-flash", "models/gpt-4o-mini", "models/gemini-embedding-001", "models/text-embedding-3-small"]),
     );
-    const openai = (await (await get("/v1/models", { authorization: `Bearer ${h.key}` })).json()) as { object: string; data: Array<{ id: string }> };
+    const openai = (await json(await get("/v1/models", { authorization: `Bearer ${h.key}` }))) as { object: string; data: Array<{ id: string }> };
     expect(openai.object).toBe("list");
     expect(openai.data.length).toBe(google.length);
 
-    const first = (await (await get("/v1/models", { "x-goog-api-key": h.key })).json()) as { models: unknown[]; nextPageToken?: string };
+    const first = (await json(await get("/v1/models", { "x-goog-api-key": h.key }))) as { models: unknown[]; nextPageToken?: string };
     expect(first.models.length).toBe(Math.min(50, google.length));
     expect(first.nextPageToken !== undefined).toBe(google.length > 50);
   });
 
   test("one model in Google's shape, chat and embedding methods; a miss is Google's 404", async () => {
-    const chat = await (await get("/v1/models/gemini-2.5-flash", { "x-goog-api-key": h.key })).json();
+    const chat = await json(await get("/v1/models/gemini-2.5-flash", { "x-goog-api-key": h.key }));
     expect(chat).toEqual({
       name: "models/gemini-2.5-flash",
       displayName: "google/gemini-2.5-flash",
@@ -198,34 +199,34 @@ describe("GET /v1/models: Google's shape for a key sent the Google way", () => {
       ...(chat.inputTokenLimit ? { inputTokenLimit: chat.inputTokenLimit } : {}),
       ...(chat.outputTokenLimit ? { outputTokenLimit: chat.outputTokenLimit } : {}),
     });
-    const embed = await (await get(`/v1/models/openai/text-embedding-3-small?key=${h.key}`)).json();
+    const embed = await json(await get(`/v1/models/openai/text-embedding-3-small?key=${h.key}`));
     expect(embed).toMatchObject({ name: "models/openai/text-embedding-3-small", supportedGenerationMethods: ["embedContent", "batchEmbedContents"] });
-    const bearer = await (await get("/v1/models/gemini-2.5-flash", { authorization: `Bearer ${h.key}` })).json();
+    const bearer = await json(await get("/v1/models/gemini-2.5-flash", { authorization: `Bearer ${h.key}` }));
     expect(bearer).toMatchObject({ id: "google/gemini-2.5-flash", object: "model" });
 
     const miss = await get("/v1/models/nope", { "x-goog-api-key": h.key });
     expect(miss.status).toBe(404);
-    expect((await miss.json()).error).toMatchObject({ code: 404, status: "NOT_FOUND", reason: "model_not_found" });
+    expect((await json(miss)).error).toMatchObject({ code: 404, status: "NOT_FOUND", reason: "model_not_found" });
     const missBearer = await get("/v1/models/nope", { authorization: `Bearer ${h.key}` });
-    expect((await missBearer.json()).error).toMatchObject({ type: "not_found", code: "model_not_found" });
+    expect((await json(missBearer)).error).toMatchObject({ type: "not_found", code: "model_not_found" });
   });
 
   test("errors there are Google's envelope for a Google key: a wrong ?key=, a bad pageToken", async () => {
     const wrong = await get("/v1/models?key=sk-wrong");
     expect(wrong.status).toBe(401);
-    expect((await wrong.json()).error).toMatchObject({ code: 401, status: "UNAUTHENTICATED" });
+    expect((await json(wrong)).error).toMatchObject({ code: 401, status: "UNAUTHENTICATED" });
     const token = await get("/v1/models?pageToken=bm90LWEtdG9rZW4", { "x-goog-api-key": h.key });
     expect(token.status).toBe(400);
-    expect((await token.json()).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", param: "pageToken" });
+    expect((await json(token)).error).toMatchObject({ code: 400, status: "INVALID_ARGUMENT", param: "pageToken" });
     const noKey = await get("/v1/models");
-    expect((await noKey.json()).error).toMatchObject({ type: "authentication_error", code: "invalid_api_key" });
+    expect((await json(noKey)).error).toMatchObject({ type: "authentication_error", code: "invalid_api_key" });
   });
 });
 
 test("a vendor/model id where Google puts the resource name (/v1beta/openai/gpt-4o-mini:generateContent) routes to that model", async () => {
   const res = await post("/v1beta/openai/gpt-4o-mini:generateContent", { contents: [text("hi")] });
   expect(res.status).toBe(200);
-  expect((await res.json()).candidates[0].content.parts).toEqual([{ text: "from gpt" }]);
+  expect((await json(res)).candidates[0].content.parts).toEqual([{ text: "from gpt" }]);
   expect(h.fake.requests.map((r) => r.path)).toEqual(["/v1/chat/completions"]);
   const notModel = await post("/v1beta/chat:generateContent", { contents: [text("hi")] });
   expect(notModel.status).toBe(404);
