@@ -6,25 +6,16 @@
  * on a 375 px phone the Usage page shows the first rows of each table with `Show all`, so it stays
  * short. Screenshots go to the run's temp folder.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { ARTIFACTS, setPasswordByLink } from "./helpers/browser.js";
-import { serveWithBrowser, type ServedDashboard } from "./helpers/dashboard-serve.js";
+import { expect, test } from "vitest";
+import { ARTIFACTS } from "./helpers/browser.js";
+import { signedInPage, useServedDashboard } from "./helpers/dashboard-serve.js";
 
 const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 375, height: 740 };
 /** The Usage page on a phone with the data below: 6,882 px tall when every row showed, 2,446 px with three per table. */
 const USAGE_MAX_HEIGHT = 2_600;
 
-let browser: Browser;
-let url: string;
-let served: ServedDashboard | undefined;
-const cli = (...args: string[]) => served!.cli(...args);
-
-beforeAll(async () => {
-  served = await serveWithBrowser("Hello");
-  ({ browser, url } = served);
-  expect((await cli("credits", "add", "5", "--account", "acme", "--create")).exitCode).toBe(0);
+const suite = useServedDashboard(async ({ cli, url }) => {
   // Usage worth a long page: 24 requests over three keys, two of them tagged.
   const keys = [];
   for (const name of ["ci-deploy", "laptop-alice", "batch-nightly"])
@@ -38,20 +29,12 @@ beforeAll(async () => {
     expect(res.status).toBe(200);
   }
   // An audit record with long before/after values: a key's budget, rpm and expiry changed.
-  expect((await cli("keys", "update", "ci-deploy", "--rpm", "600", "--budget", "123.456789", "--budget-period", "month", "--expires", "365d")).exitCode).toBe(
-    0,
-  );
-}, 90_000);
+  const update = await cli("keys", "update", "ci-deploy", "--rpm", "600", "--budget", "123.456789", "--budget-period", "month", "--expires", "365d");
+  expect(update.exitCode).toBe(0);
+});
 
-afterAll(() => served?.close());
-
-async function signedIn(email: string, viewport: { width: number; height: number }): Promise<Page> {
-  const added = await cli("--json", "users", "add", email, "--account", "acme");
-  expect(added.exitCode).toBe(0);
-  const page = await (await browser.newContext({ viewport, timezoneId: "UTC" })).newPage();
-  await setPasswordByLink(page, added.json.link, "a long enough password");
-  return page;
-}
+const cli = (...args: string[]) => suite.served.cli(...args);
+const signedIn = (email: string, viewport: { width: number; height: number }) => signedInPage(suite.served, email, viewport);
 
 test("the key form keeps 'total' as the budget period after a key is created: the second key gets a total budget too", async () => {
   const page = await signedIn("keys@example.com", DESKTOP);

@@ -10,20 +10,16 @@ import { describe, expect, test } from "vitest";
 import { countTextTokens } from "../src/billing/tokens.js";
 import type { Recorded, Reply } from "./helpers/fake-upstream.js";
 import { FAST_RETRY, useGateway } from "./helpers/gateway.js";
-import { openaiEmbeddingReply, vectorOf } from "./helpers/embeddings-wire.js";
+import { googleEmbeddingReply, openaiEmbeddingReply, vectorOf } from "./helpers/embeddings-wire.js";
 import { completion } from "./helpers/openai-wire.js";
-import { json } from "./helpers/gemini.js";
+import { googleAndOpenaiModels, json } from "./helpers/gemini.js";
 import { rows } from "./helpers/rows.js";
 
-/** nano-USD per token of each embedding model below ($1 and $0.5 per 1M). */
-const GOOGLE_PRICE = 1000;
-const OPENAI_PRICE = 500;
+/** nano-USD per token of each embedding model ($1 per 1M). */
+const PRICE = 1000;
 
 function reply(req: Recorded): Reply {
-  if (req.path.includes(":batchEmbedContents")) {
-    const requests = (req.body as { requests: Array<{ content: { parts: Array<{ text: string }> }; outputDimensionality?: number }> }).requests;
-    return { json: { embeddings: requests.map((r) => ({ values: vectorOf(r.content.parts[0]!.text, r.outputDimensionality ?? 4) })) } };
-  }
+  if (req.path.includes(":batchEmbedContents")) return googleEmbeddingReply(req, 4);
   if (req.path === "/v1/embeddings") return openaiEmbeddingReply(req);
   return completion("from gpt", { prompt_tokens: 4, completion_tokens: 2 });
 }
@@ -32,22 +28,7 @@ const h = useGateway(
   (url) => ({
     server: { compat: "openai" },
     providers: { google: { baseUrl: url, apiKey: "g-upstream-embed-3141" }, openai: { baseUrl: `${url}/v1`, apiKey: "sk-upstream-embed-2718" } },
-    models: [
-      { id: "google/gemini-2.5-flash", pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: "google", model: "gemini-2.5-flash" }] },
-      { id: "openai/gpt-4o-mini", pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-      {
-        id: "google/gemini-embedding-001",
-        kind: "embeddings",
-        pricing: { prompt: "1", completion: "0" },
-        endpoints: [{ provider: "google", model: "gem-embed-up" }],
-      },
-      {
-        id: "openai/text-embedding-3-small",
-        kind: "embeddings",
-        pricing: { prompt: "0.5", completion: "0" },
-        endpoints: [{ provider: "openai", model: "te3s" }],
-      },
-    ],
+    models: googleAndOpenaiModels("gem-embed-up"),
     retry: FAST_RETRY,
   }),
   { fallback: reply },
@@ -86,7 +67,7 @@ describe("embedContent and batchEmbedContents", () => {
         model: "google/gemini-embedding-001",
         prompt_tokens: tokens,
         usage_source: "estimated",
-        cost: tokens * GOOGLE_PRICE,
+        cost: tokens * PRICE,
       });
     });
 
@@ -105,7 +86,7 @@ describe("embedContent and batchEmbedContents", () => {
         provider: "openai",
         prompt_tokens: reported,
         usage_source: "provider",
-        cost: reported * OPENAI_PRICE,
+        cost: reported * PRICE,
       });
     });
   }

@@ -7,14 +7,13 @@
  * upstream; `embedMany` reaches an OpenAI embedding model through batchEmbedContents.
  */
 import { createGoogleGenerativeAI } from "@ai-sdk/google";
-import { embedMany, generateText, stepCountIs, streamText, tool } from "ai";
+import { embedMany } from "ai";
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
 import type { Recorded, Reply } from "../helpers/fake-upstream.js";
 import { openaiEmbeddingReply, vectorOf } from "../helpers/embeddings-wire.js";
 import { useGateway } from "../helpers/gateway.js";
 import { rows } from "../helpers/rows.js";
-import { ANSWER, recordingFetch, secondTurn, toolTurns, UPSTREAMS, WEATHER } from "./upstreams.js";
+import { secondTurn, toolTurns, UPSTREAMS, WEATHER, weatherRun } from "./upstreams.js";
 
 const IDS: Record<string, string> = { OpenAI: "openai/gpt-4o-mini", Anthropic: "anthropic/claude-sonnet-4-5" };
 
@@ -45,33 +44,10 @@ for (const u of UPSTREAMS.filter((x) => IDS[x.name])) {
 
     for (const streamed of [false, true]) {
       test(`${streamed ? "streamText" : "generateText"} with a tool: a tool step, then the text, billed with the endpoint gemini`, async () => {
-        const rec = recordingFetch(h.gw.fetch);
         const urls: string[] = [];
-        const fetch: typeof globalThis.fetch = (input, init) => (urls.push(String(input)), rec.fetch(input, init));
+        const fetch: typeof globalThis.fetch = (input, init) => (urls.push(String(input)), h.gw.fetch(input, init));
         const model = createGoogleGenerativeAI({ baseURL: `${h.gw.url}/v1beta`, apiKey: h.key, fetch })(id);
-        const cities: string[] = [];
-        const tools = {
-          get_weather: tool({
-            description: "The current weather in a city.",
-            inputSchema: z.object({ city: z.string() }),
-            execute: async ({ city }) => (cities.push(city), WEATHER),
-          }),
-        };
-        const options = { model, tools, stopWhen: stepCountIs(3), prompt: "What is the weather in Paris?", maxRetries: 0 };
-        let text: string;
-        let steps: Array<{ finishReason: string; toolCalls: Array<{ toolName: string; input: unknown }> }>;
-        if (streamed) {
-          let failure: unknown;
-          const r = streamText({ ...options, onError: ({ error }) => void (failure = error) });
-          text = await r.text;
-          steps = await r.steps;
-          expect(failure).toBeUndefined();
-        } else {
-          ({ text, steps } = await generateText(options));
-        }
-        expect(text).toBe(ANSWER);
-        expect(cities).toEqual(["Paris"]);
-        expect(steps.map((s) => s.finishReason)).toEqual(["tool-calls", "stop"]);
+        const steps = await weatherRun(model, streamed);
         expect(steps[0]!.toolCalls.map((c) => ({ name: c.toolName, input: c.input }))).toEqual([{ name: "get_weather", input: { city: "Paris" } }]);
 
         const method = streamed ? "streamGenerateContent?alt=sse" : "generateContent";

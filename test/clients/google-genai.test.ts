@@ -12,7 +12,8 @@ import { ApiError, GoogleGenAI, Type, type GenerateContentResponse } from "@goog
 import { describe, expect, test } from "vitest";
 import type { Recorded, Reply } from "../helpers/fake-upstream.js";
 import { useGateway } from "../helpers/gateway.js";
-import { openaiEmbeddingReply, vectorOf } from "../helpers/embeddings-wire.js";
+import { googleEmbeddingReply, openaiEmbeddingReply, vectorOf } from "../helpers/embeddings-wire.js";
+import { googleAndOpenaiModels } from "../helpers/gemini.js";
 import { completion, stream } from "../helpers/openai-wire.js";
 import { rows } from "../helpers/rows.js";
 import { candidate, response, sse } from "../providers/google.fixture.js";
@@ -25,8 +26,7 @@ const wantsTool = (body: any) => JSON.stringify(body).includes("get_weather");
 /** Google's format at /v1beta/..., OpenAI's at /v1/chat/completions: the same answers, each in its provider's shape. */
 function script(req: Recorded): Reply {
   if (req.path.includes(":countTokens")) return { json: { totalTokens: 42 } };
-  if (req.path.includes(":batchEmbedContents"))
-    return { json: { embeddings: req.body.requests.map((r: any) => ({ values: vectorOf(r.content.parts[0].text) })) } };
+  if (req.path.includes(":batchEmbedContents")) return googleEmbeddingReply(req);
   if (req.path === "/v1/embeddings") return openaiEmbeddingReply(req);
   if (req.path.startsWith("/v1beta/")) {
     const streamed = req.path.includes(":streamGenerateContent");
@@ -59,22 +59,7 @@ function script(req: Recorded): Reply {
 const h = useGateway(
   (url) => ({
     providers: { google: { baseUrl: url, apiKey: "g-upstream-sdk-5521" }, openai: { baseUrl: `${url}/v1`, apiKey: "sk-upstream-sdk-5522" } },
-    models: [
-      { id: "google/gemini-2.5-flash", pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: "google", model: "gemini-2.5-flash" }] },
-      { id: "openai/gpt-4o-mini", pricing: { prompt: "1", completion: "2" }, endpoints: [{ provider: "openai", model: "gpt-4o-mini" }] },
-      {
-        id: "google/gemini-embedding-001",
-        kind: "embeddings",
-        pricing: { prompt: "1", completion: "0" },
-        endpoints: [{ provider: "google", model: "gemini-embedding-001" }],
-      },
-      {
-        id: "openai/text-embedding-3-small",
-        kind: "embeddings",
-        pricing: { prompt: "1", completion: "0" },
-        endpoints: [{ provider: "openai", model: "te3s" }],
-      },
-    ],
+    models: googleAndOpenaiModels("gemini-embedding-001"),
   }),
   { fallback: script },
 );

@@ -7,7 +7,6 @@
  * other the texts through its embeddings adapter (pipeline/embed-upstream.ts), billed as
  * /v1/embeddings is. Answers and errors in Google's shapes; ledger rows say `gemini`.
  */
-import { modelMissing } from "../../catalog/model-hint.js";
 import { invalidRequest } from "../../core/errors.js";
 import { validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
@@ -21,11 +20,9 @@ import { requireEmbeddingModel } from "../../catalog/model-kind.js";
 import { BatchEmbedContentsRequest, checkEmbedCount, EmbedContentRequest } from "./embed-schema.js";
 import { nativeEmbed } from "./embed-native.js";
 import { toEmbedding, type GeminiEmbedding } from "./embed-translate.js";
-import { googleEnvelope } from "./errors.js";
+import { GEMINI_ROUTES } from "./common.js";
 import { nativeOrTranslated } from "./narrow.js";
 import { geminiPath, isEmbedMethod } from "./path.js";
-import { withAliasHint } from "./route.js";
-import { inGeminiTerms } from "./terms.js";
 
 /** The vectors, and whether Google answered natively (it embeds titles too). */
 interface EmbedAnswer {
@@ -34,10 +31,8 @@ interface EmbedAnswer {
 }
 
 export const GEMINI_EMBED: Endpoint<GeminiEmbedding, EmbedAnswer> = definesStages("gemini embed", {
-  name: "gemini",
+  ...GEMINI_ROUTES,
   path: "/v1beta/models/{model}:embedContent",
-  vendor: "google",
-  missing: (gw, requested, byokKey) => withAliasHint(modelMissing(gw.catalog, requested, byokKey), requested),
   parse(_gw, raw, _key, ex) {
     const at = geminiPath(ex.url);
     if (!at || !isEmbedMethod(at.method)) throw invalidRequest("model: Required (the path is /v1beta/models/{model}:embedContent)");
@@ -70,6 +65,4 @@ export const GEMINI_EMBED: Endpoint<GeminiEmbedding, EmbedAnswer> = definesStage
     const embeddings = value.embedded.vectors.map((v) => ({ values: render(v, "float") }));
     ex.json(200, JSON.stringify(job.body.single ? { embedding: embeddings[0] } : { embeddings }));
   },
-  errorEnvelope: googleEnvelope,
-  inOwnTerms: inGeminiTerms,
 });
