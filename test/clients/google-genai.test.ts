@@ -134,6 +134,14 @@ test("an unknown model is the SDK's ApiError with status 404", async () => {
 
 for (const version of [undefined, "v1beta"]) {
   describe(`@google/genai 3.3.0, ${version ?? "its default /v1"}: models and embeddings`, () => {
+    test("generateContent, natively and translated, on this API version", async () => {
+      for (const model of ["gemini-2.5-flash", "openai/gpt-4o-mini"]) {
+        const answer = await sdk(version).models.generateContent({ model, contents: "hi" });
+        expect(answer.text, model).toBe(TEXT.join(""));
+      }
+      expect(h.fake.requests.map((r) => r.path)).toEqual(["/v1beta/models/gemini-2.5-flash:generateContent", "/v1/chat/completions"]);
+    });
+
     test("models.list returns the account's models in Google's shape, every page; models.get one of them", async () => {
       const names: string[] = [];
       for await (const m of await sdk(version).models.list()) names.push(m.name!);
