@@ -16,7 +16,6 @@ import { COUNT_TOKENS_PATH, serveCountTokens } from "../endpoints/messages/count
 import { MESSAGES } from "../endpoints/messages/route.js";
 import { CREATE_RESPONSE } from "../endpoints/responses/route.js";
 import { countTokens } from "../endpoints/gemini/count-tokens.js";
-import { googleEnvelope } from "../endpoints/gemini/errors.js";
 import { GEMINI_EMBED } from "../endpoints/gemini/embed.js";
 import { GEMINI_PREFIXES, GEMINI_VERSIONS, geminiPath, isEmbedMethod } from "../endpoints/gemini/path.js";
 import { GEMINI } from "../endpoints/gemini/route.js";
@@ -30,7 +29,7 @@ import { limitByIp } from "../http/rate-limit.js";
 import { startRequest, type RequestState } from "../http/request-state.js";
 import type { Endpoint, Parsed } from "../pipeline/endpoint.js";
 import { serve } from "../pipeline/serve.js";
-import { fromGoogle, SMALL_ROUTES } from "./small-routes.js";
+import { envelopeFor, SMALL_ROUTES } from "./small-routes.js";
 
 /** The routes that carry model traffic: node:http and the pipeline, each with its Endpoint. */
 const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE, MESSAGES];
@@ -44,16 +43,6 @@ const ALLOWED = allowedMethods([
   ...GEMINI_PREFIXES.map((prefix) => ({ method: "POST", path: `${prefix}**` })),
   ...SMALL_ROUTES,
 ]);
-
-/**
- * Google's routes answer errors in Google's envelope (endpoints/gemini/errors.ts), h3's own
- * refusals included; so does GET /v1/models for a client that authenticates the Google way.
- */
-function envelopeFor(event: H3Event) {
-  const path = event.url.pathname;
-  if (path.startsWith("/v1beta/") || geminiPath(path)) return googleEnvelope;
-  return (path === "/v1/models" || path.startsWith("/v1/models/")) && fromGoogle(event) ? googleEnvelope : undefined;
-}
 
 /**
  * Other model routes served straight on node:http by their canonical path (a query ignored), as

@@ -5,7 +5,9 @@
  */
 import type { H3Event } from "h3";
 import { deleteResponse, getResponse } from "../endpoints/responses/route.js";
+import { googleEnvelope } from "../endpoints/gemini/errors.js";
 import { geminiModel, geminiModels } from "../endpoints/gemini/models.js";
+import { geminiPath } from "../endpoints/gemini/path.js";
 import { isGoogleCredential } from "../http/credential.js";
 import { keyInfo } from "../endpoints/key/route.js";
 import { getModel, listModels } from "../endpoints/models/route.js";
@@ -81,7 +83,17 @@ function providerHealth(gw: Gateway) {
 }
 
 /** The request's key came the Google way (http/credential.ts). */
-export const fromGoogle = (event: H3Event) => isGoogleCredential((name) => event.req.headers.get(name), event.req.url);
+const fromGoogle = (event: H3Event) => isGoogleCredential((name) => event.req.headers.get(name), event.req.url);
+
+/**
+ * Google's routes answer errors in Google's envelope (endpoints/gemini/errors.ts), h3's own
+ * refusals included; so does GET /v1/models for a client that authenticates the Google way.
+ */
+export function envelopeFor(event: H3Event) {
+  const path = event.url.pathname;
+  if (path.startsWith("/v1beta/") || geminiPath(path)) return googleEnvelope;
+  return (path === "/v1/models" || path.startsWith("/v1/models/")) && fromGoogle(event) ? googleEnvelope : undefined;
+}
 
 const idParam = (event: H3Event) => decodePath(event.context.params!.id!);
 
