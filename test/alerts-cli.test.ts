@@ -109,7 +109,7 @@ describe("beside a running gateway", () => {
     await fake?.close();
   });
 
-  test("a webhook added with the CLI receives the alert, signed with the secret it printed; deliveries lists it", async () => {
+  test("a webhook added with the CLI receives the alert, signed with the secret it printed; deliveries lists it with what fired it", async () => {
     const got: Array<{ body: string; signature: string }> = [];
     const receiver = createServer((req, res) => {
       const chunks: Buffer[] = [];
@@ -158,6 +158,9 @@ describe("beside a running gateway", () => {
         id: JSON.parse(got[0]!.body).id,
         url,
         type: "budget.threshold",
+        level: "key",
+        threshold_percent: 50,
+        limit: "0.0003",
         account: "live",
         status: "delivered",
         attempts: 1,
@@ -165,6 +168,10 @@ describe("beside a running gateway", () => {
         created_at: expect.any(String),
         delivered_at: expect.any(String),
       });
+      // The table says what fired it: the level and the threshold.
+      const table = (await gateway(["alerts", "deliveries", "--db", database])).stdout.split("\n");
+      expect(table[0]).toMatch(/^ID +TYPE +FIRED +STATUS/);
+      expect(table[1]).toMatch(/budget\.threshold +key 50% +delivered/);
     } finally {
       await gw.close();
       await new Promise<void>((r) => (receiver.closeAllConnections(), receiver.close(() => r())));

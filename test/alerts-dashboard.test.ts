@@ -1,7 +1,8 @@
 /**
  * Alerts in the dashboard (docs/alerts.md "The dashboard") on a 375 px phone, against a real
  * `gateway serve` child process in Debian's Chromium: the banner shows on every page once a key's
- * budget reached a threshold, and the owner's Alerts page lists the webhook and its delivery.
+ * budget reached a threshold (three alerts, the banner still at most ~15 % of the screen), and the
+ * owner's Alerts page lists the webhook and its deliveries, each with the level and threshold that fired.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -47,6 +48,9 @@ beforeAll(async () => {
   const spent = Number((await cli("--json", "usage", "--account", "acme")).json.cost);
   expect(spent).toBeGreaterThan(0);
   expect((await cli("keys", "update", "budgeted-key", "--budget", String(spent * 1.5))).exitCode).toBe(0);
+  // Two more alerts for the banner: the account's budget (the same amount) and a low balance.
+  expect((await cli("budgets", "set", String(spent * 1.5), "--account", "acme", "--period", "total")).exitCode).toBe(0);
+  expect((await cli("alerts", "thresholds", "--account", "acme", "--low-balance", "10")).exitCode).toBe(0);
   await new Promise((r) => setTimeout(r, 1_200)); // the server re-reads webhooks after the CLI's writes
   expect((await ask(key.json.key)).status).toBe(200);
 }, 60_000);
@@ -67,13 +71,23 @@ test("the banner on every page, and the owner's Alerts page with its delivery lo
     await page.getByRole("link", { name, exact: true }).click();
     await expect.poll(() => banner.textContent(), { message: name }).toMatch(/A key's budget reached (50|80|100)% this budget/);
     expect(await page.evaluate<number>("document.documentElement.scrollWidth"), `${name} page width`).toBeLessThanOrEqual(PHONE.width);
+    // Three alerts, and still at most ~15 % of the first screen: the most pressing, the others behind a toggle.
+    const height = (await banner.boundingBox())!.height;
+    console.log(`alert banner on a 375 px phone (${name}): ${height} px of ${PHONE.height}`);
+    expect(height, `${name}: the banner's height`).toBeLessThanOrEqual(PHONE.height * 0.15);
   }
+  expect(await banner.locator("p").first().textContent()).toMatch(/^The balance is \$[\d.]+, below the alert amount of \$10\./);
+  await banner.getByText("2 more alerts").click();
+  await expect.poll(() => banner.getByText(/The account's budget reached 100%/).isVisible()).toBe(true);
   const main = page.locator("main");
   await expect.poll(() => main.textContent()).toContain("Deliveries");
   const text = (await main.textContent()) ?? "";
-  expect(text).toContain("budget.threshold");
   expect(text).toContain("delivered");
   expect(text).toContain("/hook");
-  expect(text).toContain("Created (UTC)");
+  // Each delivery says what fired it: the budget's level and threshold, or the low balance.
+  expect(text).toMatch(/key budget at (50|80|100)%/);
+  expect(text).toContain("account budget at 100%");
+  expect(text).toContain("balance below $10");
+  expect(text).toContain("Created");
   await page.context().close();
 }, 90_000);

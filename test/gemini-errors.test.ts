@@ -29,7 +29,7 @@ describe("errors, models and keys on /v1beta", () => {
     const notFound = (await json(missing)).error;
     expect(notFound).toMatchObject({ code: 404, status: "NOT_FOUND", reason: "model_not_found", param: "model" });
     expect(notFound.message).toContain('aliases: {"no-such-model": vendor/model}');
-    const method = await fetch(`${h.gw.url}/v1beta/models/gemini-2.5-flash:embedContent?key=${h.key}`, { method: "POST", body: "{}" });
+    const method = await fetch(`${h.gw.url}/v1beta/models/gemini-2.5-flash:predict?key=${h.key}`, { method: "POST", body: "{}" });
     expect(method.status).toBe(404);
     expect((await json(method)).error).toMatchObject({ code: 404, status: "NOT_FOUND" });
   });
@@ -105,7 +105,7 @@ describe("errors, models and keys on /v1beta", () => {
   });
 
   test("GET /v1beta/models lists the account's models in Google's shape; one model by name", async () => {
-    const res = await fetch(`${h.gw.url}/v1beta/models`, { headers: { "x-goog-api-key": h.key } });
+    const res = await fetch(`${h.gw.url}/v1beta/models?pageSize=1000`, { headers: { "x-goog-api-key": h.key } });
     expect(res.status).toBe(200);
     const { models } = await json(res);
     expect(models).toEqual(

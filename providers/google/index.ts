@@ -10,7 +10,7 @@ import { toGeminiBody } from "./request.js";
 import { fromGenerateContent } from "./response.js";
 import { chunkTranslator } from "./stream.js";
 
-import { googleEmbeddings } from "./embeddings.js";
+import { googleEmbeddings, nativeEmbed } from "./embeddings.js";
 import { nativeGemini } from "./native.js";
 import { headers, resource, root } from "./url.js";
 
@@ -57,7 +57,7 @@ export default defineProvider({
   classifyError,
   embeddings: googleEmbeddings,
   // /v1beta requests travel as the client sent them (docs/gemini.md).
-  nativeGemini,
+  nativeGemini: { ...nativeGemini, embed: nativeEmbed },
   models: {
     // 1000 is the documented page maximum; the Gemini API lists far fewer models.
     request: (ctx) => ({ url: `${root(ctx.settings)}/models?pageSize=1000`, method: "GET", headers: headers(ctx.apiKey) }),

@@ -16,8 +16,8 @@ import { COUNT_TOKENS_PATH, serveCountTokens } from "../endpoints/messages/count
 import { MESSAGES } from "../endpoints/messages/route.js";
 import { CREATE_RESPONSE } from "../endpoints/responses/route.js";
 import { countTokens } from "../endpoints/gemini/count-tokens.js";
-import { googleEnvelope } from "../endpoints/gemini/errors.js";
-import { GEMINI_PREFIXES, geminiPath } from "../endpoints/gemini/path.js";
+import { GEMINI_EMBED } from "../endpoints/gemini/embed.js";
+import { GEMINI_PREFIXES, GEMINI_VERSIONS, geminiPath, isEmbedMethod } from "../endpoints/gemini/path.js";
 import { GEMINI } from "../endpoints/gemini/route.js";
 import { errorReply } from "../http/error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "../core/errors.js";
@@ -29,7 +29,7 @@ import { limitByIp } from "../http/rate-limit.js";
 import { startRequest, type RequestState } from "../http/request-state.js";
 import type { Endpoint, Parsed } from "../pipeline/endpoint.js";
 import { serve } from "../pipeline/serve.js";
-import { SMALL_ROUTES } from "./small-routes.js";
+import { envelopeFor, SMALL_ROUTES } from "./small-routes.js";
 
 /** The routes that carry model traffic: node:http and the pipeline, each with its Endpoint. */
 const MODEL_ROUTES: readonly Endpoint<Parsed, unknown>[] = [CHAT_COMPLETIONS, EMBEDDINGS, CREATE_RESPONSE, MESSAGES];
@@ -43,9 +43,6 @@ const ALLOWED = allowedMethods([
   ...GEMINI_PREFIXES.map((prefix) => ({ method: "POST", path: `${prefix}**` })),
   ...SMALL_ROUTES,
 ]);
-
-/** Google's routes answer errors in Google's envelope (endpoints/gemini/errors.ts), h3's own refusals included. */
-const envelopeFor = (path: string) => (path.startsWith("/v1beta/") || geminiPath(path) ? googleEnvelope : undefined);
 
 /**
  * Other model routes served straight on node:http by their canonical path (a query ignored), as
@@ -106,7 +103,7 @@ function createApp(gw: Gateway): H3 {
       // h3's own refusals (a path it cannot decode) are limited per IP like every request without a key.
       if (!(error.cause instanceof GatewayError) && error.status === 400) error = (await ipLimited(gw, stateOf(event), clientIp(event))) ?? error;
       const compat = gw.config.server.compat !== "strict";
-      const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted, compat, envelopeFor(event.url.pathname));
+      const { status, headers, body } = errorReply(error, stateOf(event), event.req.signal.aborted, compat, envelopeFor(event));
       return new Response(body, { status, headers });
     },
   });
@@ -163,20 +160,24 @@ function createApp(gw: Gateway): H3 {
 }
 
 /**
- * Google's routes carry the model and the method in the path (`{model}:generateContent`): the
- * path selects the pipeline's Gemini endpoint, or countTokens, a keyed route of its own
- * (docs/gemini.md). Another method is the unknown route's 404.
+ * Google's routes carry the model and the method in the path (`{model}:generateContent`,
+ * `openai/gpt-5:generateContent` as the AI SDK writes a vendor/model id): the path selects the
+ * pipeline's Gemini endpoint, its embeddings endpoint, or countTokens, a keyed route of its own
+ * (docs/gemini.md). Any other POST under these prefixes is the unknown route's 404.
  */
 function mountGemini(app: H3, gw: Gateway, clientIp: (event: H3Event) => string): void {
-  const pipeline = fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, GEMINI)));
-  for (const prefix of GEMINI_PREFIXES) {
-    app.post(`${prefix}**`, async (event) => {
+  const through = <Req extends Parsed, Answer>(endpoint: Endpoint<Req, Answer>) =>
+    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serve(gw, req as IncomingMessage, res as ServerResponse, endpoint)));
+  const generate = through(GEMINI);
+  const embed = through(GEMINI_EMBED);
+  for (const version of GEMINI_VERSIONS) {
+    app.post(`${version}**`, async (event) => {
       const at = geminiPath(event.url.pathname);
-      if (at && at.method !== "countTokens") return pipeline(event);
       if (!at) {
         await limitByIp(gw, stateOf(event), clientIp(event));
         throw routeNotFound(event.url.pathname);
       }
+      if (at.method !== "countTokens") return (isEmbedMethod(at.method) ? embed : generate)(event);
       const credential = credentialOf((name) => event.req.headers.get(name), event.req.url);
       const key = await authenticate(gw, stateOf(event), credential, () => clientIp(event));
       return withHeaders(event, await countTokens(gw, key, event, at.model, stateOf(event).id));

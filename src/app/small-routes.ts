@@ -5,7 +5,10 @@
  */
 import type { H3Event } from "h3";
 import { deleteResponse, getResponse } from "../endpoints/responses/route.js";
+import { googleEnvelope } from "../endpoints/gemini/errors.js";
 import { geminiModel, geminiModels } from "../endpoints/gemini/models.js";
+import { geminiPath } from "../endpoints/gemini/path.js";
+import { isGoogleCredential } from "../http/credential.js";
 import { keyInfo } from "../endpoints/key/route.js";
 import { getModel, listModels } from "../endpoints/models/route.js";
 import type { Gateway } from "../gateway.js";
@@ -28,16 +31,26 @@ export const SMALL_ROUTES: readonly SmallRoute[] = [
   { method: "DELETE", path: `${RESPONSE_PREFIX}:id`, access: "key", handle: (gw, key, event) => deleteResponse(gw, key, idParam(event)) },
   // What the calling key may still spend; counts against the key's limit like every request.
   { method: "GET", path: "/v1/key", access: "key", handle: (gw, key) => keyInfo(gw, key) },
-  { method: "GET", path: "/v1/models", access: "key", handle: (gw, key) => listModels(gw, key) },
+  // A client that authenticates the Google way (x-goog-api-key, ?key=) gets Google's list: @google/genai
+  // calls /v1 by default (docs/gemini.md, "Which shape"); errors there in Google's envelope (app/server.ts).
+  {
+    method: "GET",
+    path: "/v1/models",
+    access: "key",
+    handle: (gw, key, event) => (fromGoogle(event) ? geminiModels(gw, key, event.url.searchParams) : listModels(gw, key)),
+  },
   // A vendor/model id keeps its slash in the path (`/v1/models/openai/gpt-4o-mini`), as OpenRouter serves it.
   {
     method: "GET",
     path: `${MODEL_PREFIX}**`,
     access: "key",
-    handle: (gw, key, event) => getModel(gw, key, decodePath(event.url.pathname.slice(MODEL_PREFIX.length))),
+    handle: (gw, key, event) => {
+      const id = decodePath(event.url.pathname.slice(MODEL_PREFIX.length));
+      return fromGoogle(event) ? geminiModel(gw, key, id) : getModel(gw, key, id);
+    },
   },
-  // Google's model list for Gemini clients (docs/gemini.md); errors there in Google's envelope (app/server.ts).
-  { method: "GET", path: "/v1beta/models", access: "key", handle: (gw, key) => geminiModels(gw, key) },
+  // Google's model list for Gemini clients (docs/gemini.md), whatever the key's header.
+  { method: "GET", path: "/v1beta/models", access: "key", handle: (gw, key, event) => geminiModels(gw, key, event.url.searchParams) },
   {
     method: "GET",
     path: "/v1beta/models/**",
@@ -67,6 +80,19 @@ function providerHealth(gw: Gateway) {
   );
   // Whether rate limits are counted across every process (Redis) or in this one.
   return { ...snapshot, limits: gw.limiter.shared ? "shared" : "per_process" };
+}
+
+/** The request's key came the Google way (http/credential.ts). */
+const fromGoogle = (event: H3Event) => isGoogleCredential((name) => event.req.headers.get(name), event.req.url);
+
+/**
+ * Google's routes answer errors in Google's envelope (endpoints/gemini/errors.ts), h3's own
+ * refusals included; so does GET /v1/models for a client that authenticates the Google way.
+ */
+export function envelopeFor(event: H3Event) {
+  const path = event.url.pathname;
+  if (path.startsWith("/v1beta/") || geminiPath(path)) return googleEnvelope;
+  return (path === "/v1/models" || path.startsWith("/v1/models/")) && fromGoogle(event) ? googleEnvelope : undefined;
 }
 
 const idParam = (event: H3Event) => decodePath(event.context.params!.id!);

@@ -15,6 +15,16 @@ export function credentialOf(header: (name: string) => string | null | undefined
   return url === undefined ? undefined : queryKey(url);
 }
 
+/**
+ * The request authenticates the way Google's clients do: its key is in `x-goog-api-key` or
+ * `?key=` (no Authorization or x-api-key header came first). `GET /v1/models` then answers in
+ * Google's shapes, and its errors in Google's envelope (docs/gemini.md, "Which shape").
+ */
+export function isGoogleCredential(header: (name: string) => string | null | undefined, url: string | undefined): boolean {
+  if (header("authorization") || header("x-api-key")) return false;
+  return Boolean(header("x-goog-api-key")) || (url !== undefined && queryKey(url) !== undefined);
+}
+
 /** `?key=` as Google's clients send it; only looked for when the URL has a query at all. */
 function queryKey(url: string): string | undefined {
   const q = url.indexOf("?");

@@ -305,6 +305,20 @@ export interface NativeGemini {
   countTokens(body: string, ctx: CallContext): UpstreamRequest;
   /** Its answer's `totalTokens` (throw on another shape). */
   countTokensResponse(json: unknown): number;
+  /** Google's embedContent and batchEmbedContents natively; absent: embeddings there are translated. */
+  embed?: NativeGeminiEmbed;
+}
+
+/**
+ * `:batchEmbedContents` with the client's EmbedContentRequests as sent (`taskType`, `title`,
+ * `outputDimensionality`, fields newer than the gateway), but for each one's `model`, which
+ * the adapter sets to the upstream model's; the core cuts them to `maxBatch` per call.
+ */
+export interface NativeGeminiEmbed {
+  maxBatch: number;
+  request(requests: readonly Record<string, unknown>[], ctx: CallContext): UpstreamRequest;
+  /** One vector per request, in order (throw on another shape). */
+  response(json: unknown): EmbeddingsAnswer;
 }
 
 /** The client's headers a native Messages call forwards: `anthropic-version` (2023-06-01 when absent) and `anthropic-beta`. */

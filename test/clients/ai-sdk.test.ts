@@ -5,21 +5,9 @@
  * against an OpenAI, an Anthropic and a Gemini upstream.
  */
 import { createOpenAI } from "@ai-sdk/openai";
-import { generateText, stepCountIs, streamText, tool } from "ai";
 import { describe, expect, test } from "vitest";
-import { z } from "zod";
 import { useGateway } from "../helpers/gateway.js";
-import { ANSWER, configFor, MODEL, recordingFetch, secondTurn, toolTurns, UPSTREAMS, WEATHER } from "./upstreams.js";
-
-function weatherTools(cities: string[]) {
-  return {
-    get_weather: tool({
-      description: "The current weather in a city.",
-      inputSchema: z.object({ city: z.string() }),
-      execute: async ({ city }) => (cities.push(city), WEATHER),
-    }),
-  };
-}
+import { configFor, MODEL, recordingFetch, secondTurn, toolTurns, UPSTREAMS, WEATHER, weatherRun } from "./upstreams.js";
 
 for (const u of UPSTREAMS) {
   describe(`AI SDK openai.chat() against a ${u.name} upstream`, () => {
@@ -29,22 +17,7 @@ for (const u of UPSTREAMS) {
       test(`${streamed ? "streamText" : "generateText"} with a tool: a tool step, then the text; the result goes back under the call's id`, async () => {
         const rec = recordingFetch(h.gw.fetch);
         const model = createOpenAI({ baseURL: `${h.gw.url}/v1`, apiKey: h.key, fetch: rec.fetch }).chat(MODEL);
-        const cities: string[] = [];
-        const options = { model, tools: weatherTools(cities), stopWhen: stepCountIs(3), prompt: "What is the weather in Paris?", maxRetries: 0 };
-        let text: string;
-        let steps: Array<{ finishReason: string; toolCalls: Array<{ toolCallId: string; toolName: string; input: unknown }> }>;
-        if (streamed) {
-          let failure: unknown;
-          const r = streamText({ ...options, onError: ({ error }) => void (failure = error) });
-          text = await r.text;
-          steps = await r.steps;
-          expect(failure).toBeUndefined();
-        } else {
-          ({ text, steps } = await generateText(options));
-        }
-        expect(text).toBe(ANSWER);
-        expect(cities).toEqual(["Paris"]);
-        expect(steps.map((s) => s.finishReason)).toEqual(["tool-calls", "stop"]);
+        const steps = await weatherRun(model, streamed);
         expect(steps[0]!.toolCalls.map((c) => ({ id: c.toolCallId, name: c.toolName, input: c.input }))).toEqual([
           { id: u.call.id, name: "get_weather", input: { city: "Paris" } },
         ]);

@@ -4,6 +4,9 @@
  * test/providers/*.fixture.ts, which cite the published references): turn 1 answers with a
  * call to `get_weather`, turn 2 (the request that carries the tool's result) with text.
  */
+import { generateText, stepCountIs, streamText, tool, type LanguageModel } from "ai";
+import { expect } from "vitest";
+import { z } from "zod";
 import type { Call, ProviderFixture, SeenRequest } from "../helpers/conformance.js";
 import type { Recorded, Reply } from "../helpers/fake-upstream.js";
 import { openaiFormatFixture } from "../helpers/openai-wire.js";
@@ -98,4 +101,38 @@ export function recordingFetch(inner: typeof globalThis.fetch) {
     return inner(input, init);
   };
   return { fetch, sent };
+}
+
+/** The AI SDK's `get_weather` tool: each call's city pushed to `cities`, answered WEATHER. */
+function weatherTools(cities: string[]) {
+  return {
+    get_weather: tool({
+      description: "The current weather in a city.",
+      inputSchema: z.object({ city: z.string() }),
+      execute: async ({ city }) => (cities.push(city), WEATHER),
+    }),
+  };
+}
+
+/**
+ * The AI SDK's two-step weather run on `model`, with `generateText` or `streamText` (read to its
+ * end, no error reported): a tool step that asks for Paris's weather, then ANSWER. Its steps.
+ */
+export async function weatherRun(model: LanguageModel, streamed: boolean) {
+  const cities: string[] = [];
+  const options = { model, tools: weatherTools(cities), stopWhen: stepCountIs(3), prompt: "What is the weather in Paris?", maxRetries: 0 };
+  let text: string;
+  let steps: Awaited<ReturnType<typeof generateText<ReturnType<typeof weatherTools>>>>["steps"];
+  if (streamed) {
+    let failure: unknown;
+    const r = streamText({ ...options, onError: ({ error }) => void (failure = error) });
+    [text, steps] = [await r.text, await r.steps];
+    expect(failure).toBeUndefined();
+  } else {
+    ({ text, steps } = await generateText(options));
+  }
+  expect(text).toBe(ANSWER);
+  expect(cities).toEqual(["Paris"]);
+  expect(steps.map((s) => s.finishReason)).toEqual(["tool-calls", "stop"]);
+  return steps;
 }

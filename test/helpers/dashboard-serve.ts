@@ -5,9 +5,10 @@
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Browser } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 import { stringify } from "yaml";
-import { launchChromium } from "./browser.js";
+import { launchChromium, setPasswordByLink } from "./browser.js";
 import { assertBuilt, freePort, gateway, serve, tempDir, type CliResult } from "./cli.js";
 import { startFakeUpstream } from "./fake-upstream.js";
 import { openaiConfig } from "./gateway.js";
@@ -39,4 +40,28 @@ export async function serveWithBrowser(text: string): Promise<ServedDashboard> {
       await up.close();
     },
   };
+}
+
+/**
+ * A suite's served dashboard: started before its tests with account `acme` holding $5, then
+ * `setup` (keys, requests, ...), and closed after them. `served` is set once started.
+ */
+export function useServedDashboard(setup: (served: ServedDashboard) => Promise<void> = async () => {}) {
+  const suite = {} as { served: ServedDashboard };
+  beforeAll(async () => {
+    suite.served = await serveWithBrowser("Hello");
+    expect((await suite.served.cli("credits", "add", "5", "--account", "acme", "--create")).exitCode).toBe(0);
+    await setup(suite.served);
+  }, 90_000);
+  afterAll(() => suite.served?.close());
+  return suite;
+}
+
+/** A page of a new browser context, in UTC, signed in as a new user of `acme` through the link `users add` prints. */
+export async function signedInPage(served: ServedDashboard, email: string, viewport: { width: number; height: number }): Promise<Page> {
+  const added = await served.cli("--json", "users", "add", email, "--account", "acme");
+  expect(added.exitCode).toBe(0);
+  const page = await (await served.browser.newContext({ viewport, timezoneId: "UTC" })).newPage();
+  await setPasswordByLink(page, added.json.link, "a long enough password");
+  return page;
 }

@@ -4,6 +4,7 @@
  * - OpenAI CreateEmbeddingResponse (openai/openai-openapi; the base64 form is the
  *   little-endian float32 bytes, as openai-node's embeddings.create decodes them):
  *   `{object: "list", data: [{object: "embedding", index, embedding}], model, usage: {prompt_tokens, total_tokens}}`.
+ * - Gemini BatchEmbedContentsResponse (https://ai.google.dev/api/embeddings): `{embeddings: [{values}]}`, no usage.
  */
 import type { Recorded, Reply } from "./fake-upstream.js";
 
@@ -45,4 +46,10 @@ export function openaiEmbeddingReply(req: Recorded, promptTokens?: number | null
     return { object: "embedding", index, embedding: body.encoding_format === "base64" ? base64Of(v) : v };
   });
   return { json: { object: "list", data, model, ...(promptTokens !== null ? { usage: { prompt_tokens: promptTokens, total_tokens: promptTokens } } : {}) } };
+}
+
+/** A Gemini provider's answer to a `:batchEmbedContents` request: one vector per request, `dims` wide unless it asked for `outputDimensionality`. */
+export function googleEmbeddingReply(req: Recorded, dims = 3): Reply {
+  const requests = (req.body as { requests: Array<{ content: { parts: Array<{ text: string }> }; outputDimensionality?: number }> }).requests;
+  return { json: { embeddings: requests.map((r) => ({ values: vectorOf(r.content.parts[0]!.text, r.outputDimensionality ?? dims) })) } };
 }

@@ -66,6 +66,25 @@ export function geminiSuite() {
   return { h, gen, ledger };
 }
 
+/**
+ * A chat and an embedding model on a Google-format and on an OpenAI-format provider, each $1 per
+ * 1M prompt tokens (`googleEmbed`: the Google embedding model's upstream name).
+ */
+export function googleAndOpenaiModels(googleEmbed: string) {
+  const model = (id: string, provider: string, upstream: string, embeddings = false) => ({
+    id,
+    ...(embeddings ? { kind: "embeddings" } : {}),
+    pricing: { prompt: "1", completion: embeddings ? "0" : "2" },
+    endpoints: [{ provider, model: upstream }],
+  });
+  return [
+    model("google/gemini-2.5-flash", "google", "gemini-2.5-flash"),
+    model("openai/gpt-4o-mini", "openai", "gpt-4o-mini"),
+    model("google/gemini-embedding-001", "google", googleEmbed, true),
+    model("openai/text-embedding-3-small", "openai", "te3s", true),
+  ];
+}
+
 export const json = (res: Response) => res.json() as Promise<any>;
 
 /** The `data:` events of an SSE body, parsed. */

@@ -1,6 +1,7 @@
 /**
  * Audit: every change to the account shown (keys, credits, BYOK, users), newest first: when (UTC),
- * who, from where, what, and the changed fields before and after (docs/audit.md).
+ * who, from where, what, and the changed fields before and after (docs/audit.md), which wrap
+ * rather than widen the table past the screen.
  */
 import { api, withAccount } from "../api.js";
 import { Empty, ErrorLine, useLoad } from "../ui.js";
@@ -34,11 +35,16 @@ export function AuditPage({ account }: { account: string }) {
     <section>
       <h2>Audit</h2>
       <ErrorLine error={error} />
-      {data && <p class="empty">Times are in {data.time_zone}.</p>}
+      {data && (
+        <p class="hint" role="note">
+          Times are in {data.time_zone}.
+        </p>
+      )}
       {data && data.records.length === 0 && <Empty>No changes recorded yet.</Empty>}
       {data && data.records.length > 0 && (
         <Table
           head={[`Time (${data.time_zone})`, "Who", "IP", "Action", "Target", "Before", "After"]}
+          wrap={[5, 6]}
           rows={data.records.map((r) => [r.at.slice(0, 19).replace("T", " "), r.actor, r.ip ?? "—", r.action, r.target, fields(r.before), fields(r.after)])}
         />
       )}

@@ -34,23 +34,25 @@ type NewKeyView = KeyView & { key: string };
 
 function CreateKeyForm({ account, onCreated }: { account: string; onCreated: (k: NewKeyView) => void }) {
   const [error, setError] = useState<string | null>(null);
+  // A new form after each key, not form.reset(): reset selects the first option that has the
+  // `selected` attribute, and Preact sets only the property, so the period fell back to `day`.
+  const [generation, setGeneration] = useState(0);
   const create = async (e: Event) => {
     e.preventDefault();
-    const form = e.currentTarget as HTMLFormElement;
-    const f = new FormData(form);
+    const f = new FormData(e.currentTarget as HTMLFormElement);
     const limits = limitsOf(f, false);
     // A period without a budget means nothing: sent only with one.
     const body = { name: f.get("name"), ...limits, budget_period: limits.budget ? limits.budget_period : undefined, account };
     try {
       onCreated(await api<NewKeyView>("POST", "/keys", body));
       setError(null);
-      form.reset();
+      setGeneration((g) => g + 1);
     } catch (err) {
       setError((err as Error).message);
     }
   };
   return (
-    <form class="card row" onSubmit={create}>
+    <form class="card row" key={generation} onSubmit={create}>
       <label>
         Name
         <input name="name" required maxLength={100} />

@@ -58,7 +58,7 @@ export function MembersPage({ account }: { account: string }) {
                       ))}
                     </select>
                   </td>
-                  <td data-label="Since">{date(m.created_at)} UTC</td>
+                  <td data-label="Since">{date(m.created_at)}</td>
                   <td>
                     <button type="button" class="danger" onClick={() => act(() => api("DELETE", path(m.email)))}>
                       Remove
@@ -118,7 +118,7 @@ function AddedNotice({ added, onDone }: { added: MemberAdded; onDone: () => void
       {added.link ? (
         <>
           <p>
-            <strong>{added.email}</strong> was added as {added.role}. Send them this sign-in link (valid until {date(added.expires_at)} UTC, usable once); it is
+            <strong>{added.email}</strong> was added as {added.role}. Send them this sign-in link (valid until {date(added.expires_at)}, usable once); it is
             shown only now.
           </p>
           <code class="full-key">{added.link}</code>

@@ -91,6 +91,7 @@ export function UsageBreakdown({ account, keyNames }: { account: string; keyName
       {data && data.data.length > 0 && (
         <Table
           title={`By ${head.toLowerCase()}, ${since || "the start"} to ${until || "now"}`}
+          clip
           head={[head, "Requests", "Prompt tokens", "Completion tokens", "Cost"]}
           rows={data.data.map((r) => [label(r), r.requests, r.prompt_tokens, r.completion_tokens, `$${r.cost}`])}
         />

@@ -1,4 +1,8 @@
-/** Usage: spend per day for the last 30 days (chart), by model, by key, a breakdown over any range, and the latest requests. */
+/**
+ * Usage: spend per day for the last 30 days (chart), by model, by key, a breakdown over any range,
+ * and the latest requests; on a phone each table shows its first rows until `Show all`.
+ */
+import { useState } from "preact/hooks";
 import { api, withAccount, type Usage } from "../api.js";
 import { SpendChart } from "../chart.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
@@ -29,11 +33,13 @@ export function UsagePage({ account }: { account: string }) {
             <div class="two">
               <Table
                 title="By model"
+                clip
                 head={["Model", "Requests", "Tokens", "Cost", "Cache hits"]}
                 rows={data.by_model.map((m) => [m.model, m.requests, m.prompt_tokens + m.completion_tokens, `$${m.cost}`, m.cache_hits])}
               />
               <Table
                 title="By key"
+                clip
                 head={["Key", "Requests", "Tokens", "Cost", "Cache hits"]}
                 rows={data.by_key.map((k) => [k.name ?? k.key_id, k.requests, k.prompt_tokens + k.completion_tokens, `$${k.cost}`, k.cache_hits])}
               />
@@ -45,6 +51,7 @@ export function UsagePage({ account }: { account: string }) {
             <Empty>No requests yet.</Empty>
           ) : (
             <Table
+              clip
               head={["Time", "Key", "Model", "Provider", "Tokens", "Cost", "Status", "Latency"]}
               rows={data.recent.map((r) => [
                 date(r.created_at),
@@ -64,10 +71,32 @@ export function UsagePage({ account }: { account: string }) {
   );
 }
 
-export function Table({ title, head, rows }: { title?: string; head: string[]; rows: Array<Array<string | number>> }) {
+/** Rows a phone shows of a `clip` table until `Show all` (docs/dashboard.md, "Narrow screens"; narrow.css hides the rest). */
+const PHONE_ROWS = 3;
+
+/**
+ * A table; on a phone its rows stack as cards (narrow.css). `clip`: a phone shows the first
+ * PHONE_ROWS rows and a `Show all` button (wider screens show every row). `wrap`: the columns,
+ * by index, whose long text wraps instead of widening the table.
+ */
+export function Table({
+  title,
+  head,
+  rows,
+  clip,
+  wrap,
+}: {
+  title?: string;
+  head: string[];
+  rows: Array<Array<string | number>>;
+  clip?: boolean;
+  wrap?: number[];
+}) {
+  const [all, setAll] = useState(false);
+  const clipped = clip === true && !all && rows.length > PHONE_ROWS;
   return (
     <div class="scroll">
-      <table>
+      <table class={clipped ? "clip" : undefined}>
         {title && <caption>{title}</caption>}
         <thead>
           <tr>
@@ -80,12 +109,19 @@ export function Table({ title, head, rows }: { title?: string; head: string[]; r
           {rows.map((r) => (
             <tr>
               {r.map((c, i) => (
-                <td data-label={head[i]}>{c}</td>
+                <td data-label={head[i]} class={wrap?.includes(i) ? "wrap" : undefined}>
+                  {c}
+                </td>
               ))}
             </tr>
           ))}
         </tbody>
       </table>
+      {clipped && (
+        <button type="button" class="secondary more" onClick={() => setAll(true)}>
+          Show all {rows.length} rows
+        </button>
+      )}
     </div>
   );
 }

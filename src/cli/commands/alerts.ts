@@ -2,7 +2,7 @@
 import type { Command } from "commander";
 import { loadSecret } from "../../access/byok.js";
 import { sealWebhookSecret } from "../../alerts/secret.js";
-import { listDeliveries } from "../../operations/alert-deliveries.js";
+import { firedText, listDeliveries } from "../../operations/alert-deliveries.js";
 import { setAlertSettings, showAlertSettings } from "../../operations/alert-settings.js";
 import { addWebhook, listWebhooks, removeWebhook } from "../../operations/alert-webhooks.js";
 import { cliBy, existingAccount, output, table, withStore } from "./context.js";
@@ -83,8 +83,18 @@ export function alertsCommand(program: Command): void {
         const account = opts.account === undefined ? undefined : await existingAccount(store, opts);
         const rows = await listDeliveries(store, { account, limit: Math.max(1, Math.min(10_000, Number(opts.limit) || 100)) });
         const lines = [
-          ["ID", "TYPE", "STATUS", "ATTEMPTS", "LAST", "CREATED", "DELIVERED", "URL"],
-          ...rows.map((r) => [r.id, r.type, r.status, String(r.attempts), String(r.last_status ?? "-"), r.created_at ?? "", r.delivered_at ?? "-", r.url]),
+          ["ID", "TYPE", "FIRED", "STATUS", "ATTEMPTS", "LAST", "CREATED", "DELIVERED", "URL"],
+          ...rows.map((r) => [
+            r.id,
+            r.type,
+            firedText(r),
+            r.status,
+            String(r.attempts),
+            String(r.last_status ?? "-"),
+            r.created_at ?? "",
+            r.delivered_at ?? "-",
+            r.url,
+          ]),
         ];
         output(cmd, rows, rows.length === 0 ? "No alert deliveries." : table(lines));
       }),

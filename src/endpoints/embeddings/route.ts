@@ -2,38 +2,22 @@
  * POST /v1/embeddings (docs/embeddings.md) through the one request pipeline (pipeline/run.ts):
  * this file is its Endpoint. Parse reads the input as one list with an upper bound on its
  * tokens; route takes embedding models only, narrowed to endpoints that take every field;
- * hold is that bound × the prompt price; the adapter embeds in batches (call.ts); usage is
+ * hold is that bound × the prompt price; the adapter embeds in batches (pipeline/embed-call.ts,
+ * shared with Google's embedContent in pipeline/embed-upstream.ts); usage is
  * the reported count or an estimate, marked so; render is OpenAI's list of vectors.
  */
-import { holdWorstCase } from "../../billing/bill.js";
-import { pricesOf } from "../../billing/prices.js";
-import { requireEmbeddingModel } from "../../catalog/model-kind.js";
-import type { Usage } from "../../core/chat-request.js";
 import { invalidRequest, modelNotFound } from "../../core/errors.js";
-import { costOf } from "../../core/money.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { validate } from "../../core/validate.js";
 import type { Gateway } from "../../gateway.js";
 import { parseJsonBody } from "../../http/body.js";
+import type { Embedded } from "../../pipeline/embed-call.js";
+import { inputTokenBound, MAX_EMBEDDING_INPUTS, type Inputs } from "../../pipeline/embed-input.js";
+import { EMBED_UPSTREAM, type Embedding } from "../../pipeline/embed-upstream.js";
+import { render } from "../../pipeline/embed-vectors.js";
 import type { Endpoint } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
-import type { EmbeddingsCall } from "../../plugin/contract.js";
-import { embedOn, type Embedded } from "./call.js";
-import { estimateTokens, inputsOf, inputTokenBound, narrowEmbeddings, type Inputs } from "./input.js";
-import { EmbeddingsRequest, LooseEmbeddingsRequest, MAX_EMBEDDING_INPUTS } from "./schema.js";
-import { render } from "./vectors.js";
-
-/** The request as the pipeline carries it: the input as one list and what the upstream calls take. */
-interface Embedding {
-  model: string;
-  inputs: Inputs;
-  /** Tokens the input cannot exceed: the hold, and a cap on the reported count. */
-  bound: number;
-  call: Omit<EmbeddingsCall, "input" | "encoding">;
-  base64: boolean;
-}
-
-const usageOf = (prompt: number): Usage => ({ prompt_tokens: prompt, completion_tokens: 0, total_tokens: prompt });
+import { EmbeddingsRequest, LooseEmbeddingsRequest } from "./schema.js";
 
 export const EMBEDDINGS: Endpoint<Embedding, Embedded> = definesStages("embeddings", {
   name: "embeddings",
@@ -45,16 +29,7 @@ export const EMBEDDINGS: Endpoint<Embedding, Embedded> = definesStages("embeddin
     return { model: body.model, inputs, bound: inputTokenBound(inputs), call: { dimensions: body.dimensions, user: body.user }, base64 };
   },
   missing: (_gw, requested) => modelNotFound(requested),
-  route(found, req) {
-    requireEmbeddingModel(found.model);
-    return narrowEmbeddings(found, req.inputs, { ...req.call, encoding: req.base64 ? "base64" : "float" });
-  },
-  hold: (gw, key, route, req, requestId) => holdWorstCase(gw.store, key, route, () => costOf(pricesOf(route), req.bound, 0), requestId, gw.now()),
-  adapter: (gw, job, e, signal) => embedOn(gw, e, job.body.inputs, job.body.call, job.body.base64, signal),
-  // The reported count, bounded by what the input can hold (a provider's bug cannot bill more);
-  // a provider that reports none (Gemini) is billed on an o200k count, marked `estimated`.
-  usage: (job, value) => (value.promptTokens === undefined ? undefined : usageOf(Math.min(value.promptTokens, job.body.bound))),
-  estimate: async (job) => usageOf(await estimateTokens(job.body.inputs)),
+  ...EMBED_UPSTREAM,
   render(_gw, ex, job, value, usage) {
     ex.json(
       200,
@@ -79,4 +54,11 @@ function readRequest(gw: Gateway, raw: Buffer): EmbeddingsRequest {
     throw invalidRequest(`input: at most ${MAX_EMBEDDING_INPUTS} items`, null, "input");
   }
   return validate(compat === "passthrough" ? LooseEmbeddingsRequest : EmbeddingsRequest, json) as EmbeddingsRequest;
+}
+
+/** `input` as a list: a string or one token array is a batch of one. */
+function inputsOf(input: EmbeddingsRequest["input"]): Inputs {
+  if (typeof input === "string") return [input];
+  if (input.length > 0 && typeof input[0] === "number") return [input as number[]];
+  return input as Inputs;
 }

@@ -4,10 +4,8 @@
  * and the part of /v1/openapi.json generated from them (src/app/openapi.ts merges it in).
  */
 import { z } from "zod";
+import { MAX_EMBEDDING_INPUTS } from "../../pipeline/embed-input.js";
 import { answerHeaders, bearer, describe, errorResponses, json, okJson, ref, type OpenApiPart } from "../../http/openapi-parts.js";
-
-/** OpenAI's limit: an input array holds 1 to 2048 items. */
-export const MAX_EMBEDDING_INPUTS = 2048;
 
 const TokenIds = z.array(z.number().int().min(0)).min(1);
 

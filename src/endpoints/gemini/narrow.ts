@@ -3,10 +3,10 @@
  * every request Google takes; the others only one that translates whole (no problems, and
  * every feature it uses served: catalog/capabilities.ts, as chat narrows). Nothing left is the
  * 400 naming the first field that could not be honoured. The catalog order is kept (it is the
- * order of a `fixed` route).
+ * order of a `fixed` route). Embeddings narrow the same way (embed.ts).
  */
 import { needsOf, narrowRoute } from "../../catalog/capabilities.js";
-import type { Route } from "../../catalog/catalog.js";
+import type { Route, RoutedEndpoint } from "../../catalog/catalog.js";
 import { requireChatModel } from "../../catalog/model-kind.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import { unsupported } from "../../plugin/contract.js";
@@ -14,12 +14,25 @@ import type { Problem } from "./translate.js";
 
 export function narrowGemini(found: Route, req: ChatRequest, problems: Problem[]): Route {
   requireChatModel(found.model);
-  const native = found.endpoints.filter((e) => e.instance.plugin.nativeGemini);
   const others = found.endpoints.filter((e) => !e.instance.plugin.nativeGemini);
   // Thinking settings are a hint where they cannot be honoured: a model that does not reason
   // (the catalog says so) or providers without a reasoning switch (Gemini CLI sends them always).
   const canReason = found.model.capabilities?.reasoning !== false && others.some((e) => e.instance.plugin.features?.includes("reasoning_effort"));
   if (!canReason) delete req.reasoning_effort;
+  return nativeOrTranslated(
+    found,
+    (e) => e.instance.plugin.nativeGemini !== undefined,
+    problems,
+    (route) => narrowRoute(route, needsOf(req)),
+  );
+}
+
+/**
+ * The endpoints `native` says take the request as sent, and those of the others that `narrow`
+ * keeps when there are no problems; nothing left is the first refusal.
+ */
+export function nativeOrTranslated(found: Route, native: (e: RoutedEndpoint) => boolean, problems: Problem[], narrow: (others: Route) => Route): Route {
+  const others = found.endpoints.filter((e) => !native(e));
   let translated: Route["endpoints"] = [];
   let refusal: unknown;
   if (others.length) {
@@ -27,13 +40,13 @@ export function narrowGemini(found: Route, req: ChatRequest, problems: Problem[]
     if (first) refusal = unsupported(first.param, first.problem);
     else {
       try {
-        translated = narrowRoute({ ...found, endpoints: others }, needsOf(req)).endpoints;
+        translated = narrow({ ...found, endpoints: others }).endpoints;
       } catch (err) {
         refusal = err;
       }
     }
   }
-  const kept = found.endpoints.filter((e) => native.includes(e) || translated.includes(e));
+  const kept = found.endpoints.filter((e) => native(e) || translated.includes(e));
   if (!kept.length) throw refusal;
   return kept.length === found.endpoints.length ? found : { ...found, endpoints: kept };
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { answerHeaders, json, rateLimitHeaders, ref, type OpenApiPart } from "../../http/openapi-parts.js";
+import { BatchEmbedContentsRequest, EmbedContentRequest } from "./embed-schema.js";
 import { CountTokensRequest, GenerateContentRequest } from "./schema.js";
 
 /** Google's envelope with the gateway's fields (errors.ts). */
@@ -66,6 +67,32 @@ function generate(stream: boolean) {
   };
 }
 
+function embed(schema: string, answer: string) {
+  return {
+    post: {
+      security: keys,
+      parameters: [model],
+      requestBody: { required: true, content: { "application/json": { schema: ref(schema) } } },
+      responses: {
+        "200": { description: answer, headers: answerHeaders, content: { "application/json": { schema: { type: "object" } } } },
+        ...errors([
+          ["400", "Invalid request, a chat model (reason unsupported_model), or (translated) a field the model cannot honour"],
+          ["401", "Invalid API key"],
+          ["402", "Insufficient credits"],
+          ["404", "Model not found"],
+          ["429", "Rate limited"],
+          ["503", "Upstream unavailable"],
+        ]),
+      },
+    },
+  };
+}
+
+const page = [
+  { name: "pageSize", in: "query", required: false, schema: { type: "integer", minimum: 0 }, description: "Default 50, at most 1000" },
+  { name: "pageToken", in: "query", required: false, schema: { type: "string" }, description: "The previous page's nextPageToken" },
+];
+
 export function geminiOpenApi(): OpenApiPart {
   return {
     schemas: {
@@ -74,6 +101,8 @@ export function geminiOpenApi(): OpenApiPart {
         description: "Google's GenerateContentRequest. Native to Google byte for byte; translated for other providers (docs/gemini.md).",
       },
       CountTokensRequest: json(CountTokensRequest),
+      EmbedContentRequest: json(EmbedContentRequest),
+      BatchEmbedContentsRequest: json(BatchEmbedContentsRequest),
       GoogleError: json(GoogleError),
     },
     paths: {
@@ -95,15 +124,20 @@ export function geminiOpenApi(): OpenApiPart {
           },
         },
       },
+      "/v1beta/models/{model}:embedContent": embed("EmbedContentRequest", "`{embedding: {values}}`"),
+      "/v1beta/models/{model}:batchEmbedContents": embed("BatchEmbedContentsRequest", "`{embeddings: [{values}]}`, in request order"),
       "/v1beta/models": {
         get: {
           security: keys,
+          parameters: page,
           responses: {
             "200": {
-              description: '`{models: [{name: "models/<id>", displayName, inputTokenLimit, outputTokenLimit, supportedGenerationMethods}]}`',
+              description:
+                '`{models: [{name: "models/<id>", displayName, description, inputTokenLimit, outputTokenLimit, supportedGenerationMethods, thinking?}], nextPageToken?}`; also GET /v1/models for a key sent as x-goog-api-key or ?key=',
               headers: rateLimitHeaders,
             },
             ...errors([
+              ["400", "A pageSize or pageToken this list did not give out"],
               ["401", "Invalid API key"],
               ["429", "Rate limited"],
             ]),

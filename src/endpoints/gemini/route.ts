@@ -11,19 +11,17 @@ import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
 import type { Endpoint, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import type { ChatRequest } from "../../core/chat-request.js";
-import { GatewayError, invalidRequest } from "../../core/errors.js";
-import { modelMissing } from "../../catalog/model-hint.js";
+import { invalidRequest } from "../../core/errors.js";
 import { MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import type { Completion } from "../../plugin/contract.js";
-import { googleEnvelope } from "./errors.js";
+import { GEMINI_ROUTES } from "./common.js";
 import { nativeAnswer, type NativeAnswer } from "./native.js";
 import { geminiPath } from "./path.js";
 import { narrowGemini } from "./narrow.js";
 import { renderAnswer, type AnswerHead } from "./render.js";
 import { GenerateContentRequest } from "./schema.js";
 import { streamGemini } from "./stream-stage.js";
-import { inGeminiTerms } from "./terms.js";
 import { toChatRequest, type Problem } from "./translate.js";
 
 /** A native answer as Google sent it, or a translated one in chat's form. */
@@ -48,13 +46,12 @@ const headOf = (job: Job<ChatRequest>): AnswerHead => ({ modelVersion: job.route
 
 export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini", {
   ...CHAT_UPSTREAM,
-  name: "gemini",
+  ...GEMINI_ROUTES,
   path: "/v1beta/models/{model}:generateContent",
-  vendor: "google",
-  missing: (gw, requested, byokKey) => withAliasHint(modelMissing(gw.catalog, requested, byokKey), requested),
   parse(_gw, raw, _key, ex) {
     const at = geminiPath(ex.url);
-    if (!at || at.method === "countTokens") throw invalidRequest("model: Required (the path is /v1beta/models/{model}:generateContent)");
+    if (!at || (at.method !== "generateContent" && at.method !== "streamGenerateContent"))
+      throw invalidRequest("model: Required (the path is /v1beta/models/{model}:generateContent)");
     const json = parseJsonBody(raw);
     checkContentCount(json);
     const req = validate(GenerateContentRequest, json);
@@ -91,16 +88,7 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
     const ctx = contextOf(job.body);
     return streamGemini(gw, ex, job, { raw: ctx.raw, candidates: ctx.candidates, head: headOf(job) });
   },
-  errorEnvelope: googleEnvelope,
-  inOwnTerms: inGeminiTerms,
 });
-
-/** A bare name no catalog model has (what Gemini clients send): the 404 says how to send it to another model. */
-function withAliasHint(err: GatewayError, requested: string): GatewayError {
-  if (requested.includes("/") || err.code !== "model_not_found") return err;
-  const hint = ` To serve it with another model, add a config alias (aliases: {"${requested}": vendor/model}, or a glob such as "gemini-*").`;
-  return new GatewayError(err.status, err.type, err.code, err.message + hint, { param: err.param, headers: err.headers });
-}
 
 /** Contents and their parts, counted before zod runs (the bound core/validate.ts puts on chat's messages). */
 function checkContentCount(json: unknown): void {

@@ -20,6 +20,9 @@ const FIELDS: Record<string, string> = {
   frequency_penalty: "generationConfig.frequencyPenalty",
   n: "generationConfig.candidateCount",
   model: "model",
+  // Embeddings (embed.ts): the pipeline's fields, as Google's embed requests name them.
+  dimensions: "outputDimensionality",
+  input: "requests",
 };
 
 /** A chat field to the Gemini field it came from; a Gemini path (`tools.0.googleSearch`) stays. */

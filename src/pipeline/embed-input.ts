@@ -3,11 +3,13 @@
  * upper bound on its tokens for the hold, a count for providers that report none, and the
  * route narrowed to the endpoints that can serve every field (docs/embeddings.md).
  */
-import type { Route } from "../../catalog/catalog.js";
-import type { EmbeddingsRequest } from "./schema.js";
-import { GatewayError } from "../../core/errors.js";
-import { unsupported, type EmbeddingsCall } from "../../plugin/contract.js";
-import { countTextTokens } from "../../billing/tokens.js";
+import type { Route } from "../catalog/catalog.js";
+import { GatewayError } from "../core/errors.js";
+import { unsupported, type EmbeddingsCall } from "../plugin/contract.js";
+import { countTextTokens } from "../billing/tokens.js";
+
+/** OpenAI's limit: an input array holds 1 to 2048 items (Google's batchEmbedContents takes as many requests here). */
+export const MAX_EMBEDDING_INPUTS = 2048;
 
 /** Upstream calls one request may fan out to (Bedrock Titan embeds one text per call). */
 const MAX_UPSTREAM_CALLS = 256;
@@ -15,13 +17,6 @@ const MAX_UPSTREAM_CALLS = 256;
 const PER_INPUT_OVERHEAD = 16;
 
 export type Inputs = string[] | number[][];
-
-/** `input` as a list: a string or one token array is a batch of one. */
-export function inputsOf(input: EmbeddingsRequest["input"]): Inputs {
-  if (typeof input === "string") return [input];
-  if (input.length > 0 && typeof input[0] === "number") return [input as number[]];
-  return input as Inputs;
-}
 
 const isTokens = (inputs: Inputs): inputs is number[][] => Array.isArray(inputs[0]);
 

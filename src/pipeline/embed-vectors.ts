@@ -4,7 +4,7 @@
  * for: numbers (as the provider sent them), or base64 of the little-endian float32 bytes,
  * which is what the official `openai` client decodes (it asks for base64 by default).
  */
-import { InvalidAnswer } from "../../plugin/failure.js";
+import { InvalidAnswer } from "../plugin/failure.js";
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
