@@ -2,6 +2,7 @@
 import { openPostgresStore } from "../../src/store/pg/index.js";
 import { createTestDatabase } from "../helpers/services.js";
 import { alertStoreCases } from "./alerts.cases.js";
+import { modelPriceStoreCases } from "./model-prices.cases.js";
 import { storeCases, type StoreHarness } from "./store.cases.js";
 
 const make = async (): Promise<StoreHarness> => {
@@ -11,3 +12,4 @@ const make = async (): Promise<StoreHarness> => {
 
 storeCases(make);
 alertStoreCases(make);
+modelPriceStoreCases(make);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { openSqliteStore } from "../../src/store/sqlite/index.js";
 import { tempDir } from "../helpers/cli.js";
 import { alertStoreCases } from "./alerts.cases.js";
+import { modelPriceStoreCases } from "./model-prices.cases.js";
 import { storeCases, type StoreHarness } from "./store.cases.js";
 
 const make = async (): Promise<StoreHarness> => {
@@ -14,3 +15,4 @@ const make = async (): Promise<StoreHarness> => {
 
 storeCases(make);
 alertStoreCases(make);
+modelPriceStoreCases(make);
