@@ -41,7 +41,7 @@ const auth = (ctx: Pick<CallContext, "apiKey">): Record<string, string> => ({
 
 export default defineProvider({
   name: "anthropic",
-  describe: { displayName: "Anthropic", byok: true, catalog: { modelsDev: "anthropic" }, options: ["maxTokens"] },
+  describe: { displayName: "Anthropic", byok: true, catalog: { litellm: ["anthropic"], modelsDev: "anthropic" }, options: ["maxTokens"] },
   features: ANTHROPIC_FEATURES,
   defaults: { baseUrl: "https://api.anthropic.com", apiKeyEnv: "ANTHROPIC_API_KEY" },
   chat: {

@@ -28,7 +28,7 @@ export default defineProvider({
   describe: {
     displayName: "Google Gemini",
     byok: true,
-    catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
+    catalog: { litellm: ["gemini"], modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
     options: ["apiVersion"],
   },
   // What request.ts translates. Not "image_urls": fileData takes only Files API URIs and the

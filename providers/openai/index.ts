@@ -8,7 +8,12 @@ import { OPENAI_DIALECT, openaiCompatible } from "../openai-compatible/index.js"
 
 const base = openaiCompatible({
   name: "openai",
-  describe: { displayName: "OpenAI", byok: true, openaiModels: true, catalog: { modelsDev: "openai", genaiPrices: "openai", embeddings: true } },
+  describe: {
+    displayName: "OpenAI",
+    byok: true,
+    openaiModels: true,
+    catalog: { litellm: ["openai"], modelsDev: "openai", genaiPrices: "openai", embeddings: true },
+  },
   baseUrl: "https://api.openai.com/v1",
   apiKeyEnv: "OPENAI_API_KEY",
   dialect: { ...OPENAI_DIALECT, outputLimit: "max_completion_tokens" },

@@ -11,8 +11,8 @@ import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
 import type { Endpoint, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import type { ChatRequest } from "../../core/chat-request.js";
-import { GatewayError, invalidRequest } from "../../core/errors.js";
-import { modelMissing } from "../../catalog/model-hint.js";
+import { invalidRequest } from "../../core/errors.js";
+import { modelMissing, withAliasHint } from "../../catalog/model-hint.js";
 import { MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import type { Completion } from "../../plugin/contract.js";
@@ -51,7 +51,7 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
   name: "gemini",
   path: "/v1beta/models/{model}:generateContent",
   vendor: "google",
-  missing: (gw, requested, byokKey) => withAliasHint(modelMissing(gw.catalog, requested, byokKey), requested),
+  missing: (gw, requested, byokKey, vendor) => withAliasHint(modelMissing(gw.catalog, requested, byokKey, vendor), requested),
   parse(_gw, raw, _key, ex) {
     const at = geminiPath(ex.url);
     if (!at || at.method === "countTokens") throw invalidRequest("model: Required (the path is /v1beta/models/{model}:generateContent)");
@@ -94,13 +94,6 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
   errorEnvelope: googleEnvelope,
   inOwnTerms: inGeminiTerms,
 });
-
-/** A bare name no catalog model has (what Gemini clients send): the 404 says how to send it to another model. */
-function withAliasHint(err: GatewayError, requested: string): GatewayError {
-  if (requested.includes("/") || err.code !== "model_not_found") return err;
-  const hint = ` To serve it with another model, add a config alias (aliases: {"${requested}": vendor/model}, or a glob such as "gemini-*").`;
-  return new GatewayError(err.status, err.type, err.code, err.message + hint, { param: err.param, headers: err.headers });
-}
 
 /** Contents and their parts, counted before zod runs (the bound core/validate.ts puts on chat's messages). */
 function checkContentCount(json: unknown): void {
