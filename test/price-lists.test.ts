@@ -74,8 +74,8 @@ type Listed = {
 const listed = async () => new Map(((await run("--json", "models", "list")).json as Listed[]).map((r) => [r.id, r]));
 
 describe.each([
-  { format: "litellm", file: LITELLM, entries: 16, prices: 10 },
-  { format: "models.dev", file: MODELS_DEV, entries: 9, prices: 7 },
+  { format: "litellm", file: LITELLM, entries: 17, prices: 11 },
+  { format: "models.dev", file: MODELS_DEV, entries: 10, prices: 8 },
 ])("models sync --prices with $format's list", ({ format, file, entries, prices }) => {
   test("prices the models the providers list, adds the ones they serve unlisted, reports counts, and the server bills at the list's price", async () => {
     // Each format from the same start: nothing priced by a list yet.
@@ -240,7 +240,7 @@ describe("--prices <url>", () => {
   test("reads the list from a URL; the query (a token, say) is never shown or recorded", async () => {
     const res = await run("--json", "models", "sync", "--prices", `${base}/model_prices_and_context_window.json?token=s3cr3t-list-token`);
     expect(res.exitCode, res.stderr).toBe(0);
-    expect(res.json.prices).toMatchObject({ source: `${base}/model_prices_and_context_window.json`, format: "litellm", entries: 16 });
+    expect(res.json.prices).toMatchObject({ source: `${base}/model_prices_and_context_window.json`, format: "litellm", entries: 17 });
     expect(seen.at(-1)).toBe("/model_prices_and_context_window.json?token=s3cr3t-list-token");
     expect(JSON.stringify(await run("--json", "audit"))).not.toContain("s3cr3t-list-token");
     expect(JSON.stringify(await gw.store.modelPrices())).not.toContain("s3cr3t-list-token");
