@@ -29,7 +29,7 @@ function openai(req: Recorded): Reply {
     return { json: { object: "list", data: ["gpt-5.5", "gpt-4o-mini"].map((id) => ({ id, object: "model", created: 1, owned_by: "system" })) } };
   return completion("ok", { prompt_tokens: 1000, completion_tokens: 50 });
 }
-function anthropic(req: Recorded): Reply {
+function anthropic(): Reply {
   const data = ["claude-opus-5-5", "claude-sonnet-4-5-20250929"].map((id) => ({ type: "model", id, display_name: id, created_at: "2026-01-01T00:00:00Z" }));
   return { json: { data, has_more: false, first_id: data[0]!.id, last_id: data[1]!.id } };
 }

@@ -11,7 +11,7 @@ import { litellmPrices } from "./price-litellm.js";
 import { modelsDevPrices } from "./price-models-dev.js";
 import { isObject, type ListedPrice } from "./price-units.js";
 
-export type PriceListFormat = "litellm" | "models.dev";
+type PriceListFormat = "litellm" | "models.dev";
 
 export interface PriceList {
   format: PriceListFormat;

@@ -26,7 +26,7 @@ export const pricingView = (p: PriceInput) => ({
 });
 
 /** The catalog model `id` names, else a 404 with the nearest ids (a bare `gpt-5.5` suggests `openai/gpt-5.5`). */
-export function catalogModel(catalog: CatalogModel[], id: string): CatalogModel {
+function catalogModel(catalog: CatalogModel[], id: string): CatalogModel {
   const found = catalog.find((m) => m.id === id);
   if (found) return found;
   const ids = catalog.map((m) => m.id);

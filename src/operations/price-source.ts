@@ -6,7 +6,7 @@
  */
 import { readFile, stat } from "node:fs/promises";
 
-export const MAX_PRICE_LIST_BYTES = 32 * 1024 * 1024;
+const MAX_PRICE_LIST_BYTES = 32 * 1024 * 1024;
 const DEFAULT_TIMEOUT_MS = 30_000;
 
 /** A URL as it may be shown: no user, password, query or fragment. */

@@ -28,7 +28,7 @@ export type { InflightRow } from "./journal.js";
 export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
 export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageFilter, UsageRow } from "./ledger.js";
 export type {} from "./money.js";
-export type { ModelPrice, PriceOrigin } from "./model-prices.js";
+export type { ModelPrice } from "./model-prices.js";
 export type { StoredResponse } from "./responses.js";
 export type { UsageGroup, UsageGrouping, UsageRange } from "./usage-groups.js";
 export type {} from "./watch.js";
