@@ -11,7 +11,7 @@
  * (`gemini/gemini-2.5-pro`), dropped for the catalog id. `sample_spec` documents the fields.
  */
 import { NOT_CHAT_NAME } from "./model-kind.js";
-import { isObject, listPrice, tokenLimit, type ListedPrice, type ReadPrices } from "./price-units.js";
+import { isObject, listedPrice, type ListedPrice, type ReadPrices } from "./price-units.js";
 
 /** `<field>_above_<N>k_tokens`: a higher price above a prompt size. */
 const TIER = /_above_\d+k_tokens$/;
@@ -33,17 +33,14 @@ export function litellmPrices(list: Record<string, unknown>, vendors: Map<string
 }
 
 function priceOf(id: string, e: Record<string, unknown>): ListedPrice | undefined {
-  const prompt = listPrice(e.input_cost_per_token, 6);
-  const completion = listPrice(e.output_cost_per_token, 6);
-  if (prompt === undefined || completion === undefined || prompt + completion === 0) return undefined;
-  return {
-    id,
-    prompt,
-    completion,
-    cacheRead: listPrice(e.cache_read_input_token_cost, 6) ?? null,
-    cacheWrite: listPrice(e.cache_creation_input_token_cost, 6) ?? null,
-    contextLength: tokenLimit(e.max_input_tokens),
-    maxOutput: tokenLimit(e.max_output_tokens),
+  const raw = {
+    prompt: e.input_cost_per_token,
+    completion: e.output_cost_per_token,
+    cacheRead: e.cache_read_input_token_cost,
+    cacheWrite: e.cache_creation_input_token_cost,
+    context: e.max_input_tokens,
+    output: e.max_output_tokens,
     tiered: Object.keys(e).some((k) => TIER.test(k)),
   };
+  return listedPrice(id, raw, 6);
 }

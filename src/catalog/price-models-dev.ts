@@ -9,7 +9,7 @@
  * A price with `cost.tiers` (or the older `cost.context_over_200k`) is higher above a prompt size.
  */
 import { NOT_CHAT_NAME } from "./model-kind.js";
-import { isObject, listPrice, tokenLimit, type ListedPrice, type ReadPrices } from "./price-units.js";
+import { isObject, listedPrice, type ListedPrice, type ReadPrices } from "./price-units.js";
 
 export function modelsDevPrices(list: Record<string, unknown>, vendors: Map<string, string>): ReadPrices {
   const prices: ListedPrice[] = [];
@@ -37,17 +37,15 @@ const answersText = (m: Record<string, unknown>): boolean => {
 function priceOf(id: string, m: Record<string, unknown>): ListedPrice | undefined {
   const cost = isObject(m.cost) ? m.cost : {};
   const limit = isObject(m.limit) ? m.limit : {};
-  const prompt = listPrice(cost.input, 0);
-  const completion = listPrice(cost.output, 0);
-  if (prompt === undefined || completion === undefined || prompt + completion === 0) return undefined;
-  return {
-    id,
-    prompt,
-    completion,
-    cacheRead: listPrice(cost.cache_read, 0) ?? null,
-    cacheWrite: listPrice(cost.cache_write, 0) ?? null,
-    contextLength: tokenLimit(limit.context),
-    maxOutput: tokenLimit(limit.output),
-    tiered: (Array.isArray(cost.tiers) && cost.tiers.length > 0) || cost.context_over_200k !== undefined,
+  const tiered = (Array.isArray(cost.tiers) && cost.tiers.length > 0) || cost.context_over_200k !== undefined;
+  const raw = {
+    prompt: cost.input,
+    completion: cost.output,
+    cacheRead: cost.cache_read,
+    cacheWrite: cost.cache_write,
+    context: limit.context,
+    output: limit.output,
+    tiered,
   };
+  return listedPrice(id, raw, 0);
 }

@@ -73,7 +73,8 @@ export async function importPrices(store: Store, list: PriceList, base: CatalogM
       report.lower_kept.push({ id: p.id, pricing: pricingView(priceOf(m)), list: pricingView(p) });
       continue;
     }
-    rows.push({ ...p, origin: "file", source: o.source, updatedAt: o.now });
+    const { tiered: _tiered, ...price } = p;
+    rows.push({ ...price, origin: "file", source: o.source, updatedAt: o.now });
     count(report, p, m, o.priced);
   }
   if (rows.length === 0) return report;

@@ -44,7 +44,7 @@ const shellOf = (r: Recorded): string | undefined => names(r.body?.tools).find((
  * choice of flash or pro): a high score, or the last choice, sends the turn to its Pro model,
  * `gemini-3.1-pro-preview`.
  */
-function fill(schema: any): any {
+export function fill(schema: any): any {
   const type = String(schema?.type ?? "object").toLowerCase();
   if (type === "object") return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([k, v]) => [k, fill(v)]));
   if (type === "integer" || type === "number") return 90;

@@ -26,7 +26,7 @@ import { startFakeUpstream, type FakeUpstream } from "../helpers/fake-upstream.j
 import { startGateway, type TestGateway } from "../helpers/gateway.js";
 import { rows } from "../helpers/rows.js";
 import { anthropicFake, FINAL, googleFake, MARK, openaiFake, USAGE } from "./agent-fakes.js";
-import { agentDirs } from "./agent-run.js";
+import { agentDirs, agentEnv } from "./agent-run.js";
 
 const README = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
 const PINNED = JSON.parse(readFileSync(new URL("../agents/clients.json", import.meta.url), "utf8")) as Record<string, string>;
@@ -72,7 +72,7 @@ async function bash(script: string, cwd: string, env: NodeJS.ProcessEnv, timeout
   return execa("bash", ["-e", "-c", script], { cwd, env, extendEnv: false, reject: false, stdin: "ignore", timeout });
 }
 
-/** PATH with the pinned agents first, HOME of its own; what keeps each agent on loopback (not part of the README's steps). */
+/** The pinned agents first on PATH, a HOME of its own (agentEnv); what keeps each agent on loopback, not part of the README's steps. */
 function environment(home: string, agent: Agent): NodeJS.ProcessEnv {
   const loopback: Record<Agent, Record<string, string>> = {
     codex: {},
@@ -86,18 +86,8 @@ function environment(home: string, agent: Agent): NodeJS.ProcessEnv {
     },
     gemini: { CI: "1" },
   };
-  return {
-    PATH: `${AGENT_BIN}:${process.env.PATH}`,
-    HOME: home,
-    TMPDIR: home, // Gemini CLI writes its error reports there
-    XDG_CONFIG_HOME: join(home, ".config"),
-    XDG_DATA_HOME: join(home, ".local/share"),
-    XDG_CACHE_HOME: join(home, ".cache"),
-    XDG_STATE_HOME: join(home, ".local/state"),
-    TERM: "dumb",
-    NO_COLOR: "1",
-    ...loopback[agent],
-  };
+  // TMPDIR: Gemini CLI writes its error reports there.
+  return agentEnv(home, { PATH: `${AGENT_BIN}:${process.env.PATH}`, TMPDIR: home, ...loopback[agent] });
 }
 
 /** USD per 1M tokens (prompt, completion) of the models the README sends each agent to. */
@@ -132,13 +122,19 @@ interface Start {
 
 const PRICES_BLOCK = blocks(NAMES, "sh")[1]!;
 const LITELLM_URL = "https://raw.githubusercontent.com/BerriAI/litellm/main/model_prices_and_context_window.json";
-const withList = (file: string) => PRICES_BLOCK.replaceAll(LITELLM_URL, new URL(file, FIXTURES).pathname);
-const CURRENT: Record<Agent, string[]> = {
-  claude: ["anthropic/claude-opus-5-5", "anthropic/claude-haiku-4-5"],
-  opencode: ["anthropic/claude-sonnet-4-5"],
-  codex: ["openai/gpt-5.5"],
-  gemini: ["google/gemini-3.1-pro-preview-customtools", "google/gemini-3.1-flash-lite", "google/gemini-3.5-flash"],
-};
+
+/** The current catalog: the README's prices block with a list file for its URL, and its shorter aliases. */
+const current = (name: string, file: string): Start => ({
+  name,
+  setup: () => PRICES_BLOCK.replaceAll(LITELLM_URL, new URL(file, FIXTURES).pathname),
+  aliases: (parse(blocks(NAMES, "yaml")[0]!) as { aliases: Record<string, string> }).aliases,
+  models: {
+    claude: ["anthropic/claude-opus-5-5", "anthropic/claude-haiku-4-5"],
+    opencode: ["anthropic/claude-sonnet-4-5"],
+    codex: ["openai/gpt-5.5"],
+    gemini: ["google/gemini-3.1-pro-preview-customtools", "google/gemini-3.1-flash-lite", "google/gemini-3.5-flash"],
+  },
+});
 
 const STARTS: Start[] = [
   {
@@ -151,18 +147,8 @@ const STARTS: Start[] = [
       gemini: ["google/gemini-2.5-pro", "google/gemini-3.1-flash-lite", "google/gemini-3.5-flash"],
     },
   },
-  {
-    name: "the current catalog: models sync --prices with LiteLLM's list, models price, the shorter aliases",
-    setup: () => withList("litellm.model_prices_and_context_window.json"),
-    aliases: (parse(blocks(NAMES, "yaml")[0]!) as { aliases: Record<string, string> }).aliases,
-    models: CURRENT,
-  },
-  {
-    name: "the current catalog: the same with models.dev's api.json",
-    setup: () => withList("models.dev.api.json"),
-    aliases: (parse(blocks(NAMES, "yaml")[0]!) as { aliases: Record<string, string> }).aliases,
-    models: CURRENT,
-  },
+  current("the current catalog: models sync --prices with LiteLLM's list, models price, the shorter aliases", "litellm.model_prices_and_context_window.json"),
+  current("the current catalog: the same with models.dev's api.json", "models.dev.api.json"),
 ];
 
 let fakes: { anthropic: FakeUpstream; openai: FakeUpstream; google: FakeUpstream };
@@ -212,7 +198,8 @@ describe.each(STARTS)("$name", (start) => {
   }, 120_000);
   afterAll(() => gw?.close());
 
-  test.each(Object.keys(AGENTS) as Agent[])("%s does a tool-using task, billed exactly as the README's model", async (agent) => {
+  // Longer than bash's own timeout, so a slow agent is killed by it (and says so) before the next one starts.
+  test.each(Object.keys(AGENTS) as Agent[])("%s does a tool-using task, billed exactly as the README's model", { timeout: 180_000 }, async (agent) => {
     const { home } = agentDirs(`readme-${agent}`);
     const text = AGENTS[agent];
     if (agent === "codex") {

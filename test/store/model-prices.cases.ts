@@ -26,14 +26,8 @@ const price = (id: string, over: Partial<ModelPrice> = {}): ModelPrice => ({
 export function modelPriceStoreCases(make: () => Promise<StoreHarness>): void {
   let h: StoreHarness;
   let store: Store;
-  const others: Store[] = [];
-
-  beforeEach(async () => {
-    h = await make();
-    store = await h.open();
-  });
+  beforeEach(async () => void (store = await (h = await make()).open()));
   afterEach(async () => {
-    for (const s of others.splice(0)) await s.close();
     await store.close().catch(() => undefined);
     await h.drop();
   });
@@ -62,13 +56,16 @@ export function modelPriceStoreCases(make: () => Promise<StoreHarness>): void {
 
     test("another connection is told of a change and reads it", async () => {
       const other = await h.open();
-      others.push(other);
-      let heard = 0;
-      const stop = other.watch(() => heard++);
-      await store.setModelPrices([price("openai/gpt-5.5")]);
-      await expect.poll(() => heard, { timeout: 5_000 }).toBeGreaterThan(0);
-      stop();
-      expect(await other.modelPrices()).toEqual([price("openai/gpt-5.5")]);
+      try {
+        let heard = 0;
+        const stop = other.watch(() => heard++);
+        await store.setModelPrices([price("openai/gpt-5.5")]);
+        await expect.poll(() => heard, { timeout: 5_000 }).toBeGreaterThan(0);
+        stop();
+        expect(await other.modelPrices()).toEqual([price("openai/gpt-5.5")]);
+      } finally {
+        await other.close();
+      }
     });
 
     test("an audited price commits with its record; removing a price that is not there records nothing", async () => {
