@@ -143,6 +143,10 @@ describe("a model its provider lists with no price", () => {
     expect(body.error.code).toBe("model_not_found");
     expect(body.error.message).toContain("'claude-opus-5-5' (anthropic/claude-opus-5-5) is listed by provider anthropic but has no price");
     expect(body.error.message).toContain("gateway models price anthropic/claude-opus-5-5");
+    // GET /v1/models/{id} says the same.
+    const one = await fetch(`${gw.url}/v1/models/openai/gpt-5.5`, { headers: { authorization: `Bearer ${platformKey}` } });
+    expect(one.status).toBe(404);
+    expect((await errorOf(one)).message).toContain("is listed by provider openai but has no price");
     expect(oa.requests.filter((r) => r.method === "POST").length).toBe(posts);
     expect(an.requests.filter((r) => r.method === "POST")).toEqual([]);
   });
@@ -244,6 +248,23 @@ describe("gateway models price", () => {
       expect(oa.requests.filter((r) => r.method === "POST").at(-1)!.body.model).toBe("gpt-5.5");
       const [row] = await rows<{ cost: number }>(second.db, "SELECT cost FROM ledger WHERE model = 'openai/gpt-5.5' ORDER BY id DESC LIMIT 1");
       expect(row).toEqual({ cost: 1000 * 6_000 + 50 * 36_000 });
+      const listed = (await run("--json", "models", "list")).json as Array<{ id: string; pricing: unknown; price_source: string }>;
+      expect(listed.find((r) => r.id === "openai/gpt-5.5")).toMatchObject({ pricing: { prompt: "6", completion: "36" }, price_source: "config" });
+      // A config price over a bundled one brings its own cache prices: none here, so cached tokens bill at its prompt price.
+      const mini = await startGateway(config({ models: [{ id: "openai/gpt-4o-mini", pricing: { prompt: "1", completion: "2" } }] }));
+      try {
+        const k = await mini.createKey();
+        await mini.addCredits("1");
+        const res = await fetch(`${mini.url}/v1/chat/completions`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${k}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: "gpt-4o-mini", messages: [{ role: "user", content: "hi" }] }),
+        });
+        expect(res.status).toBe(200);
+        expect(await rows(mini.db, "SELECT cost FROM ledger")).toEqual([{ cost: 1000 * 1_000 + 50 * 2_000 }]);
+      } finally {
+        await mini.close();
+      }
     } finally {
       await second.close();
     }

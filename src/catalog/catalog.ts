@@ -77,7 +77,7 @@ export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): C
     byId.set(m.id, {
       ...(overlay ? prior : {}),
       ...m,
-      ...(overlay ? { endpoints: prior.endpoints, ...(m.promptPrice === null ? pricesOf(prior) : {}) } : {}),
+      ...(overlay ? { endpoints: prior.endpoints, ...(m.promptPrice === null ? pricesOf(prior) : ownPrices(m)) } : {}),
       contextLength: m.contextLength ?? prior.contextLength,
       maxOutput: m.maxOutput ?? prior.maxOutput,
       ...(capabilities ? { capabilities } : {}),
@@ -86,6 +86,13 @@ export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): C
   // Ordinal order: localeCompare's first call costs ~17 ms of ICU set-up at start.
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+/** A config price comes with its own cache prices (none: the prompt price) and is the config's, whatever priced the model before. */
+const ownPrices = (m: CatalogModel): Partial<CatalogModel> => ({
+  cacheReadPrice: m.cacheReadPrice,
+  cacheWritePrice: m.cacheWritePrice,
+  priceSource: undefined,
+});
 
 /** The price fields of a model, and where they came from. */
 function pricesOf(m: CatalogModel): Partial<CatalogModel> {
