@@ -219,11 +219,11 @@ describe("gateway models sync", () => {
     // Live models the catalog lacks are added with an unknown price; non-chat ones are not.
     const unknown = { owned_by: "openai", pricing: { prompt: null, completion: null }, context_length: null, providers: ["openai"], price_source: null };
     expect(added).toEqual([
-      { id: "openai/ft:gpt-4o-mini-2024-07-18:acme::9xYz1234", ...unknown, unpriced: false },
-      { id: "openai/gpt-4o-mini-2024-07-18", ...unknown, unpriced: false },
+      { id: "openai/ft:gpt-4o-mini-2024-07-18:acme::9xYz1234", ...unknown, unpriced: true },
+      { id: "openai/gpt-4o-mini-2024-07-18", ...unknown, unpriced: true },
     ]);
     // Unpriced, they are not served on the platform key (never billed at $0): listed as such, BYOK only.
-    expect(after.filter((r) => r.unpriced)).toEqual(added.map((r) => ({ ...r, unpriced: true })));
+    expect(after.filter((r) => r.unpriced)).toEqual(added);
     expect(after.length).toBe(before.length + added.length);
     // The config still wins after a sync, and the bundled groq models stay listed.
     expect(byId(after).get("openai/gpt-4o-mini")?.pricing).toEqual({ prompt: "0.2", completion: "0.8" });

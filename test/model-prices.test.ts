@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { stringify } from "yaml";
-import { assertBuilt, gateway, type CliResult } from "./helpers/cli.js";
+import { assertBuilt, gateway, serve, tempDir, type CliResult } from "./helpers/cli.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from "./helpers/fake-upstream.js";
 import { startGateway, type TestGateway } from "./helpers/gateway.js";
 import { completion } from "./helpers/openai-wire.js";
@@ -268,5 +268,24 @@ describe("gateway models price", () => {
     } finally {
       await second.close();
     }
+  });
+});
+
+describe("serve at start", () => {
+  test("says so, one line each, when an endpoint-less models: entry or an alias names no catalog model", async () => {
+    const dir = tempDir();
+    const cfg = config({
+      models: [{ id: "openai/gpt-9", pricing: { prompt: "1", completion: "2" } }],
+      aliases: { "gpt-9": "openai/gpt-9", mini: "openai/gpt-4o-mini" },
+    });
+    writeFileSync(join(dir, "gateway.config.yaml"), stringify(cfg));
+    const s = await serve([], { cwd: dir });
+    s.proc.kill("SIGTERM");
+    const stderr = String((await s.proc).stderr);
+    expect(stderr).toContain(
+      "warning: models: 'openai/gpt-9' has no endpoints and no catalog model has that id (gateway models sync lists what providers serve): requests get 404",
+    );
+    expect(stderr).toContain("warning: aliases.gpt-9: 'openai/gpt-9' is not a model of the catalog (gateway models list --all): requests get 404");
+    expect(stderr).not.toContain("aliases.mini");
   });
 });

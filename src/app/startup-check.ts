@@ -48,7 +48,7 @@ function modelWarnings(gw: Gateway): string[] {
       (m) => `warning: models: '${m.id}' has no endpoints and no catalog model has that id (gateway models sync lists what providers serve): requests get 404`,
     );
   const aliases = Object.entries(gw.config.aliases)
-    .filter(([, target]) => !gw.catalog.model(target))
+    .filter(([, target]) => !gw.catalog.model(target)?.endpoints.length)
     .map(([name, target]) => `warning: aliases.${name}: '${target}' is not a model of the catalog (gateway models list --all): requests get 404`);
   return [...bare, ...aliases];
 }

@@ -39,7 +39,10 @@ function row(m: CatalogModel, providers: string[], unpriced: boolean): ModelRow 
 
 /** What this account can use, then (unless every plugin counts, --all) the unpriced models its platform keys' providers list. */
 function rowsOf(catalog: Catalog, keyFor: (plugin: string) => string | undefined, all: boolean): ModelRow[] {
-  const usable = catalog.list(keyFor).map((m) => row(m, [...new Set(catalog.route(m.id, keyFor)?.endpoints.map((e) => e.provider))], false));
+  // Usable with the account's own key yet refused on the gateway's: still unpriced (a key-less local server's are free).
+  const usable = catalog
+    .list(keyFor)
+    .map((m) => row(m, [...new Set(catalog.route(m.id, keyFor)?.endpoints.map((e) => e.provider))], catalog.unpricedProviders(m.id).length > 0));
   if (all) return usable;
   const listed = new Set(usable.map((r) => r.id));
   const unpriced = catalog.ids().flatMap((id) => {
