@@ -27,6 +27,7 @@ const STORE_TESTS = [
   "test/fallbacks.test.ts",
   "test/gateway-cost.test.ts",
   "test/limits.test.ts",
+  "test/model-prices.test.ts",
   "test/money-exact.test.ts",
   "test/money-hard-cases.test.ts",
   "test/provider-preferences.test.ts",

@@ -3,7 +3,8 @@
  * module-level state: tests build as many isolated gateways as they like.
  */
 import { ByokKeys, loadSecret } from "./access/byok.js";
-import { Catalog, configModel, mergeCatalog } from "./catalog/catalog.js";
+import { Catalog, configModel } from "./catalog/catalog.js";
+import { readServedCatalog } from "./catalog/priced.js";
 import { bundledCatalog } from "./catalog/bundled.js";
 import { redisOf, type Config } from "./config/config.js";
 import { Health } from "./upstream/health.js";
@@ -71,11 +72,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const { config, store } = o;
   const [instances, bundled] = await Promise.all([loadProviders(config, env, o.baseDir ?? process.cwd()), bundledCatalog()]);
   const configModels = config.models.map((m) => configModel(m, Math.floor(now() / 1000)));
-  // The stored catalog (after `models sync`), else the bundled one; config entries on top.
-  const buildCatalog = async () => {
-    const stored = await store.catalog();
-    return new Catalog(mergeCatalog(stored.length ? stored : bundled(now()), configModels), instances);
-  };
+  // The stored catalog (after `models sync`), else the bundled one; stored prices, then config entries on top.
+  const buildCatalog = async () => new Catalog(await readServedCatalog(store, () => bundled(now()), configModels), instances);
   const health = new Health(config.health);
   const auth = createAuthenticator(store);
   const secret = loadSecret(config.database, env);
@@ -147,7 +145,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     byok.invalidate();
     gateway.cacheMemo?.clear(); // its routes were read from what changed
     alerts.invalidate();
-    // A `models sync` from the CLI is live without a restart; a failed read keeps the catalog it had.
+    // A `models sync` or `models price` from the CLI is live without a restart; a failed read keeps the catalog it had.
     buildCatalog().then(
       (c) => void (gateway.catalog = c),
       (err: Error) => log.notice("error", `[gateway] the catalog could not be re-read (kept the one in memory): ${err.message}`),

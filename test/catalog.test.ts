@@ -29,6 +29,8 @@ interface Row {
   pricing: { prompt: string | null; completion: string | null };
   context_length: number | null;
   providers: string[];
+  price_source: string | null;
+  unpriced: boolean;
 }
 
 /** Build dist when a source file is newer than it (`npm test` builds first anyway). */
@@ -215,18 +217,14 @@ describe("gateway models sync", () => {
     const all = json<Row[]>((await gateway("--json", "models", "list", "--all")).stdout);
     const added = all.filter((r) => !before.some((b) => b.id === r.id) && r.pricing.prompt === null);
     // Live models the catalog lacks are added with an unknown price; non-chat ones are not.
+    const unknown = { owned_by: "openai", pricing: { prompt: null, completion: null }, context_length: null, providers: ["openai"], price_source: null };
     expect(added).toEqual([
-      {
-        id: "openai/ft:gpt-4o-mini-2024-07-18:acme::9xYz1234",
-        owned_by: "openai",
-        pricing: { prompt: null, completion: null },
-        context_length: null,
-        providers: ["openai"],
-      },
-      { id: "openai/gpt-4o-mini-2024-07-18", owned_by: "openai", pricing: { prompt: null, completion: null }, context_length: null, providers: ["openai"] },
+      { id: "openai/ft:gpt-4o-mini-2024-07-18:acme::9xYz1234", ...unknown, unpriced: true },
+      { id: "openai/gpt-4o-mini-2024-07-18", ...unknown, unpriced: true },
     ]);
-    // Unpriced, they are not served on the platform key (never billed at $0): BYOK or local only.
-    expect(after.length).toBe(before.length);
+    // Unpriced, they are not served on the platform key (never billed at $0): listed as such, BYOK only.
+    expect(after.filter((r) => r.unpriced)).toEqual(added);
+    expect(after.length).toBe(before.length + added.length);
     // The config still wins after a sync, and the bundled groq models stay listed.
     expect(byId(after).get("openai/gpt-4o-mini")?.pricing).toEqual({ prompt: "0.2", completion: "0.8" });
     expect(after.some((r) => r.owned_by === "groq")).toBe(true);

@@ -44,7 +44,7 @@ export default defineProvider({
   describe: {
     displayName: "Anthropic",
     byok: true,
-    catalog: { modelsDev: "anthropic" },
+    catalog: { litellm: ["anthropic"], modelsDev: "anthropic" },
     options: ["maxTokens"],
     // Web search $10 per 1,000 searches (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-search-tool);
     // web fetch has no charge beyond its tokens (https://platform.claude.com/docs/en/agents-and-tools/tool-use/web-fetch-tool).

@@ -60,7 +60,7 @@ const base = openaiCompatible({
     displayName: "Azure OpenAI",
     byok: true,
     openaiModels: true,
-    catalog: { modelsDev: "azure", genaiPrices: "azure", embeddings: true },
+    catalog: { priceListIds: false, litellm: ["azure"], modelsDev: "azure", genaiPrices: "azure", embeddings: true },
     options: ["apiVersion"],
   },
   baseUrl: "https://YOUR-RESOURCE.openai.azure.com/openai",

@@ -47,7 +47,7 @@ export default defineProvider({
     displayName: "Amazon Bedrock",
     byok: true,
     keyTemplate: "${AWS_ACCESS_KEY_ID}:${AWS_SECRET_ACCESS_KEY}",
-    catalog: { modelsDev: "amazon-bedrock", genaiPrices: "aws" },
+    catalog: { priceListIds: false, litellm: ["bedrock", "bedrock_converse"], modelsDev: "amazon-bedrock", genaiPrices: "aws" },
     options: ["region", "controlUrl", "maxTokens"],
   },
   // https image URLs are not here: Converse takes image bytes or s3:// only, and the gateway does not download.

@@ -12,7 +12,7 @@ import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 export default openaiCompatible({
   name: "cerebras",
-  describe: { displayName: "Cerebras", catalog: { genaiPrices: "cerebras" } },
+  describe: { displayName: "Cerebras", catalog: { litellm: ["cerebras"], genaiPrices: "cerebras" } },
   baseUrl: "https://api.cerebras.ai/v1",
   apiKeyEnv: "CEREBRAS_API_KEY",
   features: ["tools", "json_object", "json_schema"],

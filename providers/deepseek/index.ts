@@ -14,7 +14,7 @@ import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 export default openaiCompatible({
   name: "deepseek",
-  describe: { displayName: "DeepSeek", byok: true, catalog: { modelsDev: "deepseek", genaiPrices: "deepseek" } },
+  describe: { displayName: "DeepSeek", byok: true, catalog: { litellm: ["deepseek"], modelsDev: "deepseek", genaiPrices: "deepseek" } },
   baseUrl: "https://api.deepseek.com",
   apiKeyEnv: "DEEPSEEK_API_KEY",
   features: ["tools", "tool_choice", "json_object", "logprobs"],

@@ -14,7 +14,12 @@ import { openaiCompatible, PLAIN_DIALECT } from "../openai-compatible/index.js";
 
 export default openaiCompatible({
   name: "fireworks",
-  describe: { displayName: "Fireworks AI", byok: true, catalog: { modelsDev: "fireworks-ai", genaiPrices: "fireworks" }, options: ["maxTokens"] },
+  describe: {
+    displayName: "Fireworks AI",
+    byok: true,
+    catalog: { litellm: ["fireworks_ai"], modelsDev: "fireworks-ai", genaiPrices: "fireworks" },
+    options: ["maxTokens"],
+  },
   baseUrl: "https://api.fireworks.ai/inference/v1",
   apiKeyEnv: "FIREWORKS_API_KEY",
   features: ["tools", "tool_choice", "json_object", "json_schema", "images", "image_urls", "reasoning_effort"],

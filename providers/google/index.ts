@@ -28,7 +28,7 @@ export default defineProvider({
   describe: {
     displayName: "Google Gemini",
     byok: true,
-    catalog: { modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
+    catalog: { litellm: ["gemini"], modelsDev: "google", genaiPrices: "google", genaiPricesOnly: /^(gemini|gemma)/, embeddings: true },
     options: ["apiVersion"],
     // Grounding with Google Search: Gemini 3 bills $14 per 1,000 search queries, earlier models $35 per
     // 1,000 grounded prompts (https://ai.google.dev/gemini-api/docs/pricing); URL context bills tokens only.

@@ -45,7 +45,7 @@ function groqModels(json: unknown) {
 
 const base = openaiCompatible({
   name: "groq",
-  describe: { displayName: "Groq", byok: true, catalog: { modelsDev: "groq", genaiPrices: "groq" } },
+  describe: { displayName: "Groq", byok: true, catalog: { litellm: ["groq"], modelsDev: "groq", genaiPrices: "groq" } },
   baseUrl: "https://api.groq.com/openai/v1",
   apiKeyEnv: "GROQ_API_KEY",
   features: ["tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls", "reasoning_effort", "service_tier"],

@@ -6,7 +6,7 @@ import { fromMistral, mistralModels, toMistral } from "./wire.js";
 
 const base = openaiCompatible({
   name: "mistral",
-  describe: { displayName: "Mistral", byok: true, catalog: { modelsDev: "mistral", genaiPrices: "mistral", embeddings: true } },
+  describe: { displayName: "Mistral", byok: true, catalog: { litellm: ["mistral"], modelsDev: "mistral", genaiPrices: "mistral", embeddings: true } },
   baseUrl: "https://api.mistral.ai/v1",
   apiKeyEnv: "MISTRAL_API_KEY",
   // ChatCompletionRequest (https://docs.mistral.ai/api/#tag/chat): no logprobs, logit_bias,

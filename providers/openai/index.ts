@@ -12,7 +12,7 @@ const base = openaiCompatible({
     displayName: "OpenAI",
     byok: true,
     openaiModels: true,
-    catalog: { modelsDev: "openai", genaiPrices: "openai", embeddings: true },
+    catalog: { litellm: ["openai"], modelsDev: "openai", genaiPrices: "openai", embeddings: true },
     // Tool calls (https://platform.openai.com/docs/pricing#built-in-tools): web search $10 per 1,000 calls,
     // $25 on the non-reasoning gpt-4o / gpt-4.1 models; file search $2.50 per 1,000 calls.
     toolCallPrices: (model) => ({ web_search: /^gpt-4(o|\.1)/.test(model) ? "25" : "10", file_search: "2.5" }),

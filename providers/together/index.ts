@@ -32,7 +32,7 @@ function togetherModels(json: unknown) {
 
 const base = openaiCompatible({
   name: "together",
-  describe: { displayName: "Together AI", byok: true, catalog: { modelsDev: "togetherai", genaiPrices: "together" } },
+  describe: { displayName: "Together AI", byok: true, catalog: { litellm: ["together_ai"], modelsDev: "togetherai", genaiPrices: "together" } },
   baseUrl: "https://api.together.xyz/v1",
   apiKeyEnv: "TOGETHER_API_KEY",
   features: ["tools", "tool_choice", "json_object", "json_schema", "images", "image_urls", "logit_bias"],

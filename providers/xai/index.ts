@@ -36,7 +36,7 @@ function toXai(body: Record<string, unknown>): Record<string, unknown> {
 
 export default openaiCompatible({
   name: "xai",
-  describe: { displayName: "xAI", byok: true, catalog: { modelsDev: "xai", genaiPrices: "x-ai" } },
+  describe: { displayName: "xAI", byok: true, catalog: { litellm: ["xai"], modelsDev: "xai", genaiPrices: "x-ai" } },
   baseUrl: "https://api.x.ai/v1",
   apiKeyEnv: "XAI_API_KEY",
   features: ["tools", "tool_choice", "parallel_tool_calls", "json_object", "json_schema", "images", "image_urls", "logprobs", "logit_bias", "reasoning_effort"],

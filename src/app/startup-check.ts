@@ -34,7 +34,23 @@ export function startupWarnings(gw: Gateway, env: NodeJS.ProcessEnv = process.en
         "(run gateway init, or export OPENAI_API_KEY, ANTHROPIC_API_KEY, ... and restart); accounts' own keys (gateway byok set) still work",
     );
   }
-  return [...lines, ...fallbackWarnings(gw)];
+  return [...lines, ...fallbackWarnings(gw), ...modelWarnings(gw)];
+}
+
+/**
+ * A config `models:` entry without endpoints names a catalog model to change; an alias names the
+ * model it sends to. Either naming no catalog model answers 404 (docs/cli.md, "The config file").
+ */
+function modelWarnings(gw: Gateway): string[] {
+  const bare = gw.config.models
+    .filter((m) => !m.endpoints && !gw.catalog.model(m.id)?.endpoints.length)
+    .map(
+      (m) => `warning: models: '${m.id}' has no endpoints and no catalog model has that id (gateway models sync lists what providers serve): requests get 404`,
+    );
+  const aliases = Object.entries(gw.config.aliases)
+    .filter(([, target]) => !gw.catalog.model(target)?.endpoints.length)
+    .map(([name, target]) => `warning: aliases.${name}: '${target}' is not a model of the catalog (gateway models list --all): requests get 404`);
+  return [...bare, ...aliases];
 }
 
 /** A `fallbacks` entry naming a model the catalog does not know: requests would skip it (docs/routing.md). */

@@ -35,7 +35,8 @@ export function configModel(route: ModelRoute, created: number): CatalogModel {
     ...(route.pricing?.tool_calls ? { toolCallPrices: toolCallPrices(route.pricing.tool_calls) } : {}),
     contextLength: route.context_length ?? null,
     maxOutput: route.max_output ?? null,
-    endpoints: route.endpoints.map(configEndpoint),
+    // No endpoints: the entry changes the catalog model of that id (mergeCatalog keeps its endpoints).
+    endpoints: route.endpoints?.map(configEndpoint) ?? [],
     order: route.order,
     ...(route.provider ? { provider: route.provider } : {}),
     ...(route.capabilities || route.kind ? { capabilities: { ...route.capabilities, ...kindCapabilities(route.kind) } } : {}),
@@ -44,7 +45,7 @@ export function configModel(route: ModelRoute, created: number): CatalogModel {
   };
 }
 
-function configEndpoint(e: ModelRoute["endpoints"][number]): Endpoint {
+function configEndpoint(e: NonNullable<ModelRoute["endpoints"]>[number]): Endpoint {
   if (!e.pricing) return { provider: e.provider, model: e.model };
   const p = e.pricing;
   const pricing: EndpointPrices = { prompt: usdToNano(p.prompt), completion: usdToNano(p.completion) };
@@ -65,7 +66,11 @@ function kindCapabilities(kind: ModelRoute["kind"]): ModelCapabilities {
   return kind === "chat" ? { chat: true, embeddings: false } : {};
 }
 
-/** Config entries win over catalog entries of the same id. */
+/**
+ * Config entries win over catalog entries of the same id. An entry without endpoints changes the
+ * catalog model it names (its endpoints, and its prices unless it gives `pricing`, are kept), so
+ * a synced model gets a price in config by id alone (docs/cli.md, "The config file").
+ */
 export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): CatalogModel[] {
   const byId = new Map(base.map((m) => [m.id, m]));
   for (const m of overrides) {
@@ -75,8 +80,11 @@ export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): C
       continue;
     }
     const capabilities = prior.capabilities || m.capabilities ? { ...prior.capabilities, ...m.capabilities } : undefined;
+    const overlay = m.endpoints.length === 0;
     byId.set(m.id, {
+      ...(overlay ? prior : {}),
       ...m,
+      ...(overlay ? { endpoints: prior.endpoints, ...(m.promptPrice === null ? pricesOf(prior) : ownPrices(m)) } : {}),
       contextLength: m.contextLength ?? prior.contextLength,
       maxOutput: m.maxOutput ?? prior.maxOutput,
       ...(capabilities ? { capabilities } : {}),
@@ -85,6 +93,25 @@ export function mergeCatalog(base: CatalogModel[], overrides: CatalogModel[]): C
   // Ordinal order: localeCompare's first call costs ~17 ms of ICU set-up at start.
   return [...byId.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
+
+/** A config price comes with its own cache prices (none: the prompt price) and is the config's, whatever priced the model before. */
+const ownPrices = (m: CatalogModel): Partial<CatalogModel> => ({
+  cacheReadPrice: m.cacheReadPrice,
+  cacheWritePrice: m.cacheWritePrice,
+  priceSource: undefined,
+});
+
+/** The price fields of a model, and where they came from. */
+function pricesOf(m: CatalogModel): Partial<CatalogModel> {
+  const { promptPrice, completionPrice, cacheReadPrice, cacheWritePrice, source, priceSource } = m;
+  return { promptPrice, completionPrice, cacheReadPrice, cacheWritePrice, source, priceSource };
+}
+
+/**
+ * A model a provider listed (`models sync`) that nobody priced: never billed at $0 on the
+ * platform key, so served only with an account's own key or by a key-less local server.
+ */
+export const isUnpriced = (m: CatalogModel): boolean => m.source === "live" && (m.promptPrice === null || m.completionPrice === null);
 
 export class Catalog {
   private byId: Map<string, CatalogModel>;
@@ -112,7 +139,7 @@ export class Catalog {
     const model = this.byId.get(id);
     if (!model) return undefined;
     // A live-synced model nobody priced is not billed at 0 on the platform key: BYOK or local only.
-    const unpriced = model.source === "live" && (model.promptPrice === null || model.completionPrice === null);
+    const unpriced = isUnpriced(model);
     const endpoints: RoutedEndpoint[] = [];
     for (const e of model.endpoints) {
       for (const instance of this.instancesFor(e.provider)) {
@@ -163,6 +190,19 @@ export class Catalog {
     if (!model) return [];
     const instances = model.endpoints.flatMap((e) => this.instancesFor(e.provider));
     return [...new Set(instances.filter((i) => i.settings.apiKey === undefined && !isKeyless(i)).map((i) => i.settings.id))];
+  }
+
+  /** Instances with a platform key that list this unpriced model: it would be served there once priced (model-hint.ts, `models list`). */
+  unpricedProviders(id: string): string[] {
+    const model = this.byId.get(id);
+    if (!model || !isUnpriced(model)) return [];
+    const instances = model.endpoints.flatMap((e) => this.instancesFor(e.provider));
+    return [...new Set(instances.filter((i) => i.settings.apiKey !== undefined && !isKeyless(i)).map((i) => i.settings.id))];
+  }
+
+  /** Every catalog id, in order. */
+  ids(): string[] {
+    return [...this.byId.keys()];
   }
 
   list(byokKey: (plugin: string) => string | undefined): CatalogModel[] {

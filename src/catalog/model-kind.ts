@@ -6,6 +6,13 @@
 import { invalidRequest } from "../core/errors.js";
 import type { CatalogModel } from "../store/index.js";
 
+/**
+ * Ids that plainly name a non-chat model (embeddings, rerankers, speech, images, moderation,
+ * realtime, legacy completions). Model lists and price lists rarely say what a model does, so
+ * the name decides (`models sync`, `models sync --prices`).
+ */
+export const NOT_CHAT_NAME = /embed|rerank|whisper|tts|transcribe|dall-e|gpt-image|stable-diffusion|flux|sora|moderation|realtime|davinci|babbage/i;
+
 const servesChat = (m: CatalogModel): boolean => m.capabilities?.chat !== false;
 const servesEmbeddings = (m: CatalogModel): boolean => m.capabilities?.embeddings === true;
 

@@ -71,7 +71,8 @@ export const ModelRoute = z.strictObject({
   order: z.enum(["latency", "fixed"]).optional(),
   /** Provider preferences for every request to this model; a request's own `provider` wins field by field unless `binding` (docs/routing.md). */
   provider: ModelPreferences.optional(),
-  endpoints: z.array(Endpoint).min(1),
+  /** Absent: the entry changes the catalog model of this id (a synced one, say), keeping its endpoints (catalog.ts mergeCatalog). */
+  endpoints: z.array(Endpoint).min(1).optional(),
 });
 export type ModelRoute = z.infer<typeof ModelRoute>;
 

@@ -1,13 +1,20 @@
 /**
- * `gateway models sync`: the bundled catalog plus each configured provider instance's live
- * model list, stored in SQLite; the config's `models:` win on top (at every start).
+ * `gateway models sync [--prices <file|url>]`: the bundled catalog plus every model each
+ * configured provider instance lists, priced or not, stored; then a community price list's
+ * prices, when given (operations/import-prices.ts). Stored prices and the config's `models:`
+ * apply on top at every read (catalog/priced.ts).
  */
 import { configModel, mergeCatalog } from "../catalog/catalog.js";
 import { bundledCatalog } from "../catalog/bundled.js";
+import { NOT_CHAT_NAME } from "../catalog/model-kind.js";
 import type { Config } from "../config/config.js";
 import type { ProviderInstance } from "../plugin/load.js";
 import type { ModelInfo } from "../plugin/contract.js";
 import type { CatalogModel, Store } from "../store/index.js";
+import type { PriceList } from "../catalog/price-list.js";
+import { servedCatalog } from "../catalog/priced.js";
+import type { AuditActor } from "./audit-note.js";
+import { importPrices, type PricesReport } from "./import-prices.js";
 import { bodyJson, Upstream } from "../upstream/upstream.js";
 import { UpstreamFailure } from "../plugin/failure.js";
 
@@ -16,15 +23,11 @@ export interface SyncReport {
   models: number;
   /** One row per instance asked for its list; `models` is how many the upstream listed. */
   providers: Array<{ id: string; ok: boolean; models: number; error?: string }>;
+  /** With `--prices`: what the price list did (operations/import-prices.ts). */
+  prices?: PricesReport;
 }
 
 const LIST_TIMEOUT_MS = 30_000;
-
-/**
- * Ids that plainly name a non-chat model (embeddings, rerankers, speech, images, moderation,
- * realtime, legacy completions). List endpoints rarely say what a model does, so the name decides.
- */
-const NOT_CHAT = /embed|rerank|whisper|tts|transcribe|dall-e|gpt-image|stable-diffusion|flux|sora|moderation|realtime|davinci|babbage/i;
 
 /** Plugins with a bundled catalog keep their plugin name as vendor (ids match it); others use the instance id (`ollama/llama3.1`). */
 const vendorOf = (instance: ProviderInstance): string => (instance.plugin.describe?.catalog ? instance.plugin.name : instance.settings.id);
@@ -33,11 +36,10 @@ const vendorOf = (instance: ProviderInstance): string => (instance.plugin.descri
 const listable = (i: ProviderInstance): boolean => i.plugin.models !== undefined && (i.settings.apiKey !== undefined || i.plugin.describe?.keyless === true);
 
 /**
- * A live model the bundled catalog lacks gets an unknown price (null), never a guessed one.
- * Decision: it is listed with `pricing: null` and routed where billing is not at stake (an
- * account's BYOK key, a key-less local server); to serve it on a platform key the operator
- * gives it a price in `models:`. (The core still bills null as 0 on platform keys: proposed
- * change in catalog/catalog.ts `route`.)
+ * A live model the bundled catalog lacks gets an unknown price (null), never a guessed one: it
+ * is listed with `pricing: null` and routed where billing is not at stake (an account's BYOK
+ * key, a key-less local server); on a platform key it is refused with a 404 that says how to
+ * price it (catalog/model-hint.ts): `models price`, config `models:` pricing, or `--prices`.
  */
 function liveModel(vendor: string, instance: ProviderInstance, m: ModelInfo, created: number): CatalogModel {
   return {
@@ -71,10 +73,31 @@ async function listLive(instance: ProviderInstance, upstream: Upstream): Promise
   return plugin.models!.response(await bodyJson(res));
 }
 
-export async function syncModels(config: Config, store: Store, instances: Map<string, ProviderInstance>, now = Date.now()): Promise<SyncReport> {
+/** `--prices`: a price list read and parsed by the caller, imported after the sync (operations/import-prices.ts). */
+export interface SyncOptions {
+  now?: number;
+  prices?: { list: PriceList; source: string; allowLower: boolean; by: AuditActor };
+}
+
+export async function syncModels(config: Config, store: Store, instances: Map<string, ProviderInstance>, o: SyncOptions = {}): Promise<SyncReport> {
+  const now = o.now ?? Date.now();
   const created = Math.floor(now / 1000);
   const bundled = (await bundledCatalog())(now);
-  const known = new Set(bundled.map((m) => m.id));
+  const { live, providers } = await listAll(config, instances, new Set(bundled.map((m) => m.id)), created);
+  // Config entries are not stored: they apply at every start, so removing one takes effect.
+  const stored = mergeCatalog(bundled, live);
+  await store.replaceCatalog(stored);
+  const configModels = config.models.map((m) => configModel(m, created));
+  const priced = async () => new Set([...config.models.filter((m) => m.pricing).map((m) => m.id), ...(await operatorPriced(store))]);
+  const prices = o.prices && (await importPrices(store, o.prices.list, stored, { ...o.prices, priced: await priced(), now }));
+  const served = servedCatalog(stored, await store.modelPrices(), configModels);
+  return { models: served.length, providers, ...(prices && { prices }) };
+}
+
+const operatorPriced = async (store: Store) => (await store.modelPrices()).filter((p) => p.origin === "operator").map((p) => p.id);
+
+/** Each listable instance's live models the bundled catalog lacks (`known`), and a report row per instance. */
+async function listAll(config: Config, instances: Map<string, ProviderInstance>, known: Set<string>, created: number) {
   const live = new Map<string, CatalogModel>();
   const upstream = new Upstream(config.server.timeouts, config.server.upstream);
   const asked = [...instances.values()].filter(listable);
@@ -90,19 +113,12 @@ export async function syncModels(config: Config, store: Store, instances: Map<st
     const vendor = vendorOf(instance);
     for (const m of result.value) {
       const id = `${vendor}/${m.id}`;
-      if (known.has(id) || NOT_CHAT.test(m.id)) continue;
+      if (known.has(id) || NOT_CHAT_NAME.test(m.id)) continue;
       const prior = live.get(id);
       if (prior) prior.endpoints.push({ provider: instance.settings.id, model: m.id });
       else live.set(id, liveModel(vendor, instance, m, created));
     }
     return { id: instance.settings.id, ok: true, models: result.value.length };
   });
-  // Config entries are not stored: they apply at every start, so removing one takes effect.
-  const stored = mergeCatalog(bundled, [...live.values()]);
-  await store.replaceCatalog(stored);
-  const served = mergeCatalog(
-    stored,
-    config.models.map((m) => configModel(m, created)),
-  );
-  return { models: served.length, providers };
+  return { live: [...live.values()], providers };
 }

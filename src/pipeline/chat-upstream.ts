@@ -21,7 +21,7 @@ type ChatStages = Pick<Endpoint<ChatRequest, Completion>, "route" | "hold" | "ad
 
 export const CHAT_UPSTREAM: ChatStages = {
   route: (found, req) => narrowRoute(found, needsOf(req)),
-  missing: (gw, requested, byokKey) => modelMissing(gw.catalog, requested, byokKey),
+  missing: (gw, requested, byokKey, vendor) => modelMissing(gw.catalog, requested, byokKey, vendor),
   hold: (gw, key, route, req, requestId) => openBill(gw.store, key, route, req, requestId, gw.now()),
   async adapter(gw, job, e, signal) {
     const { plugin, ctx, res } = await sendChat(gw, job, e, signal);

@@ -67,8 +67,8 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   readonly path: string;
   /** The vendor a bare model id means on this route (`anthropic` on /v1/messages); absent: the one vendor that has it. */
   readonly vendor?: string;
-  /** The 404 for a model the catalog cannot route for this account. */
-  missing(gw: Gateway, requested: string, byokKey: ByokKey): GatewayError;
+  /** The 404 for a model (after aliases) the catalog cannot route for this account; `vendor` is the route's own. */
+  missing(gw: Gateway, requested: string, byokKey: ByokKey, vendor?: string): GatewayError;
   /** The usage the provider reported, checked; undefined when it reported none. */
   usage(job: Job<Req>, value: Answer): Usage | undefined;
   /** Usage counted here for an answer without reported usage (settled as `estimated`). */

@@ -21,8 +21,9 @@ export async function routeModels<Req extends Parsed>(gw: Gateway, ex: Exchange,
   const byokKey = (plugin: string) => byok.get(plugin);
   const fields = routingOf(body);
   const routeOne = (model: string): Route => {
-    const found = gw.catalog.find(resolveAlias(gw.config.aliases, model), byokKey, ep.vendor);
-    if (!found) throw ep.missing(gw, model, byokKey);
+    const resolved = resolveAlias(gw.config.aliases, model);
+    const found = gw.catalog.find(resolved, byokKey, ep.vendor);
+    if (!found) throw ep.missing(gw, resolved, byokKey, ep.vendor);
     const route = ep.route(found, body);
     const worst = "messages" in body ? worstTokens(body as unknown as ChatRequest, route) : { prompt: 1, completion: 0 };
     return applyPreferences(route, fields.provider, worst);

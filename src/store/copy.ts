@@ -1,7 +1,7 @@
 /**
  * `gateway db copy --from <sqlite file> --to <postgres url>` (docs/fleet.md): every row of a
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
- * balances, grants, the ledger and its rollups and attempts, BYOK keys, the catalog, stored
+ * balances, grants, the ledger and its rollups and attempts, BYOK keys, the catalog and the operator's model prices, stored
  * responses, the in-flight journal, dashboard users, their memberships, sessions and sign-in
  * links, account and member budgets, alert webhooks, thresholds and deliveries, and the audit
  * log with its chain head, ids and hashes unchanged so `gateway audit verify` passes on the
@@ -103,6 +103,10 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
   { name: "usage_daily_tags", columns: ["day", "account", "name", "value", "requests", "prompt_tokens", "completion_tokens", "cost"] },
   { name: "byok_keys", columns: ["account", "provider", "secret", "last4", "updated_at"] },
   { name: "catalog", columns: ["id", "owned_by", "prompt_price", "completion_price", "context_length", "max_output", "endpoints", "source", "created"] },
+  {
+    name: "model_prices",
+    columns: ["id", "origin", "prompt", "completion", "cache_read", "cache_write", "context_length", "max_output", "source", "updated_at"],
+  },
   { name: "responses", columns: ["id", "account", "created_at", "model", "previous_id", "items", "response"] },
   { name: "dashboard_users", columns: ["email", "account", "admin", "password_hash", "created_at"], bool: ["admin"] },
   { name: "memberships", columns: ["email", "account", "role", "created_at"] },

@@ -13,6 +13,7 @@ import type { JournalStore } from "./journal.js";
 import type { KeyStore } from "./keys.js";
 import type { LedgerStore } from "./ledger.js";
 import type { MoneyStore } from "./money.js";
+import type { ModelPriceStore } from "./model-prices.js";
 import type { ResponseStore } from "./responses.js";
 import type { UsageGroupStore } from "./usage-groups.js";
 import type { WatchStore } from "./watch.js";
@@ -27,6 +28,7 @@ export type { InflightRow } from "./journal.js";
 export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
 export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageFilter, UsageRow } from "./ledger.js";
 export type {} from "./money.js";
+export type { ModelPrice } from "./model-prices.js";
 export type { StoredResponse } from "./responses.js";
 export type { UsageGroup, UsageGrouping, UsageRange } from "./usage-groups.js";
 export type {} from "./watch.js";
@@ -46,6 +48,7 @@ export interface Store
     ResponseStore,
     DashboardStore,
     CatalogStore,
+    ModelPriceStore,
     JournalStore,
     WatchStore,
     UsageGroupStore,

@@ -17,6 +17,7 @@ import { startFakeUpstream, type FakeUpstream, type Recorded, type Reply } from 
 import { startGateway, type TestGateway } from "../helpers/gateway.js";
 import { rows } from "../helpers/rows.js";
 import { candidate, response, sse } from "../providers/google.fixture.js";
+import { fill } from "./agent-fakes.js";
 
 const GEMINI = resolve("node_modules/.agent-clients/node_modules/.bin/gemini");
 const MARK = "gemini-cli-tool-ok";
@@ -28,16 +29,6 @@ interface Reported {
   prompt: number;
   completion: number;
   cached: number;
-}
-
-/** A JSON value for each property of the schema the classifier asks for (types as Gemini writes them, any case). */
-function fill(schema: any): any {
-  const type = String(schema?.type ?? "object").toLowerCase();
-  if (type === "object") return Object.fromEntries(Object.entries(schema?.properties ?? {}).map(([k, v]) => [k, fill(v)]));
-  if (type === "integer" || type === "number") return 10;
-  if (type === "boolean") return false;
-  if (type === "array") return [];
-  return schema?.enum?.[0] ?? "simple";
 }
 
 /** Google's format: the classifier (generateContent), then the tool round trip (streamGenerateContent). */

@@ -3,6 +3,7 @@ import { openPostgresStore } from "../../src/store/pg/index.js";
 import { createTestDatabase } from "../helpers/services.js";
 import { alertStoreCases } from "./alerts.cases.js";
 import { reportedUsageStoreCases } from "./reported-usage.cases.js";
+import { modelPriceStoreCases } from "./model-prices.cases.js";
 import { storeCases, type StoreHarness } from "./store.cases.js";
 
 const make = async (): Promise<StoreHarness> => {
@@ -13,3 +14,4 @@ const make = async (): Promise<StoreHarness> => {
 storeCases(make);
 alertStoreCases(make);
 reportedUsageStoreCases(make);
+modelPriceStoreCases(make);

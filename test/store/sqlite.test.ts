@@ -5,6 +5,7 @@ import { openSqliteStore } from "../../src/store/sqlite/index.js";
 import { tempDir } from "../helpers/cli.js";
 import { alertStoreCases } from "./alerts.cases.js";
 import { reportedUsageStoreCases } from "./reported-usage.cases.js";
+import { modelPriceStoreCases } from "./model-prices.cases.js";
 import { storeCases, type StoreHarness } from "./store.cases.js";
 
 const make = async (): Promise<StoreHarness> => {
@@ -16,3 +17,4 @@ const make = async (): Promise<StoreHarness> => {
 storeCases(make);
 alertStoreCases(make);
 reportedUsageStoreCases(make);
+modelPriceStoreCases(make);

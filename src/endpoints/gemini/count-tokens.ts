@@ -8,7 +8,7 @@
  */
 import type { H3Event } from "h3";
 import { resolveAlias } from "../../catalog/aliases.js";
-import { modelMissing } from "../../catalog/model-hint.js";
+import { modelMissing, withAliasHint } from "../../catalog/model-hint.js";
 import { requireChatModel } from "../../catalog/model-kind.js";
 import type { RoutedEndpoint } from "../../catalog/catalog.js";
 import { admitCount, estimateCount } from "../../billing/count-tokens.js";
@@ -28,8 +28,13 @@ export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, m
   if (raw.length > limit) throw requestTooLarge(limit);
   const req = validate(CountTokensRequest, parseJsonBody(raw));
   const byok = await gw.byok.forAccount(key.account);
-  const found = gw.catalog.find(resolveAlias(gw.config.aliases, model), (plugin) => byok.get(plugin), "google");
-  if (!found) throw modelMissing(gw.catalog, model, (plugin) => byok.get(plugin));
+  const resolved = resolveAlias(gw.config.aliases, model);
+  const found = gw.catalog.find(resolved, (plugin) => byok.get(plugin), "google");
+  if (!found)
+    throw withAliasHint(
+      modelMissing(gw.catalog, resolved, (plugin) => byok.get(plugin), "google"),
+      resolved,
+    );
   requireChatModel(found.model);
   const { chat } = toChatRequest(req.generateContentRequest ?? { contents: req.contents ?? [] }, model, false);
   await admitCount(gw.store, key, found, chat, requestId, gw.now());

@@ -10,7 +10,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { admitCount, estimateCount } from "../../billing/count-tokens.js";
 import { resolveAlias } from "../../catalog/aliases.js";
 import type { RoutedEndpoint } from "../../catalog/catalog.js";
-import { modelMissing } from "../../catalog/model-hint.js";
+import { modelMissing, withAliasHint } from "../../catalog/model-hint.js";
 import { validate } from "../../core/validate.js";
 import type { Gateway } from "../../gateway.js";
 import { authenticate } from "../../http/authenticate.js";
@@ -40,8 +40,13 @@ async function countTokens(gw: Gateway, ex: Exchange): Promise<void> {
   const json = parseJsonBody(await ex.body(gw.config.server.maxBodyBytes)) as Record<string, unknown>;
   const req = validate(CountTokensRequest, json);
   const byok = await gw.byok.forAccount(key.account);
-  const found = gw.catalog.find(resolveAlias(gw.config.aliases, req.model), (p) => byok.get(p), "anthropic");
-  if (!found) throw modelMissing(gw.catalog, req.model, (p) => byok.get(p));
+  const resolved = resolveAlias(gw.config.aliases, req.model);
+  const found = gw.catalog.find(resolved, (p) => byok.get(p), "anthropic");
+  if (!found)
+    throw withAliasHint(
+      modelMissing(gw.catalog, resolved, (p) => byok.get(p), "anthropic"),
+      resolved,
+    );
   ex.state.rec.model = found.model.id;
   const { chat } = toChatRequest({ ...req, max_tokens: 1 });
   await admitCount(gw.store, key, found, chat, ex.state.id, gw.now());

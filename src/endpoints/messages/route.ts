@@ -9,6 +9,7 @@
 import { openBill } from "../../billing/bill.js";
 import { needsOf, narrowRoute } from "../../catalog/capabilities.js";
 import type { Route } from "../../catalog/catalog.js";
+import { modelMissing, withAliasHint } from "../../catalog/model-hint.js";
 import { requireChatModel } from "../../catalog/model-kind.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import { validate } from "../../core/validate.js";
@@ -45,7 +46,7 @@ export const MESSAGES: Endpoint<ChatRequest, MessagesAnswer> = definesStages("me
   name: "messages",
   path: "/v1/messages",
   vendor: "anthropic",
-  missing: CHAT_UPSTREAM.missing,
+  missing: (gw, requested, byokKey, vendor) => withAliasHint(modelMissing(gw.catalog, requested, byokKey, vendor), requested),
   parse(_gw, raw, _key, ex) {
     const json = parseJsonBody(raw);
     const routing = takeRouting(json); // the gateway's own fields (docs/routing.md): never relayed natively

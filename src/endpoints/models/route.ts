@@ -4,7 +4,7 @@
  * answers its full one).
  */
 import { resolveAlias } from "../../catalog/aliases.js";
-import { modelNotFound } from "../../core/errors.js";
+import { modelMissing } from "../../catalog/model-hint.js";
 import type { Gateway } from "../../gateway.js";
 import { capabilitiesEntry } from "../../catalog/model-kind.js";
 import { nanoToUsd } from "../../core/money.js";
@@ -41,8 +41,10 @@ export async function listModels(gw: Gateway, key: KeyRecord) {
 export async function getModel(gw: Gateway, key: KeyRecord, id: string) {
   const { data } = await listModels(gw, key);
   const entry = data.find((m) => m.id === id) ?? globEntry(gw, id, data) ?? (await bareEntry(gw, key, id, data));
-  if (!entry) throw modelNotFound(id);
-  return entry;
+  if (entry) return entry;
+  // Why not, as a request for it would be told (an unpriced model, a missing key): catalog/model-hint.ts.
+  const byok = await gw.byok.forAccount(key.account);
+  throw modelMissing(gw.catalog, resolveAlias(gw.config.aliases, id), (plugin) => byok.readable(plugin));
 }
 
 /** A name a glob alias (`claude-*`) sends on: the target's entry under the name asked. */

@@ -11,6 +11,7 @@ import { pgAlerts } from "./alerts.js";
 import { pgAudit } from "./audit.js";
 import { pgByok } from "./byok.js";
 import { pgCatalog } from "./catalog.js";
+import { pgModelPrices } from "./model-prices.js";
 import { pgDashboard } from "./dashboard.js";
 import { pgJournal } from "./journal.js";
 import { pgKeys } from "./keys.js";
@@ -61,6 +62,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     ...pgResponses(pool),
     ...pgDashboard(pool),
     ...pgCatalog(pool),
+    ...pgModelPrices(pool),
     ...pgAlerts(pool),
     ...pgJournal(pool, owner, leaseMs),
     ensureAccount: money.ensureAccount,

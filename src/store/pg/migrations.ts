@@ -279,4 +279,18 @@ export const pgMigrations: string[] = [
   ...organizationMigrations,
   ...leaseMigrations,
   reportedUsage,
+  // Model prices beyond the catalog's own, as SQLite's: `models price` and `models sync --prices`.
+  `CREATE TABLE model_prices (
+     id text NOT NULL,
+     origin text NOT NULL CHECK (origin IN ('operator', 'file')),
+     prompt bigint NOT NULL CHECK (prompt >= 0),
+     completion bigint NOT NULL CHECK (completion >= 0),
+     cache_read bigint CHECK (cache_read >= 0),
+     cache_write bigint CHECK (cache_write >= 0),
+     context_length integer,
+     max_output integer,
+     source text NOT NULL,
+     updated_at bigint NOT NULL,
+     PRIMARY KEY (id, origin)
+   );`,
 ];

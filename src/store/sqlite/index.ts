@@ -17,6 +17,7 @@ import { sqliteBudget } from "./budget.js";
 import { sqliteLevels } from "./budgets.js";
 import { sqliteByok } from "./byok.js";
 import { sqliteCatalog } from "./catalog.js";
+import { sqliteModelPrices } from "./model-prices.js";
 import { sqliteDashboard } from "./dashboard.js";
 import { createPrivateFile, tightenJournals } from "./files.js";
 import { sqliteJournal } from "./journal.js";
@@ -77,6 +78,7 @@ export function openSqliteStore(file: string): Store {
     ...sqliteResponses(db),
     ...sqliteDashboard(db),
     ...sqliteCatalog(db),
+    ...sqliteModelPrices(db),
     ...sqliteAlerts(db),
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,

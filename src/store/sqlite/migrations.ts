@@ -309,4 +309,20 @@ export const migrations: string[] = [
    ALTER TABLE ledger ADD COLUMN tool_cost INTEGER NOT NULL DEFAULT 0 CHECK (tool_cost >= 0);
    ALTER TABLE usage_daily ADD COLUMN bounded INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE usage_daily ADD COLUMN tool_cost INTEGER NOT NULL DEFAULT 0;`,
+  // Model prices beyond the catalog's own (docs/billing.md, "Model prices"): `models price` (origin
+  // operator) and `models sync --prices` (origin file), kept apart from the catalog table that
+  // every sync replaces, so a price outlives later syncs. nano-USD per 1M tokens.
+  `CREATE TABLE model_prices (
+     id TEXT NOT NULL,
+     origin TEXT NOT NULL CHECK (origin IN ('operator', 'file')),
+     prompt INTEGER NOT NULL CHECK (prompt >= 0),
+     completion INTEGER NOT NULL CHECK (completion >= 0),
+     cache_read INTEGER CHECK (cache_read >= 0),
+     cache_write INTEGER CHECK (cache_write >= 0),
+     context_length INTEGER,
+     max_output INTEGER,
+     source TEXT NOT NULL,
+     updated_at INTEGER NOT NULL,
+     PRIMARY KEY (id, origin)
+   ) STRICT;`,
 ];
