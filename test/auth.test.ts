@@ -136,13 +136,16 @@ describe("where each kind of client puts its key (docs/http.md, Authentication)"
     ["Bearer and a space", "authorization: Bearer "],
     ["Bearer and spaces", "Authorization: bearer    "],
   ] as const;
-  test.each(EMPTY)("an Authorization header that carries no key (%s) falls through to x-api-key, x-goog-api-key and ?key=, in either order", async (_name, line) => {
-    for (const other of [`x-api-key: ${h.key}`, `x-goog-api-key: ${h.key}`]) {
-      expect((await rawGet([line, other])).status, `${line} then ${other}`).toBe(200);
-      expect((await rawGet([other, line])).status, `${other} then ${line}`).toBe(200);
-    }
-    expect((await rawGet([line], `?key=${h.key}`)).status).toBe(200);
-  });
+  test.each(EMPTY)(
+    "an Authorization header that carries no key (%s) falls through to x-api-key, x-goog-api-key and ?key=, in either order",
+    async (_name, line) => {
+      for (const other of [`x-api-key: ${h.key}`, `x-goog-api-key: ${h.key}`]) {
+        expect((await rawGet([line, other])).status, `${line} then ${other}`).toBe(200);
+        expect((await rawGet([other, line])).status, `${other} then ${line}`).toBe(200);
+      }
+      expect((await rawGet([line], `?key=${h.key}`)).status).toBe(200);
+    },
+  );
 
   test.each(EMPTY)("an Authorization header that carries no key (%s) and nothing else is the 401 saying no key was sent", async (_name, line) => {
     const r = await rawGet([line]);
