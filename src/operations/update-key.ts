@@ -3,15 +3,14 @@
  * response cache, with its audit record. A running server sees it within 1 s (the store's change
  * watch; the dashboard, inside the server, drops the key cache itself).
  */
-import { notFound } from "../core/errors.js";
 import type { KeyChanges, Store } from "../store/index.js";
 import { auditNote, changedFields, keyFields, type AuditActor } from "./audit-note.js";
+import { findNamedKey } from "./find-key.js";
 import { keyView } from "./key-view.js";
 
-/** `account`: only a key of this account (the dashboard); another's reads as unknown. */
+/** `account`: only a key of this account (the dashboard, `--account`); another's reads as unknown. */
 export async function updateKey(store: Store, idOrName: string, changes: KeyChanges, account: string | undefined, now: number, by: AuditActor) {
-  const key = await store.findKey(idOrName);
-  if (!key || (account !== undefined && key.account !== account)) throw notFound(`no key with id or name '${idOrName}'`, "key_not_found");
+  const key = await findNamedKey(store, idOrName, account);
   const diff = changedFields(keyFields(key), keyFields({ ...key, ...changes }));
   await store.audited(auditNote(by, now, { action: "key.update", account: key.account, target: key.id, ...diff })).updateKey(key.id, changes, now);
   return keyView(store, (await store.findKey(key.id))!, now);

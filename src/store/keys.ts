@@ -33,10 +33,20 @@ export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rp
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;
   findKeyByHash(hash: string): Promise<KeyRecord | undefined>;
-  findKey(idOrName: string): Promise<KeyRecord | undefined>;
+  /**
+   * The key with this id, else the key with this name. Names are unique per account, not across
+   * accounts: with `account` only that account's key is found (by id or name); without it, a
+   * name several accounts use finds none (operations/find-key.ts then names the accounts).
+   */
+  findKey(idOrName: string, account?: string): Promise<KeyRecord | undefined>;
   listKeys(account?: string): Promise<KeyRecord[]>;
   revokeKey(id: string, at: number): Promise<void>;
   /** Changes a key; a new budget period recounts its spend in the current period from the ledger. */
   updateKey(id: string, changes: KeyChanges, at: number): Promise<void>;
   touchKeys(lastUsed: Map<string, number>): Promise<void>;
+}
+
+/** Of the keys whose id or name is `idOrName`: the id's, else the name's when only one has it (Store.findKey). */
+export function pickKey(idOrName: string, found: KeyRecord[]): KeyRecord | undefined {
+  return found.find((k) => k.id === idOrName) ?? (found.length === 1 ? found[0] : undefined);
 }

@@ -113,6 +113,25 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       expect((await store.listKeys("acme")).map((k) => k.id)).toEqual(["k1", "k2"]);
     });
 
+    test("key names are unique per account: the same name in two accounts, found by name with its account, refused twice in one", async () => {
+      await store.ensureAccount("other", T0);
+      await store.createKey(key("k2", { name: "name-k1", account: "other", createdAt: T0 + 1 }));
+      await expect(store.createKey(key("k3", { name: "name-k1" }))).rejects.toThrow();
+      expect((await store.findKey("name-k1", "acme"))?.id).toBe("k1");
+      expect((await store.findKey("name-k1", "other"))?.id).toBe("k2");
+      // Without the account a name two accounts use finds none; an id is found anywhere, and with its own account only.
+      expect(await store.findKey("name-k1")).toBeUndefined();
+      expect((await store.findKey("k2"))?.id).toBe("k2");
+      expect((await store.findKey("k2", "other"))?.id).toBe("k2");
+      expect(await store.findKey("k2", "acme")).toBeUndefined();
+      expect(await store.findKey("name-k1", "nobody")).toBeUndefined();
+      await store.revokeKey("k1", T0 + 2);
+      expect((await store.listKeys()).map((k) => [k.id, k.name, k.account])).toEqual([
+        ["k1", "name-k1", "acme"],
+        ["k2", "name-k1", "other"],
+      ]);
+    });
+
     test("revoke sets revokedAt once; update changes rpm, expiry and budget; touch records last use", async () => {
       await store.revokeKey("k1", T0 + 5);
       await store.revokeKey("k1", T0 + 9);

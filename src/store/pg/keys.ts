@@ -3,7 +3,7 @@
  * key) sends the change notice in its transaction (watch.ts).
  */
 import type pg from "pg";
-import type { KeyChanges, KeyRecord } from "../keys.js";
+import { pickKey, type KeyChanges, type KeyRecord } from "../keys.js";
 import { recount } from "./budget.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
@@ -69,7 +69,14 @@ export function pgKeys(pool: pg.Pool) {
         await notify(c);
       }),
     findKeyByHash: async (hash: string) => (await keys(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = $1`, [hash]))[0],
-    findKey: async (idOrName: string) => (await keys(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = $1 OR name = $1`, [idOrName]))[0],
+    findKey: async (idOrName: string, account?: string) =>
+      pickKey(
+        idOrName,
+        await keys(`SELECT ${KEY_COLUMNS} FROM keys WHERE (id = $1 OR name = $1) AND ($2::text IS NULL OR account = $2) ORDER BY id = $1 DESC LIMIT 3`, [
+          idOrName,
+          account ?? null,
+        ]),
+      ),
     listKeys: (account?: string) =>
       account === undefined
         ? keys(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at, id`, [])

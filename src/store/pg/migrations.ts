@@ -13,6 +13,7 @@
 import { settleOnce } from "./settle-once.js";
 import { organizationMigrations } from "./migrations-organizations.js";
 import { leaseMigrations } from "./migrations-leases.js";
+import { accountMigrations } from "./migrations-accounts.js";
 
 export const pgMigrations: string[] = [
   `CREATE TABLE accounts (
@@ -277,4 +278,5 @@ export const pgMigrations: string[] = [
    ALTER TABLE usage_daily ADD COLUMN cache_saved bigint NOT NULL DEFAULT 0;`,
   ...organizationMigrations,
   ...leaseMigrations,
+  ...accountMigrations,
 ];

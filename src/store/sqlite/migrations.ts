@@ -2,6 +2,8 @@
  * Schema migrations, versioned by PRAGMA user_version and applied on open. Append only:
  * a released migration is never edited. Money columns are integer nano-USD (1e-9 USD).
  */
+import { accountMigrations } from "./migrations-accounts.js";
+
 export const migrations: string[] = [
   `CREATE TABLE accounts (
      id TEXT PRIMARY KEY,
@@ -298,4 +300,5 @@ export const migrations: string[] = [
      last_hash TEXT NOT NULL
    ) STRICT;
    INSERT INTO audit_head (one, last_id, last_hash) VALUES (1, 0, '0000000000000000000000000000000000000000000000000000000000000000');`,
+  ...accountMigrations,
 ];

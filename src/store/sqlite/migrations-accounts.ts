@@ -1,0 +1,34 @@
+/**
+ * The SQLite migrations of issue 39's accounts work (docs/dashboard.md, docs/cli.md "Keys"), in
+ * order after migrations.ts's earlier ones; the same append-only rule applies.
+ */
+export const accountMigrations: string[] = [
+  // Key names are unique per account, not across accounts (docs/cli.md "Keys"). SQLite cannot drop
+  // a column's UNIQUE, so the table is rebuilt with the same columns, checks and foreign key, in
+  // the migration's transaction (nothing references keys, so dropping the old one is safe).
+  `CREATE TABLE keys_by_account (
+     id TEXT PRIMARY KEY,
+     name TEXT NOT NULL,
+     account TEXT NOT NULL REFERENCES accounts(id),
+     hash TEXT NOT NULL UNIQUE,
+     last4 TEXT NOT NULL,
+     created_at INTEGER NOT NULL,
+     expires_at INTEGER,
+     revoked_at INTEGER,
+     last_used_at INTEGER,
+     rpm INTEGER,
+     budget INTEGER CHECK (budget >= 0),
+     budget_period TEXT NOT NULL DEFAULT 'total' CHECK (budget_period IN ('day', 'week', 'month', 'total')),
+     spent INTEGER NOT NULL DEFAULT 0,
+     spent_since INTEGER NOT NULL DEFAULT 0,
+     cache TEXT NOT NULL DEFAULT 'off' CHECK (cache IN ('off', 'on', 'nondeterministic')),
+     created_by TEXT,
+     UNIQUE (account, name)
+   ) STRICT;
+   INSERT INTO keys_by_account (id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm,
+       budget, budget_period, spent, spent_since, cache, created_by)
+     SELECT id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm,
+       budget, budget_period, spent, spent_since, cache, created_by FROM keys;
+   DROP TABLE keys;
+   ALTER TABLE keys_by_account RENAME TO keys;`,
+];
