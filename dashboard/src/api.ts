@@ -108,6 +108,8 @@ export interface KeyBudget {
   budget: string | null;
   budget_period: string;
   spent: string;
+  /** An owner or admin set the limits: the member who created the key may only tighten them. */
+  limits_by_manager: boolean;
 }
 interface BudgetView {
   account: string;

@@ -14,6 +14,7 @@ import { listKeys } from "../operations/list-keys.js";
 import { revokeKey } from "../operations/revoke-key.js";
 import { updateKey } from "../operations/update-key.js";
 import { usdToNanoExact } from "../core/money.js";
+import type { Role } from "../core/roles.js";
 import type { DashboardUser, KeyChanges, KeyRecord } from "../store/index.js";
 import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
@@ -27,7 +28,7 @@ const DAY_MS = 86_400_000;
  * name is looked for in the account the request acts on (names are unique per account); an id
  * anywhere, so a key of another of the user's accounts is found by its id.
  */
-async function manageableKey(gw: Gateway, event: H3Event, scope: Scope): Promise<{ key: KeyRecord; user: DashboardUser }> {
+async function manageableKey(gw: Gateway, event: H3Event, scope: Scope): Promise<{ key: KeyRecord; user: DashboardUser; role: Role }> {
   const { user, account } = await scope(event);
   const idOrName = param(event, "id");
   const missing = notFound(`no key with id or name '${idOrName}'`, "key_not_found");
@@ -42,7 +43,7 @@ async function manageableKey(gw: Gateway, event: H3Event, scope: Scope): Promise
   });
   requireRole(role, "keys.own");
   if (!can(role, "keys.any") && key.createdBy !== user.email) throw missing;
-  return { key, user };
+  return { key, user, role };
 }
 
 export function keyRoutes(app: H3, gw: Gateway, base: string): void {
@@ -65,7 +66,7 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
   });
   // As `gateway keys update`; a field left out is unchanged, null clears it.
   app.patch(`${base}/keys/:id`, async (event) => {
-    const { key, user } = await manageableKey(gw, event, scope); // a member edits only their own keys
+    const { key, user, role } = await manageableKey(gw, event, scope); // a member edits only their own keys
     const body = await readBody(event, UpdateKeyBody);
     const now = gw.now();
     const changes: KeyChanges = {};
@@ -73,7 +74,8 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     if (body.budget_period !== undefined) changes.budgetPeriod = body.budget_period;
     if (body.rpm !== undefined) changes.rpm = body.rpm;
     if (body.expires_in_days !== undefined) changes.expiresAt = body.expires_in_days === null ? null : now + body.expires_in_days * DAY_MS;
-    const updated = await updateKey(gw.store, key.id, changes, key.account, now, dashboardBy(event, gw, user));
+    // A member may tighten, never loosen, limits an owner or admin set on their key (docs/dashboard.md).
+    const updated = await updateKey(gw.store, key.id, changes, key.account, now, dashboardBy(event, gw, user), !can(role, "keys.any"));
     gw.auth.invalidate();
     return reply(event, 200, updated);
   });

@@ -91,6 +91,7 @@ export const KeyView = z.object({
   budget: Money.nullable(),
   budget_period: z.string(),
   spent: Money,
+  limits_by_manager: z.boolean().describe("An owner or admin set this key's limits: the member who created it may only tighten them."),
 });
 export const NewKey = KeyView.extend({ key: z.string().describe("The full key: in this answer only, never again.") });
 const Totals = {

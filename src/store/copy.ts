@@ -39,7 +39,9 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "spent_since",
       "cache",
       "created_by",
+      "limits_by_manager",
     ],
+    bool: ["limits_by_manager"],
   },
   { name: "credit_grants", columns: ["id", "account", "amount", "created_at", "kind", "reason", "actor"], serial: true },
   {

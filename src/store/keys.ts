@@ -23,12 +23,17 @@ export interface KeyRecord {
   cache?: KeyCacheMode;
   /** The dashboard user who created the key (a member sees and manages only theirs); null: the CLI. */
   createdBy?: string | null;
+  /**
+   * Someone other than its creator (an owner, admin or the CLI) set the key's budget, period,
+   * rpm or expiry: its creator, a member, may then only tighten them (docs/dashboard.md).
+   */
+  limitsByManager?: boolean;
 }
 
 export type KeyCacheMode = "off" | "on" | "nondeterministic";
 
 /** What `keys update` may change; a field left out is unchanged. */
-export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache">>;
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager">>;
 
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;

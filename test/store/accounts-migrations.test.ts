@@ -2,7 +2,8 @@
  * Upgrading a database from before the accounts migrations (src/store/sqlite/migrations-accounts.ts,
  * src/store/pg/migrations-accounts.ts) on both stores: rows written at the old schema, then the
  * store opened (which migrates) keeps every key with its settings, the foreign key and the
- * indexes, and allows a key name per account.
+ * indexes, and allows a key name per account; a member's key an admin changed (the audit log
+ * says so) counts as one whose limits a manager set.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -25,7 +26,12 @@ const T0 = Date.UTC(2026, 10, 20, 12);
 const OLD_ROWS = [
   `INSERT INTO accounts (id, balance, created_at) VALUES ('acme', 5, ${T0}), ('beta', 0, ${T0})`,
   `INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, spent, spent_since, cache, created_by)
-     VALUES ('k1', 'ci', 'acme', 'hash-k1', 'ab12', ${T0}, ${T0 + 9}, NULL, ${T0 + 3}, 60, 2000, 'month', 700, ${T0}, 'on', 'dev@acme.example')`,
+     VALUES ('k1', 'ci', 'acme', 'hash-k1', 'ab12', ${T0}, ${T0 + 9}, NULL, ${T0 + 3}, 60, 2000, 'month', 700, ${T0}, 'on', 'dev@acme.example'),
+       ('k0', 'mine', 'acme', 'hash-k0', 'cd34', ${T0 - 1}, NULL, NULL, NULL, NULL, NULL, 'total', 0, 0, 'off', 'dev@acme.example')`,
+  // The audit log says an admin changed k1 and its creator k0: k1's limits were a manager's.
+  `INSERT INTO audit_log (id, at, actor, ip, action, account, target, before, after, prev_hash, hash) VALUES
+     (1, ${T0}, 'admin@acme.example', NULL, 'key.update', 'acme', 'k1', '{"rpm":null}', '{"rpm":60}', 'p1', 'h1'),
+     (2, ${T0}, 'dev@acme.example', NULL, 'key.update', 'acme', 'k0', '{"rpm":null}', '{"rpm":5}', 'h1', 'h2')`,
 ];
 
 const key = (id: string, name: string, account: string): KeyRecord => ({
@@ -56,13 +62,16 @@ async function checkUpgraded(store: Store): Promise<void> {
     budgetPeriod: "month",
     cache: "on",
     createdBy: "dev@acme.example",
+    limitsByManager: true,
   });
+  expect((await store.findKey("k0"))?.limitsByManager).toBe(false);
   expect((await store.findKeyByHash("hash-k1"))?.id).toBe("k1");
   await store.createKey(key("k2", "ci", "beta"));
   await expect(store.createKey(key("k3", "ci", "acme"))).rejects.toThrow();
   await expect(store.createKey({ ...key("k4", "other", "acme"), hash: "hash-k1" })).rejects.toThrow();
   await expect(store.createKey(key("k5", "x", "no-such-account"))).rejects.toThrow();
   expect((await store.listKeys()).map((k) => [k.id, k.account])).toEqual([
+    ["k0", "acme"],
     ["k1", "acme"],
     ["k2", "beta"],
   ]);

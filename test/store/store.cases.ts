@@ -132,6 +132,16 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       ]);
     });
 
+    test("limitsByManager: false unless given, set by update, kept by later updates (docs/dashboard.md)", async () => {
+      await store.createKey(key("k2", { createdBy: "m@example.com", limitsByManager: true }));
+      expect((await store.findKey("k1"))?.limitsByManager).toBe(false);
+      expect((await store.findKeyByHash("hash-k2"))?.limitsByManager).toBe(true);
+      await store.updateKey("k1", { rpm: 9, limitsByManager: true }, T0);
+      await store.updateKey("k1", { rpm: 3 }, T0);
+      expect(await store.findKey("k1")).toMatchObject({ rpm: 3, limitsByManager: true });
+      expect((await store.listKeys("acme")).map((k) => k.limitsByManager)).toEqual([true, true]);
+    });
+
     test("revoke sets revokedAt once; update changes rpm, expiry and budget; touch records last use", async () => {
       await store.revokeKey("k1", T0 + 5);
       await store.revokeKey("k1", T0 + 9);

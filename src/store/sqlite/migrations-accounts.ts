@@ -31,4 +31,10 @@ export const accountMigrations: string[] = [
        budget, budget_period, spent, spent_since, cache, created_by FROM keys;
    DROP TABLE keys;
    ALTER TABLE keys_by_account RENAME TO keys;`,
+  // A member's own key whose limits an owner or admin set (docs/dashboard.md "Budgets and key
+  // limits"): the member may tighten them, never loosen them. Keys from before count as set so
+  // when the audit log shows someone other than their creator updating them.
+  `ALTER TABLE keys ADD COLUMN limits_by_manager INTEGER NOT NULL DEFAULT 0 CHECK (limits_by_manager IN (0, 1));
+   UPDATE keys SET limits_by_manager = 1 WHERE created_by IS NOT NULL AND EXISTS (
+     SELECT 1 FROM audit_log a WHERE a.action = 'key.update' AND a.target = keys.id AND a.actor <> keys.created_by);`,
 ];
