@@ -1,10 +1,11 @@
 /**
  * Members (owners, and instance administrators): who belongs to the account, their role (a
- * select labelled Role), Remove, and a form that adds someone by email with a role. Someone
+ * select labelled Role), Remove behind a confirmation dialog, and a form that adds someone by email with a role. Someone
  * new gets a one-time sign-in link, shown here once for the owner to send.
  */
 import { useState } from "preact/hooks";
 import { api, withAccount, type Member, type MemberAdded } from "../api.js";
+import { ConfirmDialog } from "../confirm.js";
 import { date, ErrorLine, useLoad } from "../ui.js";
 
 const ROLES = ["owner", "admin", "member", "viewer"] as const;
@@ -13,6 +14,7 @@ export function MembersPage({ account }: { account: string }) {
   const { data, error, reload } = useLoad(() => api<Member[]>("GET", withAccount("/members", account)), [account]);
   const [actionError, setActionError] = useState<string | null>(null);
   const [added, setAdded] = useState<MemberAdded | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
   const act = async (fn: () => Promise<unknown>) => {
     try {
       await fn();
@@ -60,7 +62,7 @@ export function MembersPage({ account }: { account: string }) {
                   </td>
                   <td data-label="Since">{date(m.created_at)} UTC</td>
                   <td>
-                    <button type="button" class="danger" onClick={() => act(() => api("DELETE", path(m.email)))}>
+                    <button type="button" class="danger" onClick={() => setRemoving(m)}>
                       Remove
                     </button>
                   </td>
@@ -69,6 +71,18 @@ export function MembersPage({ account }: { account: string }) {
             </tbody>
           </table>
         </div>
+      )}
+      {removing && (
+        <ConfirmDialog
+          id="remove-title"
+          title={`Remove ${removing.email} from ${account}?`}
+          action="Remove"
+          run={() => api("DELETE", path(removing.email))}
+          onDone={reload}
+          onClose={() => setRemoving(null)}
+        >
+          <p>They lose access to this account at once. Their dashboard user, their other accounts and the keys they created stay (revoke those on Keys).</p>
+        </ConfirmDialog>
       )}
     </section>
   );
