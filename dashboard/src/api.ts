@@ -45,6 +45,8 @@ export interface Me {
 export interface Member {
   email: string;
   role: Role;
+  /** Opens nothing yet: another account's owner invited them (docs/dashboard.md "Invitations"). */
+  pending: boolean;
   created_at: string;
 }
 export interface MemberAdded {
@@ -52,6 +54,7 @@ export interface MemberAdded {
   account: string;
   role: Role;
   created: boolean;
+  pending: boolean;
   link: string | null;
   expires_at: string | null;
 }

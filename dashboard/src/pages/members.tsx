@@ -48,7 +48,10 @@ export function MembersPage({ account }: { account: string }) {
             <tbody>
               {data.map((m) => (
                 <tr key={m.email}>
-                  <td data-label="Email">{m.email}</td>
+                  <td data-label="Email">
+                    {m.email}
+                    {m.pending && <span class="hint"> (pending: waits for single sign-on or the operator's sign-in link)</span>}
+                  </td>
                   <td data-label="Role">
                     <select
                       aria-label="Role"
@@ -126,22 +129,38 @@ function AddMemberForm({ account, onAdded }: { account: string; onAdded: (m: Mem
   );
 }
 
+/** What adding someone did (docs/dashboard.md "Invitations"): a link to send, nothing to do, or a pending membership. */
+function AddedText({ added }: { added: MemberAdded }) {
+  if (added.pending && !added.link)
+    return (
+      <p>
+        <strong>{added.email}</strong> was added as {added.role}, pending: another account's owner invited this address, so the password it has does not open
+        this account. It opens once they sign in with single sign-on, or through a sign-in link the gateway's operator gives them (
+        <code>gateway users reset {added.email}</code>).
+      </p>
+    );
+  if (!added.link)
+    return (
+      <p>
+        <strong>{added.email}</strong> already had a dashboard user and was added as {added.role}: they sign in as before.
+      </p>
+    );
+  return (
+    <>
+      <p>
+        <strong>{added.email}</strong> was added as {added.role}
+        {added.pending ? ", pending until they use this link: the password another account's owner had them set does not open this account" : ""}. Send them
+        this sign-in link (valid until {date(added.expires_at)} UTC, usable once); it is shown only now.
+      </p>
+      <code class="full-key">{added.link}</code>
+    </>
+  );
+}
+
 function AddedNotice({ added, onDone }: { added: MemberAdded; onDone: () => void }) {
   return (
     <div class="card new-key" role="status">
-      {added.link ? (
-        <>
-          <p>
-            <strong>{added.email}</strong> was added as {added.role}. Send them this sign-in link (valid until {date(added.expires_at)} UTC, usable once); it is
-            shown only now.
-          </p>
-          <code class="full-key">{added.link}</code>
-        </>
-      ) : (
-        <p>
-          <strong>{added.email}</strong> already had a dashboard user and was added as {added.role}: they sign in as before.
-        </p>
-      )}
+      <AddedText added={added} />
       <div class="actions">
         <button type="button" class="secondary" onClick={onDone}>
           Done

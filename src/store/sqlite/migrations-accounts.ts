@@ -37,4 +37,23 @@ export const accountMigrations: string[] = [
   `ALTER TABLE keys ADD COLUMN limits_by_manager INTEGER NOT NULL DEFAULT 0 CHECK (limits_by_manager IN (0, 1));
    UPDATE keys SET limits_by_manager = 1 WHERE created_by IS NOT NULL AND EXISTS (
      SELECT 1 FROM audit_log a WHERE a.action = 'key.update' AND a.target = keys.id AND a.actor <> keys.created_by);`,
+  // Invitations (docs/dashboard.md "Invitations"): who vouched for the holder of a user's password
+  // and of a sign-in link (null: the operator, an instance administrator, single sign-on; else the
+  // account whose owner's Add member made the user). Users from before count as an owner's when
+  // the audit log's latest user.add for them is by a dashboard user who is not an instance
+  // administrator, unless a password was set after a later `users reset`; their outstanding link
+  // is that owner's unless a reset replaced it.
+  `ALTER TABLE dashboard_users ADD COLUMN vouched_by TEXT;
+   ALTER TABLE dashboard_links ADD COLUMN vouched_by TEXT;
+   UPDATE dashboard_users SET vouched_by = account WHERE admin = 0 AND email IN (
+     SELECT a.target FROM audit_log a
+     WHERE a.action = 'user.add'
+       AND a.id = (SELECT MAX(b.id) FROM audit_log b WHERE b.action = 'user.add' AND b.target = a.target)
+       AND a.actor NOT LIKE 'cli:%' AND a.actor NOT LIKE 'sso:%'
+       AND a.actor NOT IN (SELECT email FROM dashboard_users WHERE admin = 1)
+       AND NOT EXISTS (SELECT 1 FROM audit_log r JOIN audit_log p ON p.target = r.target AND p.action = 'user.password' AND p.id > r.id
+         WHERE r.action = 'user.reset' AND r.target = a.target AND r.id > a.id));
+   UPDATE dashboard_links SET vouched_by = (SELECT u.vouched_by FROM dashboard_users u WHERE u.email = dashboard_links.email)
+     WHERE NOT EXISTS (SELECT 1 FROM audit_log r WHERE r.action = 'user.reset' AND r.target = dashboard_links.email
+       AND r.id > (SELECT MAX(a.id) FROM audit_log a WHERE a.action = 'user.add' AND a.target = dashboard_links.email));`,
 ];
