@@ -3,7 +3,8 @@
  * src/store/pg/migrations-accounts.ts) on both stores: rows written at the old schema, then the
  * store opened (which migrates) keeps every key with its settings, the foreign key and the
  * indexes, and allows a key name per account; a member's key an admin changed (the audit log
- * says so) counts as one whose limits a manager set.
+ * says so) counts as one whose limits a manager set; a user an owner invited is scoped to that
+ * owner's account (docs/dashboard.md "Invitations").
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
@@ -32,7 +33,36 @@ const OLD_ROWS = [
   `INSERT INTO audit_log (id, at, actor, ip, action, account, target, before, after, prev_hash, hash) VALUES
      (1, ${T0}, 'admin@acme.example', NULL, 'key.update', 'acme', 'k1', '{"rpm":null}', '{"rpm":60}', 'p1', 'h1'),
      (2, ${T0}, 'dev@acme.example', NULL, 'key.update', 'acme', 'k0', '{"rpm":null}', '{"rpm":5}', 'h1', 'h2')`,
+  // Dashboard users and who the audit log says added them (docs/dashboard.md "Invitations").
+  `INSERT INTO accounts (id, balance, created_at) VALUES ('ops', 0, ${T0})`,
+  `INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES
+     ('root@ops.example', 'ops', {TRUE}, 'scrypt$r', ${T0}),
+     ('cli@acme.example', 'acme', {FALSE}, 'scrypt$c', ${T0}),
+     ('invited@acme.example', 'acme', {FALSE}, 'scrypt$i', ${T0}),
+     ('linked@acme.example', 'acme', {FALSE}, NULL, ${T0}),
+     ('reset@acme.example', 'acme', {FALSE}, 'scrypt$o', ${T0}),
+     ('resetting@acme.example', 'acme', {FALSE}, 'scrypt$i2', ${T0}),
+     ('by-admin@acme.example', 'acme', {FALSE}, 'scrypt$a', ${T0}),
+     ('sso@acme.example', 'acme', {FALSE}, NULL, ${T0})`,
+  `INSERT INTO dashboard_links (hash, email, expires_at) VALUES ('link-owner', 'linked@acme.example', ${T0 + 100}),
+     ('link-operator', 'resetting@acme.example', ${T0 + 100})`,
+  `INSERT INTO audit_log (id, at, actor, ip, action, account, target, before, after, prev_hash, hash) VALUES
+     (3, ${T0}, 'cli:root', NULL, 'user.add', 'acme', 'cli@acme.example', NULL, '{}', 'h2', 'h3'),
+     (4, ${T0}, 'owner@acme.example', NULL, 'user.add', 'acme', 'invited@acme.example', NULL, '{}', 'h3', 'h4'),
+     (5, ${T0}, 'invited@acme.example', NULL, 'user.password', 'acme', 'invited@acme.example', NULL, '{}', 'h4', 'h5'),
+     (6, ${T0}, 'owner@acme.example', NULL, 'user.add', 'acme', 'linked@acme.example', NULL, '{}', 'h5', 'h6'),
+     (7, ${T0}, 'owner@acme.example', NULL, 'user.add', 'acme', 'reset@acme.example', NULL, '{}', 'h6', 'h7'),
+     (8, ${T0}, 'cli:root', NULL, 'user.reset', 'acme', 'reset@acme.example', NULL, '{}', 'h7', 'h8'),
+     (9, ${T0}, 'reset@acme.example', NULL, 'user.password', 'acme', 'reset@acme.example', NULL, '{}', 'h8', 'h9'),
+     (10, ${T0}, 'owner@acme.example', NULL, 'user.add', 'acme', 'resetting@acme.example', NULL, '{}', 'h9', 'h10'),
+     (11, ${T0}, 'resetting@acme.example', NULL, 'user.password', 'acme', 'resetting@acme.example', NULL, '{}', 'h10', 'h11'),
+     (12, ${T0}, 'cli:root', NULL, 'user.reset', 'acme', 'resetting@acme.example', NULL, '{}', 'h11', 'h12'),
+     (13, ${T0}, 'root@ops.example', NULL, 'user.add', 'acme', 'by-admin@acme.example', NULL, '{}', 'h12', 'h13'),
+     (14, ${T0}, 'sso:idp.example', NULL, 'user.add', 'acme', 'sso@acme.example', NULL, '{}', 'h13', 'h14')`,
 ];
+
+/** The old rows for a store: booleans as it writes them. */
+const oldRows = (sqlite: boolean) => OLD_ROWS.map((sql) => sql.replaceAll("{TRUE}", sqlite ? "1" : "true").replaceAll("{FALSE}", sqlite ? "0" : "false"));
 
 const key = (id: string, name: string, account: string): KeyRecord => ({
   id,
@@ -66,6 +96,20 @@ async function checkUpgraded(store: Store): Promise<void> {
   });
   expect((await store.findKey("k0"))?.limitsByManager).toBe(false);
   expect((await store.findKeyByHash("hash-k1"))?.id).toBe("k1");
+  // An owner's invitation (the latest user.add by a dashboard user who is no instance admin) scopes a
+  // user, unless a password was set after a later `users reset`; an outstanding link is the owner's
+  // unless a reset replaced it.
+  const vouched = async (email: string) => (await store.findUser(email))?.vouchedBy;
+  expect(await vouched("root@ops.example")).toBeNull();
+  expect(await vouched("cli@acme.example")).toBeNull();
+  expect(await vouched("invited@acme.example")).toBe("acme");
+  expect(await vouched("linked@acme.example")).toBe("acme");
+  expect(await vouched("reset@acme.example")).toBeNull();
+  expect(await vouched("resetting@acme.example")).toBe("acme");
+  expect(await vouched("by-admin@acme.example")).toBeNull();
+  expect(await vouched("sso@acme.example")).toBeNull();
+  expect(await store.takeSignInLink("link-owner", T0)).toEqual({ email: "linked@acme.example", vouchedBy: "acme" });
+  expect(await store.takeSignInLink("link-operator", T0)).toEqual({ email: "resetting@acme.example", vouchedBy: null });
   await store.createKey(key("k2", "ci", "beta"));
   await expect(store.createKey(key("k3", "ci", "acme"))).rejects.toThrow();
   await expect(store.createKey({ ...key("k4", "other", "acme"), hash: "hash-k1" })).rejects.toThrow();
@@ -81,14 +125,14 @@ describe("SQLite", () => {
   let dir: string | undefined;
   afterEach(() => dir && rmSync(dir, { recursive: true, force: true }));
 
-  test("a database from before the accounts migrations upgrades with its keys, foreign key and indexes intact", async () => {
+  test("a database from before the accounts migrations upgrades: keys intact with their foreign key and indexes, managers' limits and invitations read from the audit log", async () => {
     dir = tempDir();
     const file = join(dir, "old.db");
     const db = new Database(file);
     const before = sqliteMigrations.length - sqliteAccountMigrations.length;
     for (const m of sqliteMigrations.slice(0, before)) db.exec(m);
     db.pragma(`user_version = ${before}`);
-    for (const sql of OLD_ROWS) db.exec(sql);
+    for (const sql of oldRows(true)) db.exec(sql);
     db.close();
 
     const store = openSqliteStore(file);
@@ -118,7 +162,7 @@ describe("PostgreSQL", () => {
     target = undefined;
   });
 
-  test("a database from before the accounts migrations upgrades with its keys, foreign key and indexes intact", async () => {
+  test("a database from before the accounts migrations upgrades: keys intact with their foreign key and indexes, managers' limits and invitations read from the audit log", async () => {
     target = await createTestDatabase();
     const before = pgMigrations.length - pgAccountMigrations.length;
     const c = new pg.Client({ connectionString: target.url });
@@ -130,7 +174,7 @@ describe("PostgreSQL", () => {
         await c.query(pgMigrations[v]!);
         await c.query("INSERT INTO gateway_migrations (version, applied_at) VALUES ($1, $2)", [v + 1, T0]);
       }
-      for (const sql of OLD_ROWS) await c.query(sql);
+      for (const sql of oldRows(false)) await c.query(sql);
       await c.query("COMMIT");
     } finally {
       await c.end();
