@@ -24,7 +24,7 @@ function budgetNoLooser(key: KeyRecord, changes: KeyChanges): boolean {
 }
 
 /** The limits `changes` would loosen on `key`, by their API names. */
-export function loosened(key: KeyRecord, changes: KeyChanges): string[] {
+function loosened(key: KeyRecord, changes: KeyChanges): string[] {
   const out: string[] = [];
   if ((changes.budget !== undefined || changes.budgetPeriod !== undefined) && !budgetNoLooser(key, changes)) out.push("budget");
   if (changes.rpm !== undefined && !atMost(changes.rpm, key.rpm)) out.push("rpm");

@@ -22,7 +22,7 @@ export type { AlertSettings, AlertType, ClaimedDelivery, Delivery, DeliveryOutco
 export type { AuditActor, AuditFields, AuditNote, AuditRecord } from "./audit.js";
 export type { ByokRecord } from "./byok.js";
 export type { CatalogModel, Endpoint, EndpointPrices, ModelCapabilities } from "./catalog.js";
-export type { DashboardUser, Membership, TakenLink } from "./dashboard.js";
+export type { DashboardUser, Membership } from "./dashboard.js";
 export type { InflightRow } from "./journal.js";
 export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
 export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageFilter, UsageRow } from "./ledger.js";
