@@ -11,9 +11,10 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { launchChromium } from "./helpers/browser.js";
 import { assertBuilt, gateway } from "./helpers/cli.js";
 import { call, cookieOf, signUp, tokenOf } from "./helpers/dashboard.js";
-import { startGateway, type TestGateway } from "./helpers/gateway.js";
-import { startTestIssuer, type TestIssuer } from "./helpers/oidc-issuer.js";
+import type { TestGateway } from "./helpers/gateway.js";
+import type { TestIssuer } from "./helpers/oidc-issuer.js";
 import { recordSecret } from "./helpers/secrets.js";
+import { gatewayWithIssuer, ssoSignIn } from "./helpers/sso.js";
 
 const ATTACKER_PASSWORD = "the attacker's chosen password";
 const VICTIM_PASSWORD = "the real person's own password";
@@ -46,17 +47,7 @@ const reach = async (cookie: string, account: string) => (await api(cookie, "GET
 
 beforeAll(async () => {
   assertBuilt();
-  issuer = await startTestIssuer();
-  recordSecret(issuer.clientSecret);
-  const oidc = {
-    issuer: issuer.url,
-    clientId: issuer.clientId,
-    clientSecret: "${SSO_CLIENT_SECRET}",
-    allowedDomains: { "goodco.example": "goodco" },
-    defaultRole: "admin",
-  };
-  gw = await startGateway({ dashboard: { oidc } }, { SSO_CLIENT_SECRET: issuer.clientSecret });
-  issuer.attach(`${gw.url}/dashboard/api/oidc/callback`);
+  ({ issuer, gw } = await gatewayWithIssuer({ allowedDomains: { "goodco.example": "goodco" }, defaultRole: "admin" }));
   browser = await launchChromium();
   c.evil = (await signUp(gw, "owner@evil.example", "evil")).cookie;
   c.corp = (await signUp(gw, "owner@corp.example", "corp")).cookie;
@@ -166,18 +157,7 @@ describe("a password an owner's invitation set never opens another account", () 
   test("a first single sign-on (defaultRole admin): the pre-set password is removed with its sessions, the person is told, the audit log says so", async () => {
     const attacker = await preRegister("dana@goodco.example");
     issuer.users.set("dana", { email: "dana@goodco.example", email_verified: true });
-    const context = await browser.newContext();
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    const page = await context.newPage();
-    await page.goto(`${gw.url}/dashboard/`);
-    await page.getByRole("button", { name: "Sign in with SSO" }).click();
-    await page.waitForURL(`${issuer.url}/**`);
-    await page.locator('input[name="login"]').fill("dana");
-    await page.locator('input[name="password"]').fill("any password");
-    await page.getByRole("button", { name: "Sign-in" }).click();
-    await page.waitForURL((u) => u.href.startsWith(gw.url) || /interaction/.test(u.pathname));
-    if (page.url().startsWith(issuer.url)) await page.getByRole("button", { name: "Continue" }).click();
-    await page.waitForURL(`${gw.url}/dashboard/**`);
+    const { page, context } = await ssoSignIn(browser, gw, issuer, "dana");
     // The pre-set password no longer signs in, and the session it opened is over.
     expect((await signIn("dana@goodco.example", ATTACKER_PASSWORD)).status).toBe(401);
     expect((await api(attacker, "GET", "/me")).status).toBe(401);
