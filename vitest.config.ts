@@ -8,7 +8,7 @@ import { defineConfig } from "vitest/config";
  * are leased rows rather than memory (billing, money-exact, money-hard-cases), a stream's
  * settlement and journal while it runs (stream), a key revoked or limited by another process,
  * seen through LISTEN/NOTIFY (auth, limits), members and roles read per request
- * (dashboard-roles). Both need PostgreSQL and Redis (the fleet tests use them in `main`): the
+ * (dashboard-roles), invitations, members' key limits and key names per account. Both need PostgreSQL and Redis (the fleet tests use them in `main`): the
  * global set-up fails the run with one line when either is missing.
  */
 const STORE_TESTS = [
@@ -26,6 +26,9 @@ const STORE_TESTS = [
   "test/dashboard-roles.test.ts",
   "test/fallbacks.test.ts",
   "test/gateway-cost.test.ts",
+  "test/invitations.test.ts",
+  "test/key-limits-member.test.ts",
+  "test/key-names.test.ts",
   "test/limits.test.ts",
   "test/model-prices.test.ts",
   "test/money-exact.test.ts",

@@ -1,4 +1,5 @@
 /** docs/http.md "Authentication": the 401 rules, the key lifecycle, and per-IP throttling of keyless requests. */
+import { connect } from "node:net";
 import { describe, expect, test } from "vitest";
 import { openaiConfig, startGateway, useGateway } from "./helpers/gateway.js";
 import { bearer, expectError } from "./helpers/http.js";
@@ -112,5 +113,44 @@ describe("where each kind of client puts its key (docs/http.md, Authentication)"
 
   test("Authorization wins when several are sent: a bad Bearer is refused even beside a good x-api-key", async () => {
     await expectError(await chat({ authorization: "Bearer sk-nope", "x-api-key": h.key }), 401, "authentication_error", "invalid_api_key");
+  });
+
+  /** GET /v1/models with these header lines, byte for byte and in this order (fetch would trim and reorder them). */
+  function rawGet(lines: string[], query = ""): Promise<{ status: number; body: string }> {
+    const { hostname, port } = new URL(h.gw.url);
+    return new Promise((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () =>
+        socket.write([`GET /v1/models${query} HTTP/1.1`, `host: ${hostname}:${port}`, "connection: close", ...lines, "", ""].join("\r\n")),
+      );
+      let raw = "";
+      socket.setEncoding("utf8").on("data", (d: string) => (raw += d));
+      socket.on("end", () => resolve({ status: Number(raw.slice(9, 12)), body: raw.slice(raw.indexOf("\r\n\r\n") + 4) }));
+      socket.on("error", reject);
+    });
+  }
+
+  // docs/http.md "Authentication": an Authorization header that carries no key counts as not sent,
+  // whether it is empty or `Bearer ` with nothing after it, before or after the other header.
+  const EMPTY = [
+    ["empty", "authorization:"],
+    ["Bearer and a space", "authorization: Bearer "],
+    ["Bearer and spaces", "Authorization: bearer    "],
+  ] as const;
+  test.each(EMPTY)(
+    "an Authorization header that carries no key (%s) falls through to x-api-key, x-goog-api-key and ?key=, in either order",
+    async (_name, line) => {
+      for (const other of [`x-api-key: ${h.key}`, `x-goog-api-key: ${h.key}`]) {
+        expect((await rawGet([line, other])).status, `${line} then ${other}`).toBe(200);
+        expect((await rawGet([other, line])).status, `${other} then ${line}`).toBe(200);
+      }
+      expect((await rawGet([line], `?key=${h.key}`)).status).toBe(200);
+    },
+  );
+
+  test.each(EMPTY)("an Authorization header that carries no key (%s) and nothing else is the 401 saying no key was sent", async (_name, line) => {
+    const r = await rawGet([line]);
+    expect(r.status).toBe(401);
+    expect(r.body).toContain('"code":"invalid_api_key"');
+    expect(r.body).toContain("No API key was sent");
   });
 });

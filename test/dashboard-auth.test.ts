@@ -108,7 +108,7 @@ describe("sign-in links", () => {
     expect(again.json.error.code).toBe("invalid_link");
     expect((await call(gw, "POST", "/dashboard/api/session", { body: { email: "a@example.com", password: "another password 1" } })).status).toBe(401);
 
-    await gw.store.createSignInLink(hashToken("expired-token"), "a@example.com", Date.now() - 1);
+    await gw.store.createSignInLink(hashToken("expired-token"), "a@example.com", Date.now() - 1, null);
     expect((await call(gw, "POST", "/dashboard/api/password", { body: { token: "expired-token", password: "another password 1" } })).status).toBe(400);
 
     const { resetUser } = await import("../src/operations/dashboard-users.js");

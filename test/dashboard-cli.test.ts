@@ -30,8 +30,8 @@ describe("gateway users", () => {
 
     const list = await g("--json", "users", "list");
     expect(list.json).toEqual([
-      { email: "dev@example.com", account: "acme", admin: false, password_set: false, created_at: expect.any(String) },
-      { email: "ops@example.com", account: "acme", admin: true, password_set: false, created_at: expect.any(String) },
+      { email: "dev@example.com", account: "acme", admin: false, password_set: false, vouched_by: null, created_at: expect.any(String) },
+      { email: "ops@example.com", account: "acme", admin: true, password_set: false, vouched_by: null, created_at: expect.any(String) },
     ]);
     expect(JSON.stringify(list.json)).not.toContain("token");
 

@@ -1,7 +1,8 @@
 /**
  * The Members page in a real browser (docs/dashboard.md, "Members and roles"): an owner signs
  * in, adds a member by email (their one-time link is shown once), changes a role with the
- * `Role` select and removes a member with `Remove`; the CLI beside the server sees each change.
+ * `Role` select and removes a member with `Remove`, which asks for confirmation in a dialog whose
+ * confirming button says `Remove` (as Revoke does); the CLI beside the server sees each change.
  * A screenshot goes to the run's temp folder, and to docs/ with GATEWAY_UPDATE_SCREENSHOTS=1.
  */
 import { copyFileSync } from "node:fs";
@@ -55,16 +56,29 @@ test("an owner adds members, changes a role with the Role select and removes a m
 
   await row(page, "dev@example.com").getByRole("combobox", { name: "Role", exact: true }).selectOption("admin");
   await expect.poll(roles).toContainEqual(["dev@example.com", "admin"]);
+  // Remove asks first, as Revoke does: nothing happens until the dialog's own Remove; Cancel keeps the member.
+  const dialog = page.getByRole("dialog", { name: "Remove ops@example.com from acme?" });
   await row(page, "ops@example.com").getByRole("button", { name: "Remove", exact: true }).click();
+  await expect.poll(() => dialog.isVisible()).toBe(true);
+  expect(await roles()).toContainEqual(["ops@example.com", "viewer"]);
+  await dialog.getByRole("button", { name: "Cancel" }).click();
+  await expect.poll(() => dialog.isVisible()).toBe(false);
+  expect(await roles()).toContainEqual(["ops@example.com", "viewer"]);
+  await row(page, "ops@example.com").getByRole("button", { name: "Remove", exact: true }).click();
+  await dialog.getByRole("button", { name: "Remove", exact: true }).click();
   await expect.poll(() => row(page, "ops@example.com").count()).toBe(0);
+  await expect.poll(() => dialog.count()).toBe(0);
   expect(await roles()).toEqual([
     ["dev@example.com", "admin"],
     ["owner@example.com", "owner"],
   ]);
 
-  // The last owner stays: the page says why.
+  // The last owner stays: the dialog says why and stays open.
   await row(page, "owner@example.com").getByRole("button", { name: "Remove", exact: true }).click();
-  await expect.poll(() => page.getByRole("alert").textContent()).toContain("must keep at least one owner");
+  const last = page.getByRole("dialog", { name: "Remove owner@example.com from acme?" });
+  await last.getByRole("button", { name: "Remove", exact: true }).click();
+  await expect.poll(() => last.getByRole("alert").textContent()).toContain("must keep at least one owner");
+  await last.getByRole("button", { name: "Cancel" }).click();
   expect(await roles()).toContainEqual(["owner@example.com", "owner"]);
 
   await page.screenshot({ path: `${ARTIFACTS}/members.png`, fullPage: true });

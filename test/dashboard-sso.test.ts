@@ -5,14 +5,14 @@
  * in, provisioned into the mapped account with the claimed role; another domain refused and
  * nobody created; passwords off; an unreachable issuer; an idle session ending while a used one lives.
  */
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { parseConfig } from "../src/config/config.js";
 import { launchChromium } from "./helpers/browser.js";
 import { call, cookieOf, PASSWORD, signUp } from "./helpers/dashboard.js";
 import { startGateway, type TestGateway } from "./helpers/gateway.js";
-import { startTestIssuer, type TestIssuer } from "./helpers/oidc-issuer.js";
-import { recordSecret } from "./helpers/secrets.js";
+import type { TestIssuer } from "./helpers/oidc-issuer.js";
+import { gatewayWithIssuer, ssoSignIn as signInThrough } from "./helpers/sso.js";
 
 const CALLBACK = "/dashboard/api/oidc/callback";
 
@@ -57,18 +57,7 @@ describe("single sign-on through a real issuer", () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    issuer = await startTestIssuer();
-    recordSecret(issuer.clientSecret);
-    // The issuer answers nothing useful yet: `serve` must start all the same.
-    const oidc = {
-      issuer: issuer.url,
-      clientId: issuer.clientId,
-      clientSecret: "${SSO_CLIENT_SECRET}",
-      allowedDomains: { "allowed.example": "acme" },
-      roleClaim: "role",
-    };
-    gw = await startGateway({ dashboard: { oidc } }, { SSO_CLIENT_SECRET: issuer.clientSecret });
-    issuer.attach(`${gw.url}${CALLBACK}`);
+    ({ issuer, gw } = await gatewayWithIssuer({ allowedDomains: { "allowed.example": "acme" }, roleClaim: "role" }));
     browser = await launchChromium();
   }, 60_000);
 
@@ -78,23 +67,7 @@ describe("single sign-on through a real issuer", () => {
     await issuer?.close();
   });
 
-  /** Clicks Sign in with SSO, signs in at the issuer as `login`, consents; returns the page wherever it lands. */
-  async function ssoSignIn(login: string): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await browser.newContext();
-    // Offline: the issuer's dev pages import a web font; only loopback is reachable.
-    await context.route(/^https?:\/\/(?!127\.0\.0\.1)/, (route) => route.abort());
-    const page = await context.newPage();
-    await page.goto(`${gw.url}/dashboard/`);
-    await page.getByRole("button", { name: "Sign in with SSO" }).click();
-    await page.waitForURL(`${issuer.url}/**`);
-    await page.locator('input[name="login"]').fill(login);
-    await page.locator('input[name="password"]').fill("any password");
-    await page.getByRole("button", { name: "Sign-in" }).click();
-    await page.waitForURL((u) => u.href.startsWith(gw.url) || /interaction/.test(u.pathname));
-    if (page.url().startsWith(issuer.url)) await page.getByRole("button", { name: "Continue" }).click();
-    await page.waitForURL(`${gw.url}/dashboard/**`);
-    return { page, context };
-  }
+  const ssoSignIn = (login: string) => signInThrough(browser, gw, issuer, login);
 
   test("a user of an allowed domain lands signed in, provisioned into the mapped account with the claimed role", async () => {
     issuer.users.set("user@allowed.example", { email: "User@allowed.example", email_verified: true, role: "admin" });

@@ -25,7 +25,8 @@ beforeAll(async () => {
   target = await createTestDatabase();
   const key = await on(file, "keys", "create", "--name", "app", "--account", "acme", "--create", "--budget", "2", "--budget-period", "month");
   expect(key.exitCode).toBe(0);
-  await on(file, "keys", "create", "--name", "other");
+  // The same name in another account (names are unique per account, docs/cli.md "Keys").
+  expect((await on(file, "keys", "create", "--name", "app")).exitCode).toBe(0);
   expect((await on(file, "users", "add", "ops@example.com", "--account", "acme", "--admin")).exitCode).toBe(0);
   expect((await on(file, "credits", "add", "12.345678901", "--account", "acme", "--create")).exitCode).toBe(0);
   expect(

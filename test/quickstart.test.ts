@@ -93,7 +93,7 @@ test("a paste whose key cannot be made stops before its curl, saying why", async
   // Both pastes in the same second: the key name repeats, so the second `keys create` fails.
   const r = await pastedTwice(["date() { echo 1700000000; }"]);
   expect(r.exitCode).not.toBe(0);
-  expect(r.stderr).toContain("error: a key named 'my-app-1700000000' already exists");
+  expect(r.stderr).toContain("error: account 'default' already has a key named 'my-app-1700000000'");
   expect(r.stderr).toContain("GATEWAY_KEY: is empty: keys create failed, see its error above");
   expect(posts() - before).toBe(1); // the first paste's answer only
 }, 120_000);

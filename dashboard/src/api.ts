@@ -45,6 +45,8 @@ export interface Me {
 export interface Member {
   email: string;
   role: Role;
+  /** Opens nothing yet: another account's owner invited them (docs/dashboard.md "Invitations"). */
+  pending: boolean;
   created_at: string;
 }
 export interface MemberAdded {
@@ -52,6 +54,7 @@ export interface MemberAdded {
   account: string;
   role: Role;
   created: boolean;
+  pending: boolean;
   link: string | null;
   expires_at: string | null;
 }
@@ -108,6 +111,8 @@ export interface KeyBudget {
   budget: string | null;
   budget_period: string;
   spent: string;
+  /** An owner or admin set the limits: the member who created the key may only tighten them. */
+  limits_by_manager: boolean;
 }
 interface BudgetView {
   account: string;

@@ -117,6 +117,7 @@ export function App() {
         </div>
       </header>
       <AlertBanner account={shown} />
+      <SignInNotice code={params.get("sso_notice")} onDone={() => go("#/")} />
       <main>
         {tab === "Keys" && <KeysPage account={shown} />}
         {tab === "Usage" && <UsagePage account={shown} />}
@@ -129,6 +130,25 @@ export function App() {
         {tab === "Audit" && <AuditPage account={shown} />}
       </main>
     </Frame>
+  );
+}
+
+/** What the sign-in did that the person must know; the server sends a code only, so a crafted link cannot put words here. */
+const NOTICES: Record<string, string> = {
+  password_removed:
+    "You signed in with single sign-on. A password someone set for your address through another account's invitation has been removed, and every session it had opened has ended.",
+};
+
+function SignInNotice({ code, onDone }: { code: string | null; onDone: () => void }) {
+  const text = code ? NOTICES[code] : undefined;
+  if (!text) return null;
+  return (
+    <div class="card" role="status">
+      <p>{text}</p>
+      <button type="button" class="secondary" onClick={onDone}>
+        Dismiss
+      </button>
+    </div>
   );
 }
 

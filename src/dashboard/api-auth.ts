@@ -8,6 +8,7 @@ import { GatewayError, invalidRequest, passwordSignInDisabled } from "../core/er
 import type { Gateway } from "../gateway.js";
 import { eventClientIp } from "../http/client-ip.js";
 import { normalizeEmail, setUserPassword } from "../operations/dashboard-users.js";
+import { openMemberships } from "../operations/invitations.js";
 import { hashToken } from "../operations/sign-in-link.js";
 import type { DashboardUser } from "../store/index.js";
 import { dashboardBy } from "./actor.js";
@@ -23,7 +24,7 @@ import { SignInThrottle } from "./throttle.js";
  * every account the user belongs to (the account picker; an instance admin's lists all accounts).
  */
 async function me(gw: Gateway, u: DashboardUser) {
-  const memberships = await gw.store.memberships(u.email);
+  const memberships = await openMemberships(gw.store, u);
   const account = homeAccount(u, memberships);
   return {
     email: u.email,
@@ -71,10 +72,13 @@ export function authRoutes(app: H3, gw: Gateway, base: string): void {
     checkOrigin(event, gw.config);
     if (!gw.config.dashboard.passwordSignIn) throw passwordSignInDisabled();
     const body = await readBody(event, SetPasswordBody);
-    const email = await gw.store.takeSignInLink(hashToken(body.token), gw.now());
-    const user = email ? await gw.store.findUser(normalizeEmail(email)) : undefined;
-    if (!user) throw invalidRequest("This sign-in link is invalid, expired or already used. Ask for a new one (gateway users reset).", "invalid_link", "token");
-    await setUserPassword(gw.store, user, await hashPassword(body.password), gw.now(), dashboardBy(event, gw, user));
-    return reply(event, 200, await me(gw, user), { "set-cookie": await startSession(gw, event, user.email) });
+    const link = await gw.store.takeSignInLink(hashToken(body.token), gw.now());
+    const user = link ? await gw.store.findUser(normalizeEmail(link.email)) : undefined;
+    if (!link || !user)
+      throw invalidRequest("This sign-in link is invalid, expired or already used. Ask for a new one (gateway users reset).", "invalid_link", "token");
+    // The password is vouched for by whoever the link was issued for (docs/dashboard.md "Invitations").
+    await setUserPassword(gw.store, user, await hashPassword(body.password), link.vouchedBy, gw.now(), dashboardBy(event, gw, user));
+    const signedIn = { ...user, vouchedBy: link.vouchedBy };
+    return reply(event, 200, await me(gw, signedIn), { "set-cookie": await startSession(gw, event, user.email) });
   });
 }

@@ -5,6 +5,7 @@ import { forbidden } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { usdToNanoExact } from "../core/money.js";
 import { addCredits } from "../operations/add-credits.js";
+import { openMemberships } from "../operations/invitations.js";
 import { listAccounts } from "../operations/list-accounts.js";
 import { showCredits } from "../operations/show-credits.js";
 import { dashboardBy } from "./actor.js";
@@ -31,7 +32,7 @@ export function creditRoutes(app: H3, gw: Gateway, base: string): void {
   // Anyone else sees only the accounts whose balance their role there may read.
   app.get(`${base}/accounts`, async (event) => {
     const { user } = await scope(event, null);
-    const readable = new Set((await gw.store.memberships(user.email)).filter((m) => can(m.role, "credits.read")).map((m) => m.account));
+    const readable = new Set((await openMemberships(gw.store, user)).filter((m) => can(m.role, "credits.read")).map((m) => m.account));
     return reply(
       event,
       200,

@@ -14,29 +14,36 @@ import { listKeys } from "../operations/list-keys.js";
 import { revokeKey } from "../operations/revoke-key.js";
 import { updateKey } from "../operations/update-key.js";
 import { usdToNanoExact } from "../core/money.js";
+import type { Role } from "../core/roles.js";
 import type { DashboardUser, KeyChanges, KeyRecord } from "../store/index.js";
 import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { CreateKeyBody, UpdateKeyBody } from "./schemas.js";
-import { param, roleIn, scoper } from "./scope.js";
-import { currentUser } from "./session.js";
+import { param, roleIn, scoper, type Scope } from "./scope.js";
 
 const DAY_MS = 86_400_000;
 
-/** The key `idOrName` if the signed-in user may manage it; any other reads as a missing key. */
-async function manageableKey(gw: Gateway, event: H3Event): Promise<{ key: KeyRecord; user: DashboardUser }> {
-  checkOrigin(event, gw.config);
-  const user = await currentUser(gw, event);
+/**
+ * The key `idOrName` if the signed-in user may manage it; any other reads as a missing key. A
+ * name is looked for in the account the request acts on (names are unique per account); an id
+ * anywhere, so a key of another of the user's accounts is found by its id.
+ */
+async function manageableKey(gw: Gateway, event: H3Event, scope: Scope): Promise<{ key: KeyRecord; user: DashboardUser; role: Role }> {
+  const { user, account } = await scope(event);
   const idOrName = param(event, "id");
   const missing = notFound(`no key with id or name '${idOrName}'`, "key_not_found");
-  const key = await gw.store.findKey(idOrName);
+  const byId = async () => {
+    const k = await gw.store.findKey(idOrName);
+    return k?.id === idOrName ? k : undefined;
+  };
+  const key = (await gw.store.findKey(idOrName, account)) ?? (await byId());
   if (!key) throw missing;
   const role = await roleIn(gw.store, user, key.account).catch(() => {
     throw missing;
   });
   requireRole(role, "keys.own");
   if (!can(role, "keys.any") && key.createdBy !== user.email) throw missing;
-  return { key, user };
+  return { key, user, role };
 }
 
 export function keyRoutes(app: H3, gw: Gateway, base: string): void {
@@ -59,7 +66,7 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
   });
   // As `gateway keys update`; a field left out is unchanged, null clears it.
   app.patch(`${base}/keys/:id`, async (event) => {
-    const { key, user } = await manageableKey(gw, event); // a member edits only their own keys
+    const { key, user, role } = await manageableKey(gw, event, scope); // a member edits only their own keys
     const body = await readBody(event, UpdateKeyBody);
     const now = gw.now();
     const changes: KeyChanges = {};
@@ -67,12 +74,13 @@ export function keyRoutes(app: H3, gw: Gateway, base: string): void {
     if (body.budget_period !== undefined) changes.budgetPeriod = body.budget_period;
     if (body.rpm !== undefined) changes.rpm = body.rpm;
     if (body.expires_in_days !== undefined) changes.expiresAt = body.expires_in_days === null ? null : now + body.expires_in_days * DAY_MS;
-    const updated = await updateKey(gw.store, key.id, changes, key.account, now, dashboardBy(event, gw, user));
+    // A member may tighten, never loosen, limits an owner or admin set on their key (docs/dashboard.md).
+    const updated = await updateKey(gw.store, key.id, changes, key.account, now, dashboardBy(event, gw, user), !can(role, "keys.any"));
     gw.auth.invalidate();
     return reply(event, 200, updated);
   });
   app.post(`${base}/keys/:id/revoke`, async (event) => {
-    const { key, user } = await manageableKey(gw, event);
+    const { key, user } = await manageableKey(gw, event, scope);
     const revoked = await revokeKey(gw.store, key.id, key.account, gw.now(), dashboardBy(event, gw, user));
     gw.auth.invalidate();
     return reply(event, 200, revoked);

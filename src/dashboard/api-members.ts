@@ -26,7 +26,9 @@ export function memberRoutes(app: H3, gw: Gateway, base: string): void {
     requireRole(role, "members");
     // Links point where this page was loaded from (dashboard.url when set), as the browser sees it.
     const baseUrl = expectedOrigin(event, gw.config) ?? "";
-    return reply(event, 201, await addMember(gw.store, { email: body.email, account, role: body.role }, baseUrl, gw.now(), dashboardBy(event, gw, user)));
+    // An owner vouches for their own account only; an instance administrator as the operator does (docs/dashboard.md "Invitations").
+    const m = { email: body.email, account, role: body.role, vouchedBy: user.admin ? null : account };
+    return reply(event, 201, await addMember(gw.store, m, baseUrl, gw.now(), dashboardBy(event, gw, user)));
   });
   app.put(`${base}/members/:email`, async (event) => {
     checkOrigin(event, gw.config);

@@ -56,9 +56,11 @@ export function oidcRoutes(app: H3, gw: Gateway, base: string): void {
     try {
       const claims = await finishSignIn(issuer, event, callbackUrl(dashboardBase(event, gw.config)), gw.now());
       const by = ssoBy(issuer.settings.issuer, eventClientIp(event, gw.config.server));
-      const user = await provision(gw.store, identify(claims, issuer.settings), issuer.settings.defaultRole, gw.now(), by);
+      const { user, passwordRemoved } = await provision(gw.store, identify(claims, issuer.settings), issuer.settings.defaultRole, gw.now(), by);
       const session = await startSession(gw, event, user.email);
-      return redirect(event, `${dashboardBase(event, gw.config)}/dashboard/`, [flowCookie("", 0, secure), session]);
+      // The person is told when a password someone's invitation had set for them was removed (docs/dashboard.md "Invitations").
+      const notice = passwordRemoved ? "#/?sso_notice=password_removed" : "";
+      return redirect(event, `${dashboardBase(event, gw.config)}/dashboard/${notice}`, [flowCookie("", 0, secure), session]);
     } catch (err) {
       return refused(event, err);
     }

@@ -60,13 +60,15 @@ export const AddMemberBody = z.strictObject({
   account: Account.optional(),
 });
 export const SetRoleBody = z.strictObject({ role: RoleName, account: Account.optional() });
-export const Member = z.object({ email: z.string(), role: RoleName, created_at: Time });
+const Pending = z.boolean().describe("The membership opens nothing yet: another account's owner invited this user (docs/dashboard.md, Invitations).");
+export const Member = z.object({ email: z.string(), role: RoleName, pending: Pending, created_at: Time });
 export const Members = z.array(Member);
 export const MemberAdded = z.object({
   email: z.string(),
   account: z.string(),
   role: RoleName,
   created: z.boolean().describe("A new dashboard user: `link` is their one-time sign-in link (24 h). An existing user keeps their password."),
+  pending: Pending,
   link: z.string().nullable(),
   expires_at: Time.nullable(),
 });
@@ -91,6 +93,7 @@ export const KeyView = z.object({
   budget: Money.nullable(),
   budget_period: z.string(),
   spent: Money,
+  limits_by_manager: z.boolean().describe("An owner or admin set this key's limits: the member who created it may only tighten them."),
 });
 export const NewKey = KeyView.extend({ key: z.string().describe("The full key: in this answer only, never again.") });
 const Totals = {

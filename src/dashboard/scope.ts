@@ -11,6 +11,7 @@ import { notFound } from "../core/errors.js";
 import type { Role } from "../core/roles.js";
 import type { Gateway } from "../gateway.js";
 import type { DashboardUser, Membership, Store } from "../store/index.js";
+import { openMemberships } from "../operations/invitations.js";
 import { checkOrigin } from "./http.js";
 import { currentUser } from "./session.js";
 
@@ -28,10 +29,13 @@ export function homeAccount(user: DashboardUser, memberships: Membership[]): str
   return memberships[0]?.account ?? user.account;
 }
 
-/** The user's role in `account`, or the 404 of an account that does not exist. */
+/**
+ * The user's role in `account`, or the 404 of an account that does not exist. A pending
+ * membership (docs/dashboard.md "Invitations") is no membership here.
+ */
 export async function roleIn(store: Store, user: DashboardUser, account: string, memberships?: Membership[]): Promise<Role> {
   if (user.admin) return "owner";
-  const m = (memberships ?? (await store.memberships(user.email))).find((x) => x.account === account);
+  const m = (memberships ?? (await openMemberships(store, user))).find((x) => x.account === account);
   if (!m) throw noSuchAccount(account);
   return m.role;
 }
@@ -46,7 +50,7 @@ export function scoper(gw: Gateway): Scope {
   return async (event, requested) => {
     if (event.req.method !== "GET" && event.req.method !== "HEAD") checkOrigin(event, gw.config);
     const user = await currentUser(gw, event);
-    const memberships = await gw.store.memberships(user.email);
+    const memberships = await openMemberships(gw.store, user);
     const asked = requested === undefined ? event.url.searchParams.get("account") : requested;
     const account = asked || homeAccount(user, memberships);
     return { user, account, role: await roleIn(gw.store, user, account, memberships) };

@@ -32,6 +32,7 @@ export function keyFields(k: KeyRecord): Record<string, unknown> {
     budget_period: k.budgetPeriod ?? "total",
     cache: k.cache ?? "off",
     created_by: k.createdBy ?? null,
+    limits_by_manager: k.limitsByManager ?? false,
   };
 }
 

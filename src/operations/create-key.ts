@@ -20,7 +20,8 @@ export interface NewKey {
 }
 
 export async function createKey(store: Store, k: NewKey, now: number, by: AuditActor) {
-  if (await store.findKey(k.name)) throw invalidRequest(`a key named '${k.name}' already exists`, "key_name_taken", "name");
+  // Names are unique per account (docs/cli.md "Keys"): this speaks only of the caller's own account.
+  if (await store.findKey(k.name, k.account)) throw invalidRequest(`account '${k.account}' already has a key named '${k.name}'`, "key_name_taken", "name");
   const key = generateKey();
   const record: KeyRecord = {
     id: newKeyId(),

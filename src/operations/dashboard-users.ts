@@ -19,24 +19,38 @@ const view = (u: DashboardUser) => ({
   account: u.account,
   admin: u.admin,
   password_set: u.passwordHash !== null,
+  vouched_by: u.vouchedBy,
   created_at: new Date(u.createdAt).toISOString(),
 });
 
-/** A new user, owner of `account` unless `role` says otherwise, with a sign-in link. */
-export async function addUser(store: Store, u: { email: string; account: string; admin: boolean; role?: Role }, baseUrl: string, now: number, by: AuditActor) {
+/** Who adds a user: `vouchedBy` null is the operator or an instance administrator, else the inviting account's owner (docs/dashboard.md "Invitations"). */
+export interface NewUser {
+  email: string;
+  account: string;
+  admin: boolean;
+  role?: Role;
+  vouchedBy?: string | null;
+}
+
+/** A new user, owner of `account` unless `role` says otherwise, with a sign-in link (the operator's unless `vouchedBy` names the inviting account). */
+export async function addUser(store: Store, u: NewUser, baseUrl: string, now: number, by: AuditActor) {
   const email = normalizeEmail(u.email);
   if (await store.findUser(email))
     throw invalidRequest(`a dashboard user '${email}' already exists (gateway users reset prints a new link)`, "user_exists", "email");
   await store.ensureAccount(u.account, now);
   const role = u.role ?? "owner";
-  const after = { account: u.account, admin: u.admin, role };
+  const vouchedBy = u.vouchedBy ?? null;
+  const after = { account: u.account, admin: u.admin, role, vouched_by: vouchedBy };
   const note = auditNote(by, now, { action: "user.add", account: u.account, target: email, before: null, after });
-  await store.audited(note).createUser({ email, account: u.account, admin: u.admin, passwordHash: null, createdAt: now }, role);
-  return { email, account: u.account, admin: u.admin, role, ...(await issueSignInLink(store, email, baseUrl, now)) };
+  await store.audited(note).createUser({ email, account: u.account, admin: u.admin, passwordHash: null, createdAt: now, vouchedBy }, role);
+  return { email, account: u.account, admin: u.admin, role, ...(await issueSignInLink(store, email, vouchedBy, baseUrl, now)) };
 }
 
-/** A new link; the old password keeps working until the link is used (so a stranger's reset locks nobody out). */
-export async function resetUser(store: Store, rawEmail: string, baseUrl: string, now: number, by: AuditActor) {
+/**
+ * The operator's new link; the old password keeps working until the link is used (so a stranger's
+ * reset locks nobody out). A password set through it is the operator's (vouchedBy null).
+ */
+export async function resetUser(store: Store, rawEmail: string, baseUrl: string, now: number, by: AuditActor, why?: string) {
   const email = normalizeEmail(rawEmail);
   const user = await store.findUser(email);
   if (!user) throw notFound(`no dashboard user '${email}'`, "user_not_found");
@@ -47,9 +61,9 @@ export async function resetUser(store: Store, rawEmail: string, baseUrl: string,
       account: user.account,
       target: email,
       before: null,
-      after: { link_expires_at: new Date(expiresAt).toISOString() },
+      after: { link_expires_at: new Date(expiresAt).toISOString(), ...(why ? { reason: why } : {}) },
     });
-  return { email, account: user.account, admin: user.admin, ...(await issueSignInLink(store, email, baseUrl, now, note)) };
+  return { email, account: user.account, admin: user.admin, ...(await issueSignInLink(store, email, null, baseUrl, now, note)) };
 }
 
 export async function listUsers(store: Store) {
@@ -65,9 +79,13 @@ export async function removeUser(store: Store, rawEmail: string, now: number, by
   return { email, removed: true };
 }
 
-/** A password chosen through a sign-in link (the hash only reaches the store; the record says only that one is set). */
-export async function setUserPassword(store: Store, user: DashboardUser, passwordHash: string, now: number, by: AuditActor) {
-  const before = { password_set: user.passwordHash !== null };
-  const note = auditNote(by, now, { action: "user.password", account: user.account, target: user.email, before, after: { password_set: true } });
-  await store.audited(note).setPassword(user.email, passwordHash);
+/**
+ * A password chosen through a sign-in link (the hash only reaches the store; the record says only
+ * that one is set), vouched for by whoever the link was issued for (`vouchedBy`).
+ */
+export async function setUserPassword(store: Store, user: DashboardUser, passwordHash: string, vouchedBy: string | null, now: number, by: AuditActor) {
+  const before = { password_set: user.passwordHash !== null, vouched_by: user.vouchedBy };
+  const after = { password_set: true, vouched_by: vouchedBy };
+  const note = auditNote(by, now, { action: "user.password", account: user.account, target: user.email, before, after });
+  await store.audited(note).setPassword(user.email, passwordHash, vouchedBy);
 }

@@ -26,5 +26,7 @@ export async function keyView(store: Store, k: KeyRecord, now: number) {
     rpm: k.rpm,
     cache: k.cache ?? "off",
     ...(await budgetView(store, k, now)),
+    // An owner or admin set this key's limits: its member may only tighten them (operations/key-limits.ts).
+    limits_by_manager: k.limitsByManager ?? false,
   };
 }

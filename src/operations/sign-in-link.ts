@@ -11,11 +11,20 @@ const LINK_TTL_MS = 24 * 3_600_000;
 export const hashToken = (token: string): string => createHash("sha256").update(token).digest("hex");
 
 /**
- * A fresh link for `email`, replacing any earlier one. `baseUrl`: where the dashboard is served
- * (`http://host:port`). `audit`: the record of a reset (docs/audit.md), in the link's transaction.
+ * A fresh link for `email`, replacing any earlier one. `vouchedBy`: who hands it to the person
+ * (null: the operator or an instance administrator; else the inviting account, docs/dashboard.md
+ * "Invitations"). `baseUrl`: where the dashboard is served (`http://host:port`). `audit`: the
+ * record of a reset (docs/audit.md), in the link's transaction.
  */
-export async function issueSignInLink(store: Store, email: string, baseUrl: string, now: number, audit?: (expiresAt: number) => AuditNote) {
+export async function issueSignInLink(
+  store: Store,
+  email: string,
+  vouchedBy: string | null,
+  baseUrl: string,
+  now: number,
+  audit?: (expiresAt: number) => AuditNote,
+) {
   const token = randomBytes(32).toString("base64url");
-  await (audit ? store.audited(audit(now + LINK_TTL_MS)) : store).createSignInLink(hashToken(token), email, now + LINK_TTL_MS);
+  await (audit ? store.audited(audit(now + LINK_TTL_MS)) : store).createSignInLink(hashToken(token), email, now + LINK_TTL_MS, vouchedBy);
   return { link: `${baseUrl.replace(/\/+$/, "")}/dashboard/#/set-password?token=${token}`, expires_at: new Date(now + LINK_TTL_MS).toISOString() };
 }

@@ -59,31 +59,55 @@ export function identify(claims: Claims, oidc: OidcConfig): SsoIdentity {
  */
 export const ssoBy = (issuer: string, ip: string | null): AuditActor => ({ actor: `sso:${new URL(issuer).host}`, ip });
 
+/** Who signed in, and whether a password someone's invitation had set for them was removed (the sign-in page says so). */
+export interface Provisioned {
+  user: DashboardUser;
+  passwordRemoved: boolean;
+}
+
 /**
  * Creates the user on first sign-in (home account = the mapped one, no password) with the
  * claimed role, else `defaultRole`. An existing user joins the account if not a member yet; a
  * claimed role replaces their role there, and without one their role stays as an owner set it.
+ * The issuer vouches for the address: a user an account's owner invited loses the password that
+ * invitation set, and every session it opened, before any membership opens (vouch below).
  */
-export async function provision(store: Store, id: SsoIdentity, defaultRole: Role, now: number, by: AuditActor): Promise<DashboardUser> {
+export async function provision(store: Store, id: SsoIdentity, defaultRole: Role, now: number, by: AuditActor): Promise<Provisioned> {
   await store.ensureAccount(id.account, now);
   let existing = await store.findUser(id.email);
   if (!existing) {
     const made = await createOnce(store, id, defaultRole, now, by);
-    if (made.created) return made.user;
+    if (made.created) return { user: made.user, passwordRemoved: false };
     existing = made.user;
   }
+  const vouched = await vouch(store, existing, id.account, now, by);
   const member = (await store.memberships(id.email)).find((m) => m.account === id.account);
   const role = id.claimedRole ?? member?.role ?? defaultRole;
-  if (member?.role === role) return existing;
-  const change = member ? { action: "member.role", before: { role: member.role }, after: { role } } : { action: "member.add", before: null, after: { role } };
-  const note = auditNote(by, now, { ...change, account: id.account, target: id.email });
-  await store.audited(note).setMembership({ email: id.email, account: id.account, role, createdAt: member?.createdAt ?? now });
-  return existing;
+  if (member?.role !== role) {
+    const change = member ? { action: "member.role", before: { role: member.role }, after: { role } } : { action: "member.add", before: null, after: { role } };
+    const note = auditNote(by, now, { ...change, account: id.account, target: id.email });
+    await store.audited(note).setMembership({ email: id.email, account: id.account, role, createdAt: member?.createdAt ?? now });
+  }
+  return vouched;
+}
+
+/**
+ * docs/dashboard.md "Invitations": a user whose password came through an account owner's link
+ * (`vouchedBy` set) may be someone else than who the issuer just authenticated. The password and
+ * any link go, every session ends (the sign-in starts a new one), and their pending memberships
+ * open: the issuer vouched for the address. Recorded as `user.vouched`.
+ */
+async function vouch(store: Store, user: DashboardUser, account: string, now: number, by: AuditActor): Promise<Provisioned> {
+  if (user.vouchedBy === null) return { user, passwordRemoved: false };
+  const before = { vouched_by: user.vouchedBy, password_set: user.passwordHash !== null };
+  const note = auditNote(by, now, { action: "user.vouched", account, target: user.email, before, after: { vouched_by: null, password_set: false } });
+  const changed = await store.audited(note).vouchForUser(user.email);
+  return { user: { ...user, passwordHash: null, vouchedBy: null }, passwordRemoved: changed && user.passwordHash !== null };
 }
 
 /** The first sign-in's user; when two first sign-ins race, the loser finds the winner's user. */
 async function createOnce(store: Store, id: SsoIdentity, defaultRole: Role, now: number, by: AuditActor): Promise<{ user: DashboardUser; created: boolean }> {
-  const user: DashboardUser = { email: id.email, account: id.account, admin: false, passwordHash: null, createdAt: now };
+  const user: DashboardUser = { email: id.email, account: id.account, admin: false, passwordHash: null, createdAt: now, vouchedBy: null };
   const role = id.claimedRole ?? defaultRole;
   // The same record as `users add` (docs/audit.md); a lost race rolls it back with the insert.
   const note = auditNote(by, now, {

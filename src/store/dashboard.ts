@@ -13,6 +13,19 @@ export interface DashboardUser {
   /** scrypt hash (src/dashboard/password.ts); null until the user chose a password through a sign-in link. */
   passwordHash: string | null;
   createdAt: number;
+  /**
+   * Who vouched for the person holding this user's password (docs/dashboard.md "Invitations"):
+   * null, the operator (the CLI), an instance administrator or single sign-on; else the account
+   * whose owner's Add member made the user and got the link that set the password. Such a user
+   * reaches only that account until the operator's link or single sign-on vouches for them.
+   */
+  vouchedBy: string | null;
+}
+
+/** A sign-in link taken: whose it was, and who vouched for its holder (the user's `vouchedBy` once it sets a password). */
+export interface TakenLink {
+  email: string;
+  vouchedBy: string | null;
 }
 
 /** A signed-in browser: the SHA-256 of its cookie's token, never the token. Its last use starts at `createdAt`. */
@@ -46,8 +59,17 @@ export interface DashboardStore {
   listUsers(): Promise<DashboardUser[]>;
   /** Deletes the user with its sessions and links; false when there was none. */
   removeUser(email: string): Promise<boolean>;
-  /** Sets the password hash and ends every session of the user (a reset signs out everywhere). */
-  setPassword(email: string, passwordHash: string): Promise<void>;
+  /**
+   * Sets the password hash and who vouched for it (the link's `vouchedBy`), and ends every session
+   * of the user (a reset signs out everywhere).
+   */
+  setPassword(email: string, passwordHash: string, vouchedBy: string | null): Promise<void>;
+  /**
+   * Single sign-on vouched for a user some account's owner invited: the password that invitation
+   * set (and any sign-in link) goes, `vouchedBy` becomes null, every session ends. False when the
+   * user was vouched for already (nothing changed).
+   */
+  vouchForUser(email: string): Promise<boolean>;
   createSession(session: DashboardSession): Promise<void>;
   /** The session's user while the session has not expired at `now`. */
   findSession(hash: string, now: number): Promise<DashboardUser | undefined>;
@@ -59,8 +81,8 @@ export interface DashboardStore {
    */
   useSession(hash: string, now: number, idleSince: number, seenEveryMs: number): Promise<DashboardUser | undefined>;
   deleteSession(hash: string): Promise<void>;
-  /** A new sign-in link replaces the user's earlier ones. */
-  createSignInLink(hash: string, email: string, expiresAt: number): Promise<void>;
-  /** Deletes the link and returns its user's email if it had not expired at `now`: single use. */
-  takeSignInLink(hash: string, now: number): Promise<string | undefined>;
+  /** A new sign-in link replaces the user's earlier ones. `vouchedBy`: null from the operator or an instance administrator, else the inviting account. */
+  createSignInLink(hash: string, email: string, expiresAt: number, vouchedBy: string | null): Promise<void>;
+  /** Deletes the link and returns whose it was if it had not expired at `now`: single use. */
+  takeSignInLink(hash: string, now: number): Promise<TakenLink | undefined>;
 }

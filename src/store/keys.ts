@@ -23,20 +23,35 @@ export interface KeyRecord {
   cache?: KeyCacheMode;
   /** The dashboard user who created the key (a member sees and manages only theirs); null: the CLI. */
   createdBy?: string | null;
+  /**
+   * Someone other than its creator (an owner, admin or the CLI) set the key's budget, period,
+   * rpm or expiry: its creator, a member, may then only tighten them (docs/dashboard.md).
+   */
+  limitsByManager?: boolean;
 }
 
 export type KeyCacheMode = "off" | "on" | "nondeterministic";
 
 /** What `keys update` may change; a field left out is unchanged. */
-export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache">>;
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager">>;
 
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;
   findKeyByHash(hash: string): Promise<KeyRecord | undefined>;
-  findKey(idOrName: string): Promise<KeyRecord | undefined>;
+  /**
+   * The key with this id, else the key with this name. Names are unique per account, not across
+   * accounts: with `account` only that account's key is found (by id or name); without it, a
+   * name several accounts use finds none (operations/find-key.ts then names the accounts).
+   */
+  findKey(idOrName: string, account?: string): Promise<KeyRecord | undefined>;
   listKeys(account?: string): Promise<KeyRecord[]>;
   revokeKey(id: string, at: number): Promise<void>;
   /** Changes a key; a new budget period recounts its spend in the current period from the ledger. */
   updateKey(id: string, changes: KeyChanges, at: number): Promise<void>;
   touchKeys(lastUsed: Map<string, number>): Promise<void>;
+}
+
+/** Of the keys whose id or name is `idOrName`: the id's, else the name's when only one has it (Store.findKey). */
+export function pickKey(idOrName: string, found: KeyRecord[]): KeyRecord | undefined {
+  return found.find((k) => k.id === idOrName) ?? (found.length === 1 ? found[0] : undefined);
 }

@@ -113,6 +113,35 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       expect((await store.listKeys("acme")).map((k) => k.id)).toEqual(["k1", "k2"]);
     });
 
+    test("key names are unique per account: the same name in two accounts, found by name with its account, refused twice in one", async () => {
+      await store.ensureAccount("other", T0);
+      await store.createKey(key("k2", { name: "name-k1", account: "other", createdAt: T0 + 1 }));
+      await expect(store.createKey(key("k3", { name: "name-k1" }))).rejects.toThrow();
+      expect((await store.findKey("name-k1", "acme"))?.id).toBe("k1");
+      expect((await store.findKey("name-k1", "other"))?.id).toBe("k2");
+      // Without the account a name two accounts use finds none; an id is found anywhere, and with its own account only.
+      expect(await store.findKey("name-k1")).toBeUndefined();
+      expect((await store.findKey("k2"))?.id).toBe("k2");
+      expect((await store.findKey("k2", "other"))?.id).toBe("k2");
+      expect(await store.findKey("k2", "acme")).toBeUndefined();
+      expect(await store.findKey("name-k1", "nobody")).toBeUndefined();
+      await store.revokeKey("k1", T0 + 2);
+      expect((await store.listKeys()).map((k) => [k.id, k.name, k.account])).toEqual([
+        ["k1", "name-k1", "acme"],
+        ["k2", "name-k1", "other"],
+      ]);
+    });
+
+    test("limitsByManager: false unless given, set by update, kept by later updates (docs/dashboard.md)", async () => {
+      await store.createKey(key("k2", { createdBy: "m@example.com", limitsByManager: true }));
+      expect((await store.findKey("k1"))?.limitsByManager).toBe(false);
+      expect((await store.findKeyByHash("hash-k2"))?.limitsByManager).toBe(true);
+      await store.updateKey("k1", { rpm: 9, limitsByManager: true }, T0);
+      await store.updateKey("k1", { rpm: 3 }, T0);
+      expect(await store.findKey("k1")).toMatchObject({ rpm: 3, limitsByManager: true });
+      expect((await store.listKeys("acme")).map((k) => k.limitsByManager)).toEqual([true, true]);
+    });
+
     test("revoke sets revokedAt once; update changes rpm, expiry and budget; touch records last use", async () => {
       await store.revokeKey("k1", T0 + 5);
       await store.revokeKey("k1", T0 + 9);
@@ -530,7 +559,7 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
 
   describe("dashboard", () => {
     test("users, sessions that expire and end on a new password, single-use sign-in links, removal cascades", async () => {
-      const user = { email: "ops@example.com", account: "acme", admin: true, passwordHash: null, createdAt: T0 };
+      const user = { email: "ops@example.com", account: "acme", admin: true, passwordHash: null, createdAt: T0, vouchedBy: null };
       await store.createUser(user);
       await expect(store.createUser(user)).rejects.toThrow();
       await store.createUser({ ...user, email: "a@example.com", admin: false });
@@ -540,19 +569,19 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       await store.createSession({ hash: "s1", email: user.email, createdAt: T0, expiresAt: T0 + 100 });
       expect(await store.findSession("s1", T0 + 99)).toEqual(user);
       expect(await store.findSession("s1", T0 + 100)).toBeUndefined();
-      await store.setPassword(user.email, "scrypt$x");
+      await store.setPassword(user.email, "scrypt$x", null);
       expect(await store.findSession("s1", T0 + 1)).toBeUndefined();
       expect((await store.findUser(user.email))?.passwordHash).toBe("scrypt$x");
       await store.createSession({ hash: "s2", email: user.email, createdAt: T0, expiresAt: T0 + 100 });
       await store.deleteSession("s2");
       expect(await store.findSession("s2", T0)).toBeUndefined();
 
-      await store.createSignInLink("l1", user.email, T0 + 100);
-      await store.createSignInLink("l2", user.email, T0 + 100);
+      await store.createSignInLink("l1", user.email, T0 + 100, null);
+      await store.createSignInLink("l2", user.email, T0 + 100, "acme");
       expect(await store.takeSignInLink("l1", T0)).toBeUndefined();
-      expect(await store.takeSignInLink("l2", T0)).toBe(user.email);
+      expect(await store.takeSignInLink("l2", T0)).toEqual({ email: user.email, vouchedBy: "acme" });
       expect(await store.takeSignInLink("l2", T0)).toBeUndefined();
-      await store.createSignInLink("l3", user.email, T0 + 100);
+      await store.createSignInLink("l3", user.email, T0 + 100, null);
       expect(await store.takeSignInLink("l3", T0 + 100)).toBeUndefined();
 
       await store.createSession({ hash: "s3", email: user.email, createdAt: T0, expiresAt: T0 + 100 });
@@ -562,7 +591,7 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
     });
 
     test("useSession: an idle session ends, a used one lives on, and its use is recorded at most once per interval", async () => {
-      const user = { email: "idle@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 };
+      const user = { email: "idle@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0, vouchedBy: null };
       await store.createUser(user, "member");
       await store.createSession({ hash: "u1", email: user.email, createdAt: T0, expiresAt: T0 + 10_000 });
       // Idle window 100 ms, uses recorded when the recorded one is 50 ms old or older.
@@ -580,8 +609,8 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
 
     test("memberships: a new user owns their account unless told otherwise, belongs to several, roles change, removal keeps the user", async () => {
       await store.ensureAccount("beta", T0);
-      await store.createUser({ email: "o@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 });
-      await store.createUser({ email: "v@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 + 1 }, "viewer");
+      await store.createUser({ email: "o@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0, vouchedBy: null });
+      await store.createUser({ email: "v@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0 + 1, vouchedBy: null }, "viewer");
       await store.setMembership({ email: "o@example.com", account: "beta", role: "member", createdAt: T0 + 2 });
       expect(await store.memberships("o@example.com")).toEqual([
         { email: "o@example.com", account: "acme", role: "owner", createdAt: T0 },
@@ -598,6 +627,29 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
       expect(await store.findUser("o@example.com")).toBeDefined();
       await store.removeUser("v@example.com");
       expect((await store.listMembers("acme")).map((m) => m.email)).toEqual(["o@example.com"]);
+    });
+  });
+
+  describe("invitations", () => {
+    test("vouchedBy: kept as created, set with a password from its link; vouchForUser drops the password, links and sessions once", async () => {
+      const invited = { email: "inv@example.com", account: "acme", admin: false, passwordHash: null, createdAt: T0, vouchedBy: "acme" };
+      await store.createUser(invited, "member");
+      expect(await store.findUser(invited.email)).toEqual(invited);
+      await store.setPassword(invited.email, "scrypt$owner-link", "acme");
+      await store.createSession({ hash: "v1", email: invited.email, createdAt: T0, expiresAt: T0 + 100 });
+      expect(await store.findSession("v1", T0)).toEqual({ ...invited, passwordHash: "scrypt$owner-link" });
+      await store.createSignInLink("vl", invited.email, T0 + 100, "acme");
+
+      expect(await store.vouchForUser(invited.email)).toBe(true);
+      expect(await store.findUser(invited.email)).toEqual({ ...invited, passwordHash: null, vouchedBy: null });
+      expect(await store.findSession("v1", T0)).toBeUndefined();
+      expect(await store.takeSignInLink("vl", T0)).toBeUndefined();
+      expect(await store.vouchForUser(invited.email)).toBe(false); // already vouched for: nothing changes
+      // The operator's link sets a password nobody but the operator vouched for.
+      await store.setPassword(invited.email, "scrypt$operator-link", null);
+      expect(await store.findUser(invited.email)).toMatchObject({ passwordHash: "scrypt$operator-link", vouchedBy: null });
+      expect(await store.vouchForUser(invited.email)).toBe(false);
+      expect((await store.findUser(invited.email))?.passwordHash).toBe("scrypt$operator-link");
     });
   });
 

@@ -27,6 +27,7 @@ export function EditDialog({ k, onClose, onSaved }: { k: KeyView & KeyBudget; on
       <form class="row" onSubmit={save}>
         <KeyLimitFields budget={k.budget} period={k.budget_period} rpm={k.rpm} />
         <p class="hint">Spent this period: ${k.spent}. Leave a field empty for none; expiry is unchanged when empty.</p>
+        {k.limits_by_manager && <p class="hint">An owner or admin set these limits: members may lower them, only owners and admins raise or remove them.</p>}
         <ErrorLine error={error} />
         <div class="actions">
           <button type="button" class="secondary" onClick={() => ref.current?.close()}>

@@ -3,8 +3,9 @@
  * the list (masked, state, budget, created, last used, expires), Edit (key-edit.tsx) and Revoke
  * behind a confirmation dialog.
  */
-import { useRef, useState } from "preact/hooks";
+import { useState } from "preact/hooks";
 import { api, withAccount, type KeyBudget, type KeyView as BaseKeyView } from "../api.js";
+import { ConfirmDialog } from "../confirm.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
 import { EditDialog } from "./key-edit.js";
 import { KeyLimitFields, limitsOf } from "./key-fields.js";
@@ -144,36 +145,18 @@ function NewKey({ created, onDone }: { created: { key: string; name: string }; o
 }
 
 function RevokeDialog({ k, onClose, onRevoked }: { k: KeyView; onClose: () => void; onRevoked: () => void }) {
-  const [error, setError] = useState<string | null>(null);
-  const ref = useRef<HTMLDialogElement>(null);
-  const open = (el: HTMLDialogElement | null) => {
-    ref.current = el;
-    if (el && !el.open) el.showModal();
-  };
-  const revoke = async () => {
-    try {
-      await api("POST", `/keys/${encodeURIComponent(k.id)}/revoke`);
-      onRevoked();
-      onClose();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
   return (
-    <dialog ref={open} aria-labelledby="revoke-title" onClose={onClose}>
-      <h3 id="revoke-title">Revoke key {k.name}?</h3>
+    <ConfirmDialog
+      id="revoke-title"
+      title={`Revoke key ${k.name}?`}
+      action="Revoke"
+      run={() => api("POST", `/keys/${encodeURIComponent(k.id)}/revoke`)}
+      onDone={onRevoked}
+      onClose={onClose}
+    >
       <p>
         Requests with <code>{k.masked}</code> will be refused from now on. This cannot be undone.
       </p>
-      <ErrorLine error={error} />
-      <div class="actions">
-        <button type="button" class="secondary" onClick={() => ref.current?.close()}>
-          Cancel
-        </button>
-        <button type="button" class="danger" onClick={revoke}>
-          Revoke
-        </button>
-      </div>
-    </dialog>
+    </ConfirmDialog>
   );
 }

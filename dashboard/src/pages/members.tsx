@@ -1,10 +1,11 @@
 /**
  * Members (owners, and instance administrators): who belongs to the account, their role (a
- * select labelled Role), Remove, and a form that adds someone by email with a role. Someone
+ * select labelled Role), Remove behind a confirmation dialog, and a form that adds someone by email with a role. Someone
  * new gets a one-time sign-in link, shown here once for the owner to send.
  */
 import { useState } from "preact/hooks";
 import { api, withAccount, type Member, type MemberAdded } from "../api.js";
+import { ConfirmDialog } from "../confirm.js";
 import { date, ErrorLine, useLoad } from "../ui.js";
 
 const ROLES = ["owner", "admin", "member", "viewer"] as const;
@@ -13,6 +14,7 @@ export function MembersPage({ account }: { account: string }) {
   const { data, error, reload } = useLoad(() => api<Member[]>("GET", withAccount("/members", account)), [account]);
   const [actionError, setActionError] = useState<string | null>(null);
   const [added, setAdded] = useState<MemberAdded | null>(null);
+  const [removing, setRemoving] = useState<Member | null>(null);
   const act = async (fn: () => Promise<unknown>) => {
     try {
       await fn();
@@ -46,7 +48,10 @@ export function MembersPage({ account }: { account: string }) {
             <tbody>
               {data.map((m) => (
                 <tr key={m.email}>
-                  <td data-label="Email">{m.email}</td>
+                  <td data-label="Email">
+                    {m.email}
+                    {m.pending && <span class="hint"> (pending: waits for single sign-on or the operator's sign-in link)</span>}
+                  </td>
                   <td data-label="Role">
                     <select
                       aria-label="Role"
@@ -60,7 +65,7 @@ export function MembersPage({ account }: { account: string }) {
                   </td>
                   <td data-label="Since">{date(m.created_at)}</td>
                   <td>
-                    <button type="button" class="danger" onClick={() => act(() => api("DELETE", path(m.email)))}>
+                    <button type="button" class="danger" onClick={() => setRemoving(m)}>
                       Remove
                     </button>
                   </td>
@@ -69,6 +74,18 @@ export function MembersPage({ account }: { account: string }) {
             </tbody>
           </table>
         </div>
+      )}
+      {removing && (
+        <ConfirmDialog
+          id="remove-title"
+          title={`Remove ${removing.email} from ${account}?`}
+          action="Remove"
+          run={() => api("DELETE", path(removing.email))}
+          onDone={reload}
+          onClose={() => setRemoving(null)}
+        >
+          <p>They lose access to this account at once. Their dashboard user, their other accounts and the keys they created stay (revoke those on Keys).</p>
+        </ConfirmDialog>
       )}
     </section>
   );
@@ -112,22 +129,38 @@ function AddMemberForm({ account, onAdded }: { account: string; onAdded: (m: Mem
   );
 }
 
+/** What adding someone did (docs/dashboard.md "Invitations"): a link to send, nothing to do, or a pending membership. */
+function AddedText({ added }: { added: MemberAdded }) {
+  if (added.pending && !added.link)
+    return (
+      <p>
+        <strong>{added.email}</strong> was added as {added.role}, pending: another account's owner invited this address, so the password it has does not open
+        this account. It opens once they sign in with single sign-on, or through a sign-in link the gateway's operator gives them (
+        <code>gateway users reset {added.email}</code>).
+      </p>
+    );
+  if (!added.link)
+    return (
+      <p>
+        <strong>{added.email}</strong> already had a dashboard user and was added as {added.role}: they sign in as before.
+      </p>
+    );
+  return (
+    <>
+      <p>
+        <strong>{added.email}</strong> was added as {added.role}
+        {added.pending ? ", pending until they use this link: the password another account's owner had them set does not open this account" : ""}. Send them
+        this sign-in link (valid until {date(added.expires_at)}, usable once); it is shown only now.
+      </p>
+      <code class="full-key">{added.link}</code>
+    </>
+  );
+}
+
 function AddedNotice({ added, onDone }: { added: MemberAdded; onDone: () => void }) {
   return (
     <div class="card new-key" role="status">
-      {added.link ? (
-        <>
-          <p>
-            <strong>{added.email}</strong> was added as {added.role}. Send them this sign-in link (valid until {date(added.expires_at)}, usable once); it is
-            shown only now.
-          </p>
-          <code class="full-key">{added.link}</code>
-        </>
-      ) : (
-        <p>
-          <strong>{added.email}</strong> already had a dashboard user and was added as {added.role}: they sign in as before.
-        </p>
-      )}
+      <AddedText added={added} />
       <div class="actions">
         <button type="button" class="secondary" onClick={onDone}>
           Done

@@ -4,8 +4,9 @@ import type { BudgetPeriod } from "../../core/budget.js";
 import { UsageError } from "../../core/errors.js";
 import type { KeyChanges } from "../../store/index.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
+import { findNamedKey } from "../../operations/find-key.js";
 import { updateKey } from "../../operations/update-key.js";
-import { cliBy, output, withStore } from "./context.js";
+import { accountOf, cliBy, output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
 
@@ -14,6 +15,7 @@ interface UpdateOptions extends CacheFlags {
   budgetPeriod?: BudgetPeriod;
   rpm?: number;
   expires?: string;
+  account?: string;
 }
 
 export function keysUpdateCommand(keys: Command): void {
@@ -24,10 +26,10 @@ export function keysUpdateCommand(keys: Command): void {
     .option("--no-budget", "remove the key's budget")
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
+    .option("--account <account>", "the account whose key it is (needed for a name several accounts use)")
     .action((idOrName: string, opts: UpdateOptions, cmd: Command) =>
       withStore(cmd, async (store) => {
-        const key = await store.findKey(idOrName);
-        if (!key) throw new Error(`no key with id or name '${idOrName}'`);
+        const key = await findNamedKey(store, idOrName, opts.account && accountOf(opts));
         const now = Date.now();
         const noBudget = opts.budget === false;
         checkBudgetFlags({ budget: opts.budget === false ? undefined : opts.budget, budgetPeriod: opts.budgetPeriod, noBudget }, key.budget != null);

@@ -7,7 +7,7 @@ import { revokeKey } from "../../operations/revoke-key.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keysUpdateCommand } from "./keys-update.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
-import { ask, cliBy, existingAccount, output, table, withStore } from "./context.js";
+import { accountOf, ask, cliBy, existingAccount, output, table, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 
 interface NewKeyOptions extends CacheFlags {
@@ -24,7 +24,7 @@ export function keysCommand(program: Command): void {
   const keys = program.command("keys").description("manage gateway API keys");
 
   withCacheOptions(withBudgetOptions(keys.command("create").description("create a key and print it once")), false)
-    .option("--name <name>", "a name to identify the key (unique; prompted for on a TTY)")
+    .option("--name <name>", "a name to identify the key (unique in its account; prompted for on a TTY)")
     .option("--account <account>", "account the key draws on", "default")
     .option("--create", "create the account if it does not exist (else a typo is refused)")
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
@@ -83,9 +83,10 @@ export function keysCommand(program: Command): void {
     .command("revoke")
     .description("revoke a key by id or name (a running server rejects it within 1 s)")
     .argument("<id|name>")
-    .action((idOrName: string, _opts: unknown, cmd: Command) =>
+    .option("--account <account>", "the account whose key it is (needed for a name several accounts use)")
+    .action((idOrName: string, opts: { account?: string }, cmd: Command) =>
       withStore(cmd, async (store) => {
-        const revoked = await revokeKey(store, idOrName, undefined, Date.now(), cliBy());
+        const revoked = await revokeKey(store, idOrName, opts.account && accountOf(opts), Date.now(), cliBy());
         output(cmd, revoked, `Revoked key '${revoked.name}' (${revoked.id}).`);
       }),
     );

@@ -25,7 +25,7 @@ export function membersCommand(program: Command): void {
           rows,
           rows.length === 0
             ? `No members in '${account}' (gateway users add <email> --account ${account} --role R).`
-            : table([["EMAIL", "ROLE", "SINCE"], ...rows.map((r) => [r.email, r.role, r.created_at])]),
+            : table([["EMAIL", "ROLE", "SINCE", "STATE"], ...rows.map((r) => [r.email, r.role, r.created_at, r.pending ? "pending" : "active"])]),
         );
       }),
     );

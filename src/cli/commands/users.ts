@@ -30,11 +30,18 @@ export function emailArg(email: string): string {
 const linkText = (r: { email: string; link: string; expires_at: string }) =>
   `${r.link}\n\nSign-in link for '${r.email}', valid until ${r.expires_at} and usable once: send it to them.`;
 
-/** A new user gets a link; an existing one joined another account and signs in as before. */
-const addedText = (r: { email: string; account: string; role: string; link: string | null; expires_at: string | null }) =>
-  r.link === null || r.expires_at === null
-    ? `Added the existing user '${r.email}' to '${r.account}' as ${r.role}; they sign in with their current password.`
-    : linkText({ email: r.email, link: r.link, expires_at: r.expires_at });
+/**
+ * A new user gets a link; an existing one joined another account and signs in as before, unless
+ * another account's invitation set their password: then the membership waits for the new link
+ * (docs/dashboard.md "Invitations").
+ */
+const addedText = (r: { email: string; account: string; role: string; pending?: boolean; link: string | null; expires_at: string | null }) => {
+  if (r.link === null || r.expires_at === null)
+    return `Added the existing user '${r.email}' to '${r.account}' as ${r.role}; they sign in with their current password.`;
+  const link = linkText({ email: r.email, link: r.link, expires_at: r.expires_at });
+  if (!r.pending) return link;
+  return `${link}\n'${r.email}' was added by another account's owner, whose sign-in link set (or would set) their password: it does not open '${r.account}'. Give this link to the person who owns the address; the password they choose with it replaces that one and opens '${r.account}' too.`;
+};
 
 /** A role name, or bad usage (exit 2). */
 export function roleArg(role: string): Role {
@@ -90,8 +97,15 @@ export function usersCommand(program: Command): void {
           rows.length === 0
             ? "No dashboard users (gateway users add <email> --account A)."
             : table([
-                ["EMAIL", "ACCOUNT", "ADMIN", "PASSWORD", "CREATED"],
-                ...rows.map((r) => [r.email, r.account, r.admin ? "yes" : "no", r.password_set ? "set" : "not yet", r.created_at]),
+                ["EMAIL", "ACCOUNT", "ADMIN", "PASSWORD", "VOUCHED BY", "CREATED"],
+                ...rows.map((r) => [
+                  r.email,
+                  r.account,
+                  r.admin ? "yes" : "no",
+                  r.password_set ? "set" : "not yet",
+                  r.vouched_by === null ? "operator" : `owner of ${r.vouched_by}`,
+                  r.created_at,
+                ]),
               ]),
         );
       }),

@@ -5,7 +5,7 @@
  */
 import type pg from "pg";
 import type { Role } from "../../core/roles.js";
-import type { DashboardSession, DashboardUser, Membership } from "../dashboard.js";
+import type { DashboardSession, DashboardUser, Membership, TakenLink } from "../dashboard.js";
 import { query, transaction } from "./db.js";
 import { notify } from "./watch.js";
 
@@ -15,6 +15,7 @@ interface UserRow {
   admin: boolean;
   password_hash: string | null;
   created_at: string;
+  vouched_by: string | null;
 }
 
 const fromRow = (r: UserRow): DashboardUser => ({
@@ -23,6 +24,7 @@ const fromRow = (r: UserRow): DashboardUser => ({
   admin: r.admin,
   passwordHash: r.password_hash,
   createdAt: Number(r.created_at),
+  vouchedBy: r.vouched_by,
 });
 
 interface MemberRow {
@@ -41,12 +43,13 @@ export function pgDashboard(pool: pg.Pool) {
   return {
     createUser: (u: DashboardUser, role: Role = "owner"): Promise<void> =>
       transaction(pool, async (c) => {
-        await c.query("INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)", [
+        await c.query("INSERT INTO dashboard_users (email, account, admin, password_hash, created_at, vouched_by) VALUES ($1, $2, $3, $4, $5, $6)", [
           u.email,
           u.account,
           u.admin,
           u.passwordHash,
           u.createdAt,
+          u.vouchedBy,
         ]);
         await c.query(SET_MEMBERSHIP, [u.email, u.account, role, u.createdAt]);
         await notify(c);
@@ -79,10 +82,20 @@ export function pgDashboard(pool: pg.Pool) {
       return ((await query(pool, "DELETE FROM dashboard_users WHERE email = $1", [email])).rowCount ?? 0) > 0;
     },
     /** The new hash and the end of every session of the user, together. */
-    setPassword: (email: string, passwordHash: string): Promise<void> =>
+    setPassword: (email: string, passwordHash: string, vouchedBy: string | null): Promise<void> =>
       transaction(pool, async (c) => {
-        await c.query("UPDATE dashboard_users SET password_hash = $1 WHERE email = $2", [passwordHash, email]);
+        await c.query("UPDATE dashboard_users SET password_hash = $1, vouched_by = $3 WHERE email = $2", [passwordHash, email, vouchedBy]);
         await c.query("DELETE FROM dashboard_sessions WHERE email = $1", [email]);
+      }),
+    vouchForUser: (email: string): Promise<boolean> =>
+      transaction(pool, async (c) => {
+        const { rowCount } = await c.query("UPDATE dashboard_users SET password_hash = NULL, vouched_by = NULL WHERE email = $1 AND vouched_by IS NOT NULL", [
+          email,
+        ]);
+        if (!rowCount) return false;
+        await c.query("DELETE FROM dashboard_links WHERE email = $1", [email]);
+        await c.query("DELETE FROM dashboard_sessions WHERE email = $1", [email]);
+        return true;
       }),
     // Expired sessions of everyone go when anyone signs in: no timer, and the table stays small.
     createSession: (s: DashboardSession): Promise<void> =>
@@ -119,17 +132,20 @@ export function pgDashboard(pool: pg.Pool) {
     async deleteSession(hash: string): Promise<void> {
       await query(pool, "DELETE FROM dashboard_sessions WHERE hash = $1", [hash]);
     },
-    createSignInLink: (hash: string, email: string, expiresAt: number): Promise<void> =>
+    createSignInLink: (hash: string, email: string, expiresAt: number, vouchedBy: string | null): Promise<void> =>
       transaction(pool, async (c) => {
         await c.query("DELETE FROM dashboard_links WHERE email = $1", [email]);
-        await c.query("INSERT INTO dashboard_links (hash, email, expires_at) VALUES ($1, $2, $3)", [hash, email, expiresAt]);
+        await c.query("INSERT INTO dashboard_links (hash, email, expires_at, vouched_by) VALUES ($1, $2, $3, $4)", [hash, email, expiresAt, vouchedBy]);
       }),
     // DELETE ... RETURNING: two processes given the same link cannot both get the email.
-    async takeSignInLink(hash: string, now: number): Promise<string | undefined> {
-      const { rows } = await query<{ email: string; expires_at: string }>(pool, "DELETE FROM dashboard_links WHERE hash = $1 RETURNING email, expires_at", [
-        hash,
-      ]);
-      return rows[0] && Number(rows[0].expires_at) > now ? rows[0].email : undefined;
+    async takeSignInLink(hash: string, now: number): Promise<TakenLink | undefined> {
+      const { rows } = await query<{ email: string; expires_at: string; vouched_by: string | null }>(
+        pool,
+        "DELETE FROM dashboard_links WHERE hash = $1 RETURNING email, expires_at, vouched_by",
+        [hash],
+      );
+      const row = rows[0];
+      return row && Number(row.expires_at) > now ? { email: row.email, vouchedBy: row.vouched_by } : undefined;
     },
   };
 }

@@ -3,12 +3,12 @@
  * key) sends the change notice in its transaction (watch.ts).
  */
 import type pg from "pg";
-import type { KeyChanges, KeyRecord } from "../keys.js";
+import { pickKey, type KeyChanges, type KeyRecord } from "../keys.js";
 import { recount } from "./budget.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
 
-const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by`;
+const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by, limits_by_manager`;
 
 interface KeyRow {
   id: string;
@@ -25,6 +25,7 @@ interface KeyRow {
   budget_period: KeyRecord["budgetPeriod"];
   cache: NonNullable<KeyRecord["cache"]>;
   created_by: string | null;
+  limits_by_manager: boolean;
 }
 
 const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
@@ -43,6 +44,7 @@ const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
     budgetPeriod: r.budget_period,
     cache: r.cache,
     createdBy: r.created_by,
+    limitsByManager: r.limits_by_manager,
   };
 
 export function pgKeys(pool: pg.Pool) {
@@ -50,7 +52,7 @@ export function pgKeys(pool: pg.Pool) {
   return {
     createKey: (k: KeyRecord) =>
       transaction(pool, async (c) => {
-        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`, [
+        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, [
           k.id,
           k.name,
           k.account,
@@ -65,11 +67,19 @@ export function pgKeys(pool: pg.Pool) {
           k.budgetPeriod ?? "total",
           k.cache ?? "off",
           k.createdBy ?? null,
+          k.limitsByManager ?? false,
         ]);
         await notify(c);
       }),
     findKeyByHash: async (hash: string) => (await keys(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = $1`, [hash]))[0],
-    findKey: async (idOrName: string) => (await keys(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = $1 OR name = $1`, [idOrName]))[0],
+    findKey: async (idOrName: string, account?: string) =>
+      pickKey(
+        idOrName,
+        await keys(`SELECT ${KEY_COLUMNS} FROM keys WHERE (id = $1 OR name = $1) AND ($2::text IS NULL OR account = $2) ORDER BY id = $1 DESC LIMIT 3`, [
+          idOrName,
+          account ?? null,
+        ]),
+      ),
     listKeys: (account?: string) =>
       account === undefined
         ? keys(`SELECT ${KEY_COLUMNS} FROM keys ORDER BY created_at, id`, [])
@@ -97,6 +107,7 @@ export function pgKeys(pool: pg.Pool) {
         if (changes.rpm !== undefined) put("rpm", changes.rpm);
         if (changes.expiresAt !== undefined) put("expires_at", changes.expiresAt);
         if (changes.cache !== undefined) put("cache", changes.cache);
+        if (changes.limitsByManager !== undefined) put("limits_by_manager", changes.limitsByManager);
         if (set.length) await c.query(`UPDATE keys SET ${set.join(", ")} WHERE id = $1`, values);
         if (changes.budget !== undefined || changes.budgetPeriod !== undefined) await recount(c, id, at);
         await c.query(`NOTIFY ${CHANGES_CHANNEL}`);

@@ -14,6 +14,7 @@ import { settleOnce } from "./settle-once.js";
 import { organizationMigrations } from "./migrations-organizations.js";
 import { leaseMigrations } from "./migrations-leases.js";
 import { reportedUsage } from "./migrations-reported.js";
+import { accountMigrations } from "./migrations-accounts.js";
 
 export const pgMigrations: string[] = [
   `CREATE TABLE accounts (
@@ -293,4 +294,5 @@ export const pgMigrations: string[] = [
      updated_at bigint NOT NULL,
      PRIMARY KEY (id, origin)
    );`,
+  ...accountMigrations,
 ];

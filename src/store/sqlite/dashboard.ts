@@ -5,7 +5,7 @@
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
 import type { Role } from "../../core/roles.js";
-import type { DashboardSession, DashboardUser, Membership } from "../dashboard.js";
+import type { DashboardSession, DashboardUser, Membership, TakenLink } from "../dashboard.js";
 
 interface UserRow {
   email: string;
@@ -13,6 +13,7 @@ interface UserRow {
   admin: number;
   password_hash: string | null;
   created_at: number;
+  vouched_by: string | null;
 }
 
 const fromRow = (r: UserRow): DashboardUser => ({
@@ -21,15 +22,17 @@ const fromRow = (r: UserRow): DashboardUser => ({
   admin: r.admin === 1,
   passwordHash: r.password_hash,
   createdAt: r.created_at,
+  vouchedBy: r.vouched_by,
 });
 
 export function sqliteDashboard(db: Database.Database) {
   const s = {
-    insertUser: db.prepare("INSERT INTO dashboard_users (email, account, admin, password_hash, created_at) VALUES (?, ?, ?, ?, ?)"),
+    insertUser: db.prepare("INSERT INTO dashboard_users (email, account, admin, password_hash, created_at, vouched_by) VALUES (?, ?, ?, ?, ?, ?)"),
     user: db.prepare("SELECT * FROM dashboard_users WHERE email = ?"),
     users: db.prepare("SELECT * FROM dashboard_users ORDER BY email"),
     removeUser: db.prepare("DELETE FROM dashboard_users WHERE email = ?"),
-    setPassword: db.prepare("UPDATE dashboard_users SET password_hash = ? WHERE email = ?"),
+    setPassword: db.prepare("UPDATE dashboard_users SET password_hash = ?, vouched_by = ? WHERE email = ?"),
+    vouch: db.prepare("UPDATE dashboard_users SET password_hash = NULL, vouched_by = NULL WHERE email = ? AND vouched_by IS NOT NULL"),
     endSessions: db.prepare("DELETE FROM dashboard_sessions WHERE email = ?"),
     insertSession: db.prepare(
       "INSERT INTO dashboard_sessions (hash, email, created_at, expires_at, last_seen_at) VALUES (@hash, @email, @createdAt, @expiresAt, @createdAt)",
@@ -43,8 +46,8 @@ export function sqliteDashboard(db: Database.Database) {
     // Expired sessions of everyone go when anyone signs in: no timer, and the table stays small.
     pruneSessions: db.prepare("DELETE FROM dashboard_sessions WHERE expires_at <= ?"),
     dropLinks: db.prepare("DELETE FROM dashboard_links WHERE email = ?"),
-    insertLink: db.prepare("INSERT INTO dashboard_links (hash, email, expires_at) VALUES (?, ?, ?)"),
-    takeLink: db.prepare("DELETE FROM dashboard_links WHERE hash = ? RETURNING email, expires_at"),
+    insertLink: db.prepare("INSERT INTO dashboard_links (hash, email, expires_at, vouched_by) VALUES (?, ?, ?, ?)"),
+    takeLink: db.prepare("DELETE FROM dashboard_links WHERE hash = ? RETURNING email, expires_at, vouched_by"),
     memberships: db.prepare("SELECT email, account, role, created_at AS createdAt FROM memberships WHERE email = ? ORDER BY created_at, account"),
     members: db.prepare("SELECT email, account, role, created_at AS createdAt FROM memberships WHERE account = ? ORDER BY email"),
     setMembership: db.prepare(`INSERT INTO memberships (email, account, role, created_at) VALUES (@email, @account, @role, @createdAt)
@@ -52,16 +55,22 @@ export function sqliteDashboard(db: Database.Database) {
     removeMembership: db.prepare("DELETE FROM memberships WHERE email = ? AND account = ?"),
   };
   const createUser = writeTransaction(db, (u: DashboardUser, role: Role) => {
-    s.insertUser.run(u.email, u.account, u.admin ? 1 : 0, u.passwordHash, u.createdAt);
+    s.insertUser.run(u.email, u.account, u.admin ? 1 : 0, u.passwordHash, u.createdAt, u.vouchedBy);
     s.setMembership.run({ email: u.email, account: u.account, role, createdAt: u.createdAt });
   });
-  const setPassword = writeTransaction(db, (email: string, hash: string) => {
-    s.setPassword.run(hash, email);
+  const setPassword = writeTransaction(db, (email: string, hash: string, vouchedBy: string | null) => {
+    s.setPassword.run(hash, vouchedBy, email);
     s.endSessions.run(email);
   });
-  const createLink = writeTransaction(db, (hash: string, email: string, expiresAt: number) => {
+  const vouchForUser = writeTransaction(db, (email: string) => {
+    if (s.vouch.run(email).changes === 0) return false;
     s.dropLinks.run(email);
-    s.insertLink.run(hash, email, expiresAt);
+    s.endSessions.run(email);
+    return true;
+  });
+  const createLink = writeTransaction(db, (hash: string, email: string, expiresAt: number, vouchedBy: string | null) => {
+    s.dropLinks.run(email);
+    s.insertLink.run(hash, email, expiresAt, vouchedBy);
   });
   const createSession = writeTransaction(db, (session: DashboardSession) => {
     s.pruneSessions.run(session.createdAt);
@@ -80,7 +89,8 @@ export function sqliteDashboard(db: Database.Database) {
     },
     listUsers: async () => (s.users.all() as UserRow[]).map(fromRow),
     removeUser: (email: string) => s.removeUser.run(email).changes > 0,
-    setPassword: (email: string, passwordHash: string) => setPassword(email, passwordHash),
+    setPassword: (email: string, passwordHash: string, vouchedBy: string | null) => setPassword(email, passwordHash, vouchedBy),
+    vouchForUser: (email: string) => vouchForUser(email),
     createSession: (session: DashboardSession) => createSession(session),
     findSession: async (hash: string, now: number) => {
       const row = s.session.get(hash, now) as UserRow | undefined;
@@ -94,11 +104,11 @@ export function sqliteDashboard(db: Database.Database) {
       return fromRow(row);
     },
     deleteSession: (hash: string) => void s.deleteSession.run(hash),
-    createSignInLink: (hash: string, email: string, expiresAt: number) => createLink(hash, email, expiresAt),
+    createSignInLink: (hash: string, email: string, expiresAt: number, vouchedBy: string | null) => createLink(hash, email, expiresAt, vouchedBy),
     // DELETE ... RETURNING: two requests with the same link cannot both get the email.
-    takeSignInLink: async (hash: string, now: number) => {
-      const row = s.takeLink.get(hash) as { email: string; expires_at: number } | undefined;
-      return row && row.expires_at > now ? row.email : undefined;
+    takeSignInLink: async (hash: string, now: number): Promise<TakenLink | undefined> => {
+      const row = s.takeLink.get(hash) as { email: string; expires_at: number; vouched_by: string | null } | undefined;
+      return row && row.expires_at > now ? { email: row.email, vouchedBy: row.vouched_by } : undefined;
     },
   };
 }

@@ -1,32 +1,49 @@
 /** Keys on SQLite: one row each, read by hash on every request (through the key cache). */
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
-import type { KeyRecord } from "../keys.js";
+import { pickKey, type KeyRecord } from "../keys.js";
 import type { sqliteBudget } from "./budget.js";
 
 /** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
 const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
-  revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod, cache, created_by AS createdBy`;
+  revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod, cache, created_by AS createdBy,
+  limits_by_manager AS limitsByManager`;
 
 function toKey(row: unknown): KeyRecord | undefined {
   if (!row) return undefined;
-  const r = row as KeyRecord & { budget: string | null };
-  return { ...r, budget: r.budget === null ? null : BigInt(r.budget) };
+  const r = row as Omit<KeyRecord, "budget" | "limitsByManager"> & { budget: string | null; limitsByManager: number };
+  return { ...r, budget: r.budget === null ? null : BigInt(r.budget), limitsByManager: r.limitsByManager === 1 };
 }
 
 export function sqliteKeys(db: Database.Database, budgets: ReturnType<typeof sqliteBudget>) {
   const s = {
-    insertKey: db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period, cache, created_by)
-      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod, @cache, @createdBy)`),
+    insertKey:
+      db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period, cache, created_by, limits_by_manager)
+      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod, @cache, @createdBy, @limitsByManager)`),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
-    keyByIdOrName: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE id = ? OR name = ?`),
+    // At most three rows: the id's, and a name's in two accounts is enough to call the name ambiguous.
+    keyByIdOrName: db.prepare(
+      `SELECT ${KEY_COLUMNS} FROM keys WHERE (id = @v OR name = @v) AND (@account IS NULL OR account = @account) ORDER BY id = @v DESC LIMIT 3`,
+    ),
     revoke: db.prepare("UPDATE keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL"),
     touch: db.prepare("UPDATE keys SET last_used_at = ? WHERE id = ?"),
   };
   return {
-    createKey: (key: KeyRecord) => void s.insertKey.run({ budget: null, budgetPeriod: "total", cache: "off", ...key, createdBy: key.createdBy ?? null }),
+    createKey: (key: KeyRecord) =>
+      void s.insertKey.run({
+        budget: null,
+        budgetPeriod: "total",
+        cache: "off",
+        ...key,
+        createdBy: key.createdBy ?? null,
+        limitsByManager: key.limitsByManager ? 1 : 0,
+      }),
     findKeyByHash: (hash: string) => toKey(s.keyByHash.get(hash)),
-    findKey: (idOrName: string) => toKey(s.keyByIdOrName.get(idOrName, idOrName)),
+    findKey: (idOrName: string, account?: string) =>
+      pickKey(
+        idOrName,
+        s.keyByIdOrName.all({ v: idOrName, account: account ?? null }).map((r) => toKey(r)!),
+      ),
     listKeys: (account?: string) =>
       (account
         ? db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE account = ? ORDER BY created_at`).all(account)

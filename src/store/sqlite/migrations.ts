@@ -2,6 +2,8 @@
  * Schema migrations, versioned by PRAGMA user_version and applied on open. Append only:
  * a released migration is never edited. Money columns are integer nano-USD (1e-9 USD).
  */
+import { accountMigrations } from "./migrations-accounts.js";
+
 export const migrations: string[] = [
   `CREATE TABLE accounts (
      id TEXT PRIMARY KEY,
@@ -325,4 +327,5 @@ export const migrations: string[] = [
      updated_at INTEGER NOT NULL,
      PRIMARY KEY (id, origin)
    ) STRICT;`,
+  ...accountMigrations,
 ];
