@@ -15,4 +15,3 @@ export const GEMINI_ROUTES = {
   errorEnvelope: googleEnvelope,
   inOwnTerms: inGeminiTerms,
 } satisfies Partial<Endpoint<never, never>>;
-
