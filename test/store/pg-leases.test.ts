@@ -16,9 +16,9 @@ const W = 1_000;
 
 const entry = (requestId: string, account: string, cost: number) => ledgerEntry({ requestId, account, cost });
 
-async function three(fn: (stores: Store[], db: string) => Promise<void>) {
+async function three(fn: (stores: Store[], db: string) => Promise<void>, now?: () => number) {
   const db = await createTestDatabase();
-  const stores = await Promise.all([0, 1, 2].map(() => openPostgresStore(db.url, { leaseRequests: 4, leaseMs: 5_000 })));
+  const stores = await Promise.all([0, 1, 2].map(() => openPostgresStore(db.url, { leaseRequests: 4, leaseMs: 5_000, now })));
   try {
     // Leases need the change listener (a deaf process admits one hold per request).
     for (const s of stores) await expect.poll(() => s.hearing?.()).toBe(true);
@@ -70,26 +70,31 @@ test("a leased request released keeps its part in the lease for the next one; a 
 }, 30_000);
 
 test("a key budget's readout counts what requests hold, not the leased room nobody uses yet", async () => {
-  await three(async ([s], db) => {
-    await s!.addCredits("c", 100 * W, Date.now());
-    const budget = { keyId: "kc", limit: 100n * BigInt(W), since: 0 };
-    await s!.createKey({
-      id: "kc",
-      name: "kc",
-      account: "c",
-      hash: "h-kc",
-      last4: "abcd",
-      createdAt: Date.now(),
-      expiresAt: null,
-      revokedAt: null,
-      lastUsedAt: null,
-      rpm: null,
-      budget: budget.limit,
-      budgetPeriod: "total",
-    });
-    // Seven holds of their own, then the eighth opens a lease of 4 W of which it uses one.
-    for (let i = 0; i < 8; i++) expect(await s!.reserve(`res_k${i}`, "c", W, budget, scope())).toBe(true);
-    expect((await rows<{ held: number }>(db, "SELECT held FROM keys WHERE id = ?", "kc"))[0]!.held).toBe(11 * W);
-    expect(await s!.keyBudgetUse("kc", 0)).toEqual({ spent: 0n, held: 8 * W });
-  });
+  // A clock held still: eight reserves are one second's traffic however slow the machine is.
+  const clock = Date.now();
+  await three(
+    async ([s], db) => {
+      await s!.addCredits("c", 100 * W, Date.now());
+      const budget = { keyId: "kc", limit: 100n * BigInt(W), since: 0 };
+      await s!.createKey({
+        id: "kc",
+        name: "kc",
+        account: "c",
+        hash: "h-kc",
+        last4: "abcd",
+        createdAt: Date.now(),
+        expiresAt: null,
+        revokedAt: null,
+        lastUsedAt: null,
+        rpm: null,
+        budget: budget.limit,
+        budgetPeriod: "total",
+      });
+      // Seven holds of their own, then the eighth opens a lease of 4 W of which it uses one.
+      for (let i = 0; i < 8; i++) expect(await s!.reserve(`res_k${i}`, "c", W, budget, scope())).toBe(true);
+      expect((await rows<{ held: number }>(db, "SELECT held FROM keys WHERE id = ?", "kc"))[0]!.held).toBe(11 * W);
+      expect(await s!.keyBudgetUse("kc", 0)).toEqual({ spent: 0n, held: 8 * W });
+    },
+    () => clock,
+  );
 }, 30_000);

@@ -29,6 +29,8 @@ export interface PgOptions {
   maxConnections?: number;
   /** `fleet.leaseRequests`: requests a lease slice covers on a busy lane; 0 (the default here) = one hold per request (docs/fleet.md, "Leases"). */
   leaseRequests?: number;
+  /** The clock of holds and lease lanes (tests hold it still so a lane's rate does not depend on the machine's speed). */
+  now?: () => number;
 }
 
 export {} from "../../core/database-url.js";
@@ -44,7 +46,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     throw err;
   }
   const watch = watchNotifications(url);
-  const money = pgMoney(pool, owner, leaseMs, { leaseRequests: opts.leaseRequests ?? 0, hearing: watch.hearing });
+  const money = pgMoney(pool, owner, leaseMs, { leaseRequests: opts.leaseRequests ?? 0, hearing: watch.hearing, now: opts.now });
   if (opts.leaseRequests) {
     // Any change (credits, budgets, keys) retires the lanes; a refusal elsewhere asks for room back.
     watch.add(() => money.leases.changed());
