@@ -5,20 +5,12 @@
  * and the streamed one, each on a line of its own, then how many models the key can use. What
  * the test changes: port 8787 becomes the gateway's.
  */
-import { readFileSync } from "node:fs";
 import { execa } from "execa";
 import { expect, test } from "vitest";
 import { tempDir } from "./helpers/cli.js";
 import { useGateway } from "./helpers/gateway.js";
+import { blockWith } from "./helpers/markdown-shell.js";
 import { completion, stream } from "./helpers/openai-wire.js";
-
-/** The README's ```sh block that runs the `openai` client (`node --input-type=module`). */
-function sdkBlock(): string {
-  const readme = readFileSync("README.md", "utf8");
-  const block = [...readme.matchAll(/```sh\n([\s\S]*?)\n```/g)].map((m) => m[1]!).find((b) => b.includes('from "openai"'));
-  if (!block) throw new Error("README.md has no shell block running the `openai` client");
-  return block;
-}
 
 const h = useGateway((fakeUrl) => ({
   server: { compat: "openai" },
@@ -28,7 +20,7 @@ const h = useGateway((fakeUrl) => ({
 test("the quick start's client block prints the plain answer, then the streamed one, then the model count, one line each", async () => {
   h.fake.queue(completion("Hello! How can I help you today?"), stream(["Hi", " there,", " streamed."]));
   const port = new URL(h.gw.url).port;
-  const r = await execa("bash", ["-e", "-c", sdkBlock().replaceAll("8787", port)], {
+  const r = await execa("bash", ["-e", "-c", blockWith("README.md", 'from "openai"').replaceAll("8787", port)], {
     env: { PATH: process.env.PATH ?? "", HOME: tempDir(), GATEWAY_KEY: h.key },
     extendEnv: false,
     reject: false,

@@ -5,7 +5,7 @@
  * variables are set by an earlier block, the CLI table lists every command `--help` lists, the
  * dashboard sizes it states are those of the build, and the files its steps write are git-ignored.
  * The docs/ pages' shell blocks are held to the same CLI convention. Blocks that need a server
- * are run by test/quickstart.test.ts, test/quickstart-sdk.test.ts and
+ * are run by test/quickstart.test.ts, test/quickstart-sdk.test.ts, test/readme-blocks.test.ts and
  * test/clients/readme-agents.test.ts.
  */
 import { execFileSync } from "node:child_process";

@@ -19,6 +19,13 @@ export function shellBlocks(file: string): ShellBlock[] {
   return [...md.matchAll(FENCE)].map((m) => ({ line: md.slice(0, m.index).split("\n").length, text: m[3]! }));
 }
 
+/** The page's shell block that contains `marker` (a test that runs one block finds it so). */
+export function blockWith(file: string, marker: string): string {
+  const found = shellBlocks(file).find((b) => b.text.includes(marker));
+  if (!found) throw new Error(`${file} has no shell block with ${marker}`);
+  return found.text;
+}
+
 /** The page without its fenced blocks (of any language), for reading inline code. */
 export function withoutFences(md: string): string {
   return md.replace(/^([ \t]*)```[\s\S]*?^\1```/gm, "");
