@@ -17,7 +17,8 @@ if (existsSync(marker) && readFileSync(marker, "utf8") === wanted) process.exit(
 mkdirSync(prefix, { recursive: true });
 writeFileSync(join(prefix, "package.json"), JSON.stringify({ name: "agent-clients", private: true }));
 const specs = Object.entries(clients).map(([name, version]) => `${name}@${version}`);
-console.log(`installing the coding-agent clients the tests run: ${specs.join(" ")}`);
+// Announced before npm starts: the first run downloads about 1.3 GB with little output (README, "Set up").
+console.log(`installing the coding-agent clients the tests run into node_modules/.agent-clients, once (about 1.3 GB, ~40 s): ${specs.join(" ")}`);
 execFileSync("npm", ["install", "--no-save", "--no-package-lock", "--no-audit", "--no-fund", "--engine-strict=false", "--prefix", prefix, ...specs], {
   stdio: ["ignore", "inherit", "inherit"],
 });
