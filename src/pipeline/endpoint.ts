@@ -7,12 +7,12 @@
  */
 import type { Bill } from "../billing/bill.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
-import type { Usage } from "../core/chat-request.js";
+import type { ChatRequest, Usage } from "../core/chat-request.js";
 import type { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import type { ErrorEnvelope } from "../http/error-reply.js";
 import type { Exchange } from "../http/exchange.js";
-import type { StreamDelta } from "../plugin/contract.js";
+import type { StreamDelta, UpstreamEvent } from "../plugin/contract.js";
 import type { ApiEndpoint, Attempt, KeyRecord } from "../store/index.js";
 import type { EndpointStage } from "./stages.js";
 
@@ -73,13 +73,15 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   usage(job: Job<Req>, value: Answer): Usage | undefined;
   /** Usage counted here for an answer without reported usage (settled as `estimated`). */
   estimate(job: Job<Req>, value: Answer): Promise<Usage>;
-  /** The adapter, settle and render stages of a request with `stream: true` (pipeline/chat-stream.ts); absent: never streams. */
-  stream?(gw: Gateway, ex: Exchange, job: Job<Req>): Promise<void>;
+  /** How this API writes a stream, for the stream stage (pipeline/stream.ts); absent: never streams. Only a chat-form endpoint streams. */
+  stream?: Req extends ChatRequest ? StreamWriters : never;
   /**
    * The response cache (docs/cache.md): present on an endpoint whose answers may be cached;
    * `replay` writes a kept answer as this endpoint's stream. A JSON hit goes through `render`.
    */
   cache?: { replay(gw: Gateway, ex: Exchange, job: Job<Req>, answer: Answer, usage: Usage): Promise<void> };
+  /** Headers this API adds to a successful answer, JSON or stream, just before its head goes out. */
+  answerHead?(ex: Exchange, job: Job<Req>): void;
   /** The error object wrapped as this API wraps it (Anthropic's `{type: "error", error}`); absent: `{error}`. */
   errorEnvelope?: ErrorEnvelope;
   /** An error as this API names things (Responses renames chat's fields); absent: as is. */
@@ -109,4 +111,21 @@ export interface StreamResult {
   /** Text and tool arguments delivered, for estimating usage when the upstream gave none. */
   text: string;
   outcome: "ok" | "error" | "cancelled";
+}
+
+/** What an endpoint supplies to the stream stage. */
+export interface StreamWriters {
+  /** The adapter's chat deltas written in this API's stream format (the translated path). */
+  chat: RenderStream<ChatRequest>;
+  /** This API's own events, on an endpoint served natively. */
+  native?: NativeEvents;
+}
+
+/** How an endpoint reads and relays its API's native events. */
+export interface NativeEvents {
+  /** The endpoint's native stream, opened (up to its headers) when `e` serves this request natively; undefined: translated. */
+  open(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal): Promise<AsyncIterator<UpstreamEvent>> | undefined;
+  /** A first event that is the provider saying it failed: failed over like an error status. */
+  failed?(data: unknown): boolean;
+  relay: RenderStream<ChatRequest, UpstreamEvent>;
 }

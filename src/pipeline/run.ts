@@ -14,7 +14,9 @@ import type { Exchange } from "../http/exchange.js";
 import { takeLimit } from "../http/rate-limit.js";
 import { nanoToUsd } from "../core/money.js";
 import type { Attempt } from "../store/index.js";
-import type { Endpoint, Job, Parsed } from "./endpoint.js";
+import type { ChatRequest } from "../core/chat-request.js";
+import type { Endpoint, Job, Parsed, StreamWriters } from "./endpoint.js";
+import { streamStage } from "./stream.js";
 import { withFailover } from "./failover.js";
 import { cachedRepeat, cacheStage, repeatDigest } from "./cache-step.js";
 import { routeModels } from "./route-models.js";
@@ -45,7 +47,10 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
     job.bill.tags = tags;
     job.bill.observe(ex.state.rec);
     try {
-      return await (body.stream && ep.stream ? ep.stream(gw, ex, job) : completed(gw, ex, job, ep));
+      // Only a chat-form endpoint has `stream` (pipeline/endpoint.ts), so its job is a chat job.
+      return await (body.stream && ep.stream
+        ? streamStage(gw, ex, job as unknown as Job<ChatRequest>, ep.stream as StreamWriters, () => ep.answerHead?.(ex, job))
+        : completed(gw, ex, job, ep));
     } catch (err) {
       // The next model, while nothing went to the client yet (docs/routing.md): this model's hold is dropped, not billed.
       if (i + 1 < routes.length && movesOn(err, ex)) {
@@ -74,6 +79,7 @@ async function completed<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, 
   const usage = measured ?? (await ep.estimate(job, value));
   await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
   ex.state.headers["x-gateway-cost"] = nanoToUsd(job.bill.charged ?? 0); // the row's charge (docs/routing.md)
+  ep.answerHead?.(ex, job);
   const written = ep.render(gw, ex, job, value, usage);
   if (written) await written;
   job.keep?.(value, usage);

@@ -14,7 +14,6 @@ import type { SseSink } from "../../http/sse.js";
 import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import { malformed } from "../../pipeline/failover.js";
 import type { CallContext, NativeGemini, UpstreamEvent } from "../../plugin/contract.js";
-import { upstreamFailure } from "../../plugin/contract.js";
 import { readJson } from "../../upstream/body.js";
 import { decodeSse } from "../../upstream/relay.js";
 import { dataFrame, errorFrame } from "./stream.js";
@@ -50,21 +49,17 @@ export interface NativeStream {
   rest: AsyncIterator<UpstreamEvent>;
 }
 
-/** One streamGenerateContent attempt: open, and wait for the first chunk (failover ends there). */
-export async function openNativeStream(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, raw: string, signal: AbortSignal): Promise<NativeStream> {
+/** One streamGenerateContent attempt, open up to its headers: Google's chunks, SSE-decoded. */
+export async function openNativeStream(
+  gw: Gateway,
+  job: Job<ChatRequest>,
+  e: RoutedEndpoint,
+  raw: string,
+  signal: AbortSignal,
+): Promise<AsyncIterator<UpstreamEvent>> {
   const plugin = e.instance.plugin;
-  const native = plugin.nativeGemini!;
-  const res = await gw.upstream.send(native.request(raw, contextFor(job, e, true)), plugin, signal);
-  const rest = decodeSse(res.body, gw.config.server.upstream)[Symbol.asyncIterator]();
-  let first: IteratorResult<UpstreamEvent>;
-  try {
-    first = await rest.next();
-  } catch (err) {
-    throw malformed(err);
-  }
-  if (first.done) throw malformed(new Error("upstream stream ended before any output"));
-  if (isError(first.value.data)) throw upstreamFailure("failure", { retryable: true, detail: "gemini: error event in stream" });
-  return { native, first: first.value, rest };
+  const res = await gw.upstream.send(plugin.nativeGemini!.request(raw, contextFor(job, e, true)), plugin, signal);
+  return decodeSse(res.body, gw.config.server.upstream)[Symbol.asyncIterator]();
 }
 
 export interface NativeStreamOptions {
@@ -102,7 +97,8 @@ export async function relayNativeStream(out: SseSink, s: NativeStream, o: Native
   }
 }
 
-function isError(data: unknown): boolean {
+/** Google's error chunk: at the start of a stream, failed over; later, the gateway's error event. */
+export function isError(data: unknown): boolean {
   return typeof data === "object" && data !== null && "error" in data;
 }
 

@@ -10,18 +10,19 @@
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
 import type { Endpoint, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
-import type { ChatRequest } from "../../core/chat-request.js";
+import type { ChatRequest, Usage } from "../../core/chat-request.js";
+import { checkedUsage } from "../../billing/usage-check.js";
 import { invalidRequest } from "../../core/errors.js";
 import { MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import type { Completion } from "../../plugin/contract.js";
 import { GEMINI_ROUTES } from "./common.js";
-import { nativeAnswer, type NativeAnswer } from "./native.js";
+import { isError, nativeAnswer, openNativeStream, relayNativeStream, type NativeAnswer } from "./native.js";
 import { geminiPath } from "./path.js";
 import { narrowGemini } from "./narrow.js";
 import { renderAnswer, type AnswerHead } from "./render.js";
 import { GenerateContentRequest } from "./schema.js";
-import { streamGemini } from "./stream-stage.js";
+import { writeGeminiStream } from "./stream.js";
 import { toChatRequest, type Problem } from "./translate.js";
 
 /** A native answer as Google sent it, or a translated one in chat's form. */
@@ -84,11 +85,27 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
   render(_gw, ex, job, value, usage) {
     ex.json(200, JSON.stringify("native" in value ? value.native.json : renderAnswer(value.chat, usage, headOf(job))));
   },
-  stream: (gw, ex, job) => {
-    const ctx = contextOf(job.body);
-    return streamGemini(gw, ex, job, { raw: ctx.raw, candidates: ctx.candidates, head: headOf(job) });
+  stream: {
+    chat: (_gw, ex, job, opened, delivered) =>
+      writeGeminiStream(ex, { ...streamCommon(job, delivered), head: headOf(job), first: opened.first, rest: opened.rest }),
+    native: {
+      open: (gw, job, e, signal) => (e.instance.plugin.nativeGemini ? openNativeStream(gw, job, e, contextOf(job.body).raw, signal) : undefined),
+      failed: isError,
+      relay: (_gw, ex, job, opened, delivered) =>
+        relayNativeStream(ex, { native: opened.endpoint.instance.plugin.nativeGemini!, first: opened.first, rest: opened.rest }, streamCommon(job, delivered)),
+    },
   },
 });
+
+/** What both stream writers take: the request's id, what was delivered, the estimate and the usage check (per candidate). */
+function streamCommon(job: Job<ChatRequest>, delivered: { text: string }) {
+  return {
+    requestId: job.requestId,
+    delivered,
+    estimate: (text: string) => estimate(job.body, text),
+    checkUsage: (u: Usage) => checkedUsage(u, job.route.model, contextOf(job.body).candidates),
+  };
+}
 
 /** Contents and their parts, counted before zod runs (the bound core/validate.ts puts on chat's messages). */
 function checkContentCount(json: unknown): void {

@@ -10,8 +10,9 @@ import type { ChatRequest, Usage } from "../../core/chat-request.js";
 import type { Gateway } from "../../gateway.js";
 import type { Job } from "../../pipeline/endpoint.js";
 import { malformed } from "../../pipeline/failover.js";
-import type { CallContext } from "../../plugin/contract.js";
-import { readJson } from "../../upstream/body.js";
+import type { CallContext, UpstreamEvent } from "../../plugin/contract.js";
+import { capped, readJson } from "../../upstream/body.js";
+import { decodeSse } from "../../upstream/relay.js";
 import { contextOf, nativeOf } from "./context.js";
 import { wireUsage } from "./render.js";
 
@@ -28,6 +29,15 @@ export async function sendNative(gw: Gateway, job: Job<ChatRequest>, e: RoutedEn
   const ctx: CallContext = { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: c.req.stream === true, maxOutput: c.req.max_tokens };
   const req = await n.request({ ...c.raw, model: e.model }, c.headers, ctx);
   return { n, res: await gw.upstream.send(req, e.instance.plugin, signal) };
+}
+
+/** A native stream, open up to its headers: the provider's Messages events (Bedrock's unwrapped by the plugin). */
+export async function openNativeStream(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal): Promise<AsyncIterator<UpstreamEvent>> {
+  const { n, res } = await sendNative(gw, job, e, signal);
+  const caps = gw.config.server.upstream;
+  const plugin = e.instance.plugin;
+  const decoded = plugin.decodeStream ? plugin.decodeStream(capped(res.body, caps.maxResponseBytes)) : decodeSse(res.body, caps);
+  return (n.events ? n.events(decoded) : decoded)[Symbol.asyncIterator]();
 }
 
 export async function nativeAnswer(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal): Promise<NativeAnswer> {

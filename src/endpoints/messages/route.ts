@@ -11,22 +11,24 @@ import { needsOf, narrowRoute } from "../../catalog/capabilities.js";
 import type { Route } from "../../catalog/catalog.js";
 import { modelMissing, withAliasHint } from "../../catalog/model-hint.js";
 import { requireChatModel } from "../../catalog/model-kind.js";
-import type { ChatRequest } from "../../core/chat-request.js";
+import type { ChatRequest, Usage } from "../../core/chat-request.js";
 import { validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import { keepRouting, takeRouting } from "../../core/routing-fields.js";
 import type { ErrorEnvelope } from "../../http/error-reply.js";
 import type { Exchange } from "../../http/exchange.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
-import type { Endpoint } from "../../pipeline/endpoint.js";
+import type { Endpoint, Job } from "../../pipeline/endpoint.js";
+import { checkedUsage } from "../../billing/usage-check.js";
 import { definesStages } from "../../pipeline/stages.js";
 import type { Completion, MessagesHeaders } from "../../plugin/contract.js";
 import { contextOfRequest, messageId, nativeOf, remember } from "./context.js";
-import { nativeAnswer, nativeText, renderNative, type NativeAnswer } from "./native.js";
+import { nativeAnswer, nativeText, openNativeStream, renderNative, type NativeAnswer } from "./native.js";
 import { promptBound } from "./prompt-bound.js";
 import { messageOf } from "./render.js";
 import { MessagesRequest } from "./schema.js";
-import { streamMessages } from "./stream-stage.js";
+import { relayNative } from "./relay.js";
+import { writeMessageStream } from "./stream.js";
 import { toChatRequest } from "./translate.js";
 
 type MessagesAnswer = NativeAnswer | { kind: "chat"; completion: Completion };
@@ -75,9 +77,33 @@ export const MESSAGES: Endpoint<ChatRequest, MessagesAnswer> = definesStages("me
     const body = value.kind === "native" ? renderNative(value, id, usage) : messageOf({ id, model: job.route.model.id }, value.completion, usage);
     ex.json(200, JSON.stringify(body));
   },
-  stream: streamMessages,
+  stream: {
+    chat: (_gw, ex, job, opened, delivered) =>
+      writeMessageStream(ex, {
+        ...streamCommon(job, delivered),
+        head: { id: messageId(job), model: job.route.model.id },
+        first: opened.first,
+        rest: opened.rest,
+      }),
+    native: {
+      open: (gw, job, e, signal) => (nativeOf(e) ? openNativeStream(gw, job, e, signal) : undefined),
+      failed: (data) => (data as { type?: unknown } | null)?.type === "error",
+      relay: (_gw, ex, job, opened, delivered) =>
+        relayNative(ex, { ...streamCommon(job, delivered), id: messageId(job), first: opened.first, rest: opened.rest, native: nativeOf(opened.endpoint)! }),
+    },
+  },
   errorEnvelope: anthropicEnvelope,
 });
+
+/** What both stream writers take: the request's id, what was delivered, the estimate and the usage check. */
+function streamCommon(job: Job<ChatRequest>, delivered: { text: string }) {
+  return {
+    requestId: job.requestId,
+    delivered,
+    estimate: (text: string) => estimate(job.body, text),
+    checkUsage: (u: Usage) => checkedUsage(u, job.route.model, 1),
+  };
+}
 
 /**
  * Native endpoints serve any request; translated ones only a request whose translation had no

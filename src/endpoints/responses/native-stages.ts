@@ -7,13 +7,12 @@ import type { RoutedEndpoint } from "../../catalog/catalog.js";
 import type { Usage } from "../../core/chat-request.js";
 import type { Gateway } from "../../gateway.js";
 import type { Exchange } from "../../http/exchange.js";
-import { streamsVia } from "../../pipeline/chat-stream.js";
-import type { Job } from "../../pipeline/endpoint.js";
+import type { Job, NativeEvents } from "../../pipeline/endpoint.js";
 import { malformed } from "../../pipeline/failover.js";
 import { checkedUsage } from "../../billing/usage-check.js";
 import type { ChatRequest, Completion, UpstreamEvent } from "../../plugin/contract.js";
 import { contextOf, headOf, save } from "./context.js";
-import { asGateways, nativeBody, nativeEvents, readNative, sendNative, usageOf, type NativeHead, type NativeResponse } from "./native.js";
+import { asGateways, isNative, nativeBody, nativeEvents, readNative, sendNative, usageOf, type NativeHead, type NativeResponse } from "./native.js";
 import { relayNativeStream } from "./native-stream.js";
 
 /** The answer of a native call: no chat choices, the provider's response kept whole. */
@@ -50,13 +49,16 @@ async function openNative(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint,
   return nativeEvents(gw, await sendNative(gw, job, e, bodyFor(job, true), signal));
 }
 
-export const NATIVE_STREAM = streamsVia(openNative, (gw, ex, job, opened, delivered) =>
-  relayNativeStream(ex, {
-    head: nativeHead(job),
-    first: opened.first,
-    rest: opened.rest,
-    delivered,
-    checkUsage: (u) => checkedUsage(u, job.route.model, 1),
-    finished: (response) => save(gw, job, response),
-  }),
-);
+/** The native events of a route served natively, relayed (native-stream.ts). */
+export const NATIVE_EVENTS: NativeEvents = {
+  open: (gw, job, e, signal) => (isNative(job.route) ? openNative(gw, job, e, signal) : undefined),
+  relay: (gw, ex, job, opened, delivered) =>
+    relayNativeStream(ex, {
+      head: nativeHead(job),
+      first: opened.first,
+      rest: opened.rest,
+      delivered,
+      checkUsage: (u) => checkedUsage(u, job.route.model, 1),
+      finished: (response) => save(gw, job, response),
+    }),
+};
