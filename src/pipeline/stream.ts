@@ -3,9 +3,10 @@
  * completions, Responses, /v1/messages, Gemini). It fails over only until the first delta or
  * native event, then the endpoint writes the stream in its own format, then the settle stage
  * bills what was delivered (journaled every 2 s while it runs, billing/journal.ts). Guarded by
- * the stream timeout and shutdown (stream-guard.ts). An endpoint supplies only its writers
- * (StreamWriters): how chat deltas look in its format, and how its native events are read and
- * relayed. docs/architecture.md "The stream stage".
+ * the stream timeout and shutdown (stream-guard.ts). Each attempt is native or translated as
+ * the native step decides (native.ts). An endpoint supplies only how chat deltas look in its
+ * format (Endpoint.stream) and how its native events are read and relayed (Endpoint.native).
+ * docs/architecture.md "The stream stage".
  */
 import type { RoutedEndpoint } from "../catalog/catalog.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
@@ -16,7 +17,8 @@ import { upstreamFailure } from "../plugin/contract.js";
 import { capped } from "../upstream/body.js";
 import { decodeSse, PushedStream } from "../upstream/relay.js";
 import { estimate, inflightUsage, sendChat } from "./chat-upstream.js";
-import type { Job, StreamResult, StreamWriters } from "./endpoint.js";
+import type { Job, NativePath, RenderStream, StreamResult } from "./endpoint.js";
+import { openNative, servedNatively } from "./native.js";
 import { malformed, withFailover } from "./failover.js";
 import { StreamGuard } from "./stream-guard.js";
 import { untilLanded } from "../billing/settle-retry.js";
@@ -25,12 +27,19 @@ type Opened =
   | { native: true; first: UpstreamEvent; rest: AsyncIterator<UpstreamEvent>; endpoint: RoutedEndpoint }
   | { native: false; first: StreamDelta; rest: AsyncIterator<StreamDelta>; endpoint: RoutedEndpoint };
 
-export async function streamStage(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, w: StreamWriters, head?: () => void): Promise<void> {
+/** How an endpoint's stream is written: its chat writer, its native path if it has one, the headers it adds. */
+export interface StreamWriters {
+  chat: RenderStream<ChatRequest>;
+  native?: NativePath<unknown> | undefined;
+  head?: () => void;
+}
+
+export async function streamStage(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, w: StreamWriters): Promise<void> {
   const guard = new StreamGuard(ex.signal);
   try {
     const started = gw.now();
     const { value, endpoint } = await withFailover(gw, ex, job, (e) => open(gw, job, e, guard.signal, w));
-    head?.(); // the endpoint's own headers (Endpoint.answerHead)
+    w.head?.(); // the endpoint's own headers (Endpoint.answerHead)
     ex.startSse();
     guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
     const delivered = { text: "" };
@@ -48,9 +57,9 @@ export async function streamStage(gw: Gateway, ex: Exchange, job: Job<ChatReques
 
 /** One endpoint's stream up to its first delta or event: an error there, or an empty stream, fails over. */
 async function open(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal, w: StreamWriters): Promise<Opened> {
-  const native = w.native?.open(gw, job, e, signal);
-  if (native) {
-    const rest = await native;
+  const n = servedNatively(w.native, job.route, e);
+  if (n) {
+    const rest = await openNative(gw, job, e, w.native!, n, signal);
     const first = await firstOf(rest);
     if (w.native!.failed?.(first.data)) throw upstreamFailure("failure", { retryable: true, detail: "error event at the start of a native stream" });
     return { native: true, first, rest, endpoint: e };

@@ -43,22 +43,20 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
       JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }),
     );
   },
-  stream: {
-    async chat(gw, ex, job, opened, delivered) {
-      const kept = job.keep && new ChatAssembler();
-      kept?.add(opened.first);
-      const result = await writeSse(ex, {
-        ...chunkHead(gw, job),
-        delivered,
-        first: opened.first,
-        rest: kept ? teed(opened.rest, kept) : opened.rest,
-        estimate: (text) => estimate(job.body, text),
-        checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
-        ...(routingOf(job.body).usage?.include ? { cost: (u: Usage) => nanoToUsd(job.bill.chargeOf(opened.endpoint, u)) } : {}),
-      });
-      if (kept && result.outcome === "ok" && result.usage) job.keep?.(kept.completion(result.usage), result.usage);
-      return result;
-    },
+  async stream(gw, ex, job, opened, delivered) {
+    const kept = job.keep && new ChatAssembler();
+    kept?.add(opened.first);
+    const result = await writeSse(ex, {
+      ...chunkHead(gw, job),
+      delivered,
+      first: opened.first,
+      rest: kept ? teed(opened.rest, kept) : opened.rest,
+      estimate: (text) => estimate(job.body, text),
+      checkUsage: (u) => checkedUsage(u, job.route.model, job.body.n ?? 1),
+      ...(routingOf(job.body).usage?.include ? { cost: (u: Usage) => nanoToUsd(job.bill.chargeOf(opened.endpoint, u)) } : {}),
+    });
+    if (kept && result.outcome === "ok" && result.usage) job.keep?.(kept.completion(result.usage), result.usage);
+    return result;
   },
   /** A cache hit asked as a stream: the kept completion replayed as chunks (docs/cache.md). */
   cache: {

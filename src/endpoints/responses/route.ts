@@ -22,7 +22,7 @@ import { checkItemCount, MAX_REQUEST_ITEMS, validate } from "../../core/validate
 import { finalStatus, outputItems, responseObject } from "./render.js";
 import { contextOf, contextOfRequest, headOf, keepContext, save } from "./context.js";
 import { isNative } from "./native.js";
-import { nativeAdapter, NATIVE_EVENTS, renderNative, type ResponsesAnswer } from "./native-stages.js";
+import { renderNative, RESPONSES_NATIVE, type ResponsesAnswer } from "./native-stages.js";
 import { LooseResponsesRequest, ResponsesRequest, type InputItem } from "./schema.js";
 import { writeResponseStream } from "./stream.js";
 import { refuseHosted } from "./tools.js";
@@ -89,7 +89,6 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     if (isNative(route)) bill.bound = null;
     return bill;
   },
-  adapter: (gw, job, e, signal) => (isNative(job.route) ? nativeAdapter(gw, job, e, signal) : CHAT_UPSTREAM.adapter(gw, job, e, signal)),
   async render(gw, ex, job, value, usage) {
     if (value.native) return renderNative(gw, ex, job, value.native, usage);
     const head = headOf(job);
@@ -104,21 +103,19 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     await save(gw, job, response);
     ex.json(200, JSON.stringify(response));
   },
-  stream: {
-    chat: (gw, ex, job, opened, delivered) =>
-      writeResponseStream(ex, {
-        head: headOf(job),
-        tools: contextOf(job).tools,
-        first: opened.first,
-        rest: opened.rest,
-        delivered,
-        now: gw.now,
-        estimate: (text) => estimate(job.body, text),
-        checkUsage: (u) => checkedUsage(u, job.route.model, 1),
-        finished: (response) => save(gw, job, response),
-      }),
-    native: NATIVE_EVENTS,
-  },
+  stream: (gw, ex, job, opened, delivered) =>
+    writeResponseStream(ex, {
+      head: headOf(job),
+      tools: contextOf(job).tools,
+      first: opened.first,
+      rest: opened.rest,
+      delivered,
+      now: gw.now,
+      estimate: (text) => estimate(job.body, text),
+      checkUsage: (u) => checkedUsage(u, job.route.model, 1),
+      finished: (response) => save(gw, job, response),
+    }),
+  native: RESPONSES_NATIVE,
   answerHead: noteIgnored,
   inOwnTerms: inResponsesTerms,
 });
