@@ -7,12 +7,12 @@
  */
 import type { Bill } from "../billing/bill.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
-import type { Usage } from "../core/chat-request.js";
+import type { ChatRequest, Usage } from "../core/chat-request.js";
 import type { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import type { ErrorEnvelope } from "../http/error-reply.js";
 import type { Exchange } from "../http/exchange.js";
-import type { StreamDelta } from "../plugin/contract.js";
+import type { CallContext, NativeApis, StreamDelta, UpstreamEvent, UpstreamRequest } from "../plugin/contract.js";
 import type { ApiEndpoint, Attempt, KeyRecord } from "../store/index.js";
 import type { EndpointStage } from "./stages.js";
 
@@ -73,13 +73,17 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   usage(job: Job<Req>, value: Answer): Usage | undefined;
   /** Usage counted here for an answer without reported usage (settled as `estimated`). */
   estimate(job: Job<Req>, value: Answer): Promise<Usage>;
-  /** The adapter, settle and render stages of a request with `stream: true` (pipeline/chat-stream.ts); absent: never streams. */
-  stream?(gw: Gateway, ex: Exchange, job: Job<Req>): Promise<void>;
+  /** The adapter's chat deltas written as this API's stream, by the stream stage (pipeline/stream.ts); absent: never streams. Only a chat-form endpoint streams. */
+  stream?: Req extends ChatRequest ? RenderStream<ChatRequest> : never;
+  /** This API's native form, where a provider speaks it (pipeline/native.ts); absent: always translated. */
+  native?: Req extends ChatRequest ? AnyNativePath<Answer> : never;
   /**
    * The response cache (docs/cache.md): present on an endpoint whose answers may be cached;
    * `replay` writes a kept answer as this endpoint's stream. A JSON hit goes through `render`.
    */
   cache?: { replay(gw: Gateway, ex: Exchange, job: Job<Req>, answer: Answer, usage: Usage): Promise<void> };
+  /** Headers this API adds to a successful answer, JSON or stream, just before its head goes out. */
+  answerHead?(ex: Exchange, job: Job<Req>): void;
   /** The error object wrapped as this API wraps it (Anthropic's `{type: "error", error}`); absent: `{error}`. */
   errorEnvelope?: ErrorEnvelope;
   /** An error as this API names things (Responses renames chat's fields); absent: as is. */
@@ -110,3 +114,34 @@ export interface StreamResult {
   text: string;
   outcome: "ok" | "error" | "cancelled";
 }
+
+/** An API of the gateway that a provider may speak natively (the keys of a plugin's `native`). */
+export type NativeApi = keyof NativeApis;
+
+/** A plugin's capability for one API. */
+export type NativeCapability<A extends NativeApi = NativeApi> = NonNullable<NativeApis[A]>;
+
+/**
+ * An API's native form (pipeline/native.ts): which plugin capability serves it, what the call
+ * carries and how its answer and events are read. Methods, so a path for one API is a path.
+ */
+export interface NativePath<Answer, A extends NativeApi = NativeApi> {
+  api: A;
+  /** A route is served natively only when every endpoint of it is (a mixed route translated throughout); default: per endpoint. */
+  wholeRoute?: boolean;
+  /** The output bound the call carries; default: the request's output budget. */
+  maxOutput?(job: Job<ChatRequest>): number | undefined;
+  /** The call in the API's own form (the upstream model is `ctx.model`). */
+  request(n: NativeCapability<A>, job: Job<ChatRequest>, ctx: CallContext): UpstreamRequest | Promise<UpstreamRequest>;
+  /** A JSON answer as the endpoint's answer, usage checked; throw on one not in the API's format. */
+  answer(n: NativeCapability<A>, job: Job<ChatRequest>, json: unknown): Answer;
+  /** The decoded stream as the API's events (Bedrock unwraps its chunks); absent: as they come. */
+  events?(n: NativeCapability<A>, decoded: AsyncIterable<UpstreamEvent>): AsyncIterable<UpstreamEvent>;
+  /** A first event that is the provider saying it failed: failed over like an error status. */
+  failed?(data: unknown): boolean;
+  /** The events relayed to the client in the API's stream form. */
+  relay: RenderStream<ChatRequest, UpstreamEvent>;
+}
+
+/** A NativePath for one of the APIs, typed by its `api`. */
+type AnyNativePath<Answer> = { [A in NativeApi]: NativePath<Answer, A> }[NativeApi];

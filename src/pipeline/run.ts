@@ -14,7 +14,11 @@ import type { Exchange } from "../http/exchange.js";
 import { takeLimit } from "../http/rate-limit.js";
 import { nanoToUsd } from "../core/money.js";
 import type { Attempt } from "../store/index.js";
-import type { Endpoint, Job, Parsed } from "./endpoint.js";
+import type { ChatRequest } from "../core/chat-request.js";
+import type { RoutedEndpoint } from "../catalog/catalog.js";
+import type { Endpoint, Job, NativePath, Parsed, RenderStream } from "./endpoint.js";
+import { nativeAnswer, servedNatively } from "./native.js";
+import { streamStage } from "./stream.js";
 import { withFailover } from "./failover.js";
 import { cachedRepeat, cacheStage, repeatDigest } from "./cache-step.js";
 import { routeModels } from "./route-models.js";
@@ -45,7 +49,7 @@ export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: E
     job.bill.tags = tags;
     job.bill.observe(ex.state.rec);
     try {
-      return await (body.stream && ep.stream ? ep.stream(gw, ex, job) : completed(gw, ex, job, ep));
+      return await (body.stream && ep.stream ? streamed(gw, ex, job, ep) : completed(gw, ex, job, ep));
     } catch (err) {
       // The next model, while nothing went to the client yet (docs/routing.md): this model's hold is dropped, not billed.
       if (i + 1 < routes.length && movesOn(err, ex)) {
@@ -67,13 +71,27 @@ function movesOn(err: unknown, ex: Exchange): boolean {
   return err instanceof GatewayError && err.code === "upstream_unavailable" && !ex.signal.aborted && !ex.started;
 }
 
+/** Only a chat-form endpoint has `stream` and `native` (pipeline/endpoint.ts): its job is a chat job. */
+function streamed<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, job: Job<Req>, ep: Endpoint<Req, Answer>): Promise<void> {
+  const w = { chat: ep.stream as RenderStream<ChatRequest>, native: ep.native as NativePath<unknown> | undefined, head: () => ep.answerHead?.(ex, job) };
+  return streamStage(gw, ex, job as unknown as Job<ChatRequest>, w);
+}
+
+/** The adapter stage of one attempt: the native step where the endpoint's provider speaks its API (pipeline/native.ts), else the endpoint's adapter. */
+function attempt<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, job: Job<Req>, ep: Endpoint<Req, Answer>, e: RoutedEndpoint): Promise<Answer> {
+  const native = ep.native as NativePath<Answer> | undefined;
+  const n = servedNatively(native, job.route, e);
+  return n ? nativeAnswer(gw, job as unknown as Job<ChatRequest>, e, native!, n, ex.signal) : ep.adapter(gw, job, e, ex.signal);
+}
+
 /** adapter → settle → render for a JSON answer: it leaves only after its charge and ledger row are committed. */
 async function completed<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, job: Job<Req>, ep: Endpoint<Req, Answer>): Promise<void> {
-  const { value, endpoint } = await withFailover(gw, ex, job, (e) => ep.adapter(gw, job, e, ex.signal));
+  const { value, endpoint } = await withFailover(gw, ex, job, (e) => attempt(gw, ex, job, ep, e));
   const measured = ep.usage(job, value);
   const usage = measured ?? (await ep.estimate(job, value));
   await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
   ex.state.headers["x-gateway-cost"] = nanoToUsd(job.bill.charged ?? 0); // the row's charge (docs/routing.md)
+  ep.answerHead?.(ex, job);
   const written = ep.render(gw, ex, job, value, usage);
   if (written) await written;
   job.keep?.(value, usage);

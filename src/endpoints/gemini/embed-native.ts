@@ -1,6 +1,6 @@
 /**
  * Google's embed requests on an endpoint whose plugin speaks them natively
- * (`nativeGemini.embed`, docs/gemini.md "Embeddings"): the client's requests, cut to the
+ * (`native.gemini.embed`, docs/gemini.md "Embeddings"): the client's requests, cut to the
  * plugin's batch size, each batch one `:batchEmbedContents` call, the vectors checked (one per
  * request, each as wide as its own `outputDimensionality` asked).
  */

@@ -10,7 +10,6 @@ import { parseJsonBody } from "../../http/body.js";
 import { keepRouting, takeRouting } from "../../core/routing-fields.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
-import { streamsChat } from "../../pipeline/chat-stream.js";
 import type { Endpoint, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
@@ -23,7 +22,7 @@ import { checkItemCount, MAX_REQUEST_ITEMS, validate } from "../../core/validate
 import { finalStatus, outputItems, responseObject } from "./render.js";
 import { contextOf, contextOfRequest, headOf, keepContext, save } from "./context.js";
 import { isNative } from "./native.js";
-import { nativeAdapter, NATIVE_STREAM, renderNative, type ResponsesAnswer } from "./native-stages.js";
+import { renderNative, RESPONSES_NATIVE, type ResponsesAnswer } from "./native-stages.js";
 import { LooseResponsesRequest, ResponsesRequest, type InputItem } from "./schema.js";
 import { writeResponseStream } from "./stream.js";
 import { refuseHosted } from "./tools.js";
@@ -90,9 +89,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     if (isNative(route)) bill.bound = null;
     return bill;
   },
-  adapter: (gw, job, e, signal) => (isNative(job.route) ? nativeAdapter(gw, job, e, signal) : CHAT_UPSTREAM.adapter(gw, job, e, signal)),
   async render(gw, ex, job, value, usage) {
-    noteIgnored(ex, job);
     if (value.native) return renderNative(gw, ex, job, value.native, usage);
     const head = headOf(job);
     const finish = value.choices[0]?.finish_reason ?? undefined;
@@ -106,26 +103,22 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     await save(gw, job, response);
     ex.json(200, JSON.stringify(response));
   },
-  stream(gw, ex, job) {
-    noteIgnored(ex, job);
-    return isNative(job.route) ? NATIVE_STREAM(gw, ex, job) : TRANSLATED_STREAM(gw, ex, job);
-  },
+  stream: (gw, ex, job, opened, delivered) =>
+    writeResponseStream(ex, {
+      head: headOf(job),
+      tools: contextOf(job).tools,
+      first: opened.first,
+      rest: opened.rest,
+      delivered,
+      now: gw.now,
+      estimate: (text) => estimate(job.body, text),
+      checkUsage: (u) => checkedUsage(u, job.route.model, 1),
+      finished: (response) => save(gw, job, response),
+    }),
+  native: RESPONSES_NATIVE,
+  answerHead: noteIgnored,
   inOwnTerms: inResponsesTerms,
 });
-
-const TRANSLATED_STREAM = streamsChat((gw, ex, job, opened, delivered) =>
-  writeResponseStream(ex, {
-    head: headOf(job),
-    tools: contextOf(job).tools,
-    first: opened.first,
-    rest: opened.rest,
-    delivered,
-    now: gw.now,
-    estimate: (text) => estimate(job.body, text),
-    checkUsage: (u) => checkedUsage(u, job.route.model, 1),
-    finished: (response) => save(gw, job, response),
-  }),
-);
 
 /** Hosted tools a translated route left out: on the answer's `X-Gateway-Ignored` and the request's log line (docs/responses.md). */
 function canReason(route: Route): boolean {
