@@ -1,0 +1,53 @@
+/**
+ * The `mcp` key of gateway.config.yaml (docs/mcp.md): the upstream MCP servers the gateway
+ * serves at /mcp, over Streamable HTTP (`url`, `headers`) or stdio (`command`, `env`; config
+ * only: a program the operator chose). Header and env values may be `${ENV}` like any value.
+ */
+import { z } from "zod";
+import { Money } from "./amount.js";
+
+/**
+ * A server's name: the `<server>` of `/mcp/<server>` and of `<server>__<tool>`, so lower case,
+ * digits and single hyphens (a `__` would make a tool's full name ambiguous).
+ */
+export const MCP_SERVER_NAME = /^[a-z0-9](?:-?[a-z0-9])*$/;
+export const McpServerName = z.string().max(40).regex(MCP_SERVER_NAME, "Expected a server name of lower-case letters, digits and hyphens");
+
+/** A tool name pattern: `*` any run of characters, `?` one (mcp/glob.ts). */
+export const ToolGlob = z
+  .string()
+  .min(1)
+  .max(128)
+  .regex(/^[A-Za-z0-9_.*?/-]+$/, "Expected a tool name or a glob such as read_*");
+
+const Common = {
+  /** What the server exposes at all: tools matching none of these are never listed or called. */
+  tools: z.array(ToolGlob).min(1).optional(),
+  timeoutMs: z.number().int().positive().max(600_000).optional(),
+  /** USD per call, held and charged like a model request (default 0). */
+  pricePerCall: Money.optional(),
+};
+
+const HeaderName = z.string().regex(/^[A-Za-z0-9-]+$/, "Expected an HTTP header name");
+
+export const McpHttpServer = z.strictObject({
+  url: z.url({ protocol: /^https?$/ }),
+  headers: z.record(HeaderName, z.string()).optional(),
+  ...Common,
+});
+
+export const McpStdioServer = z.strictObject({
+  command: z.array(z.string().min(1)).min(1),
+  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
+  ...Common,
+});
+
+export const McpServerConfig = z.union([McpHttpServer, McpStdioServer]);
+export type McpServerConfig = z.infer<typeof McpServerConfig>;
+
+export const McpConfig = z.strictObject({
+  servers: z.record(McpServerName, McpServerConfig).default({}),
+  /** How long a tool list is trusted without a `list_changed` notice (ms); a server that sends none is re-read this often. */
+  toolsTtlMs: z.number().int().min(100).default(60_000),
+});
+export type McpConfig = z.infer<typeof McpConfig>;
