@@ -75,7 +75,10 @@ async function callRefusal(store: Store, key: KeyRecord, price: number, now: num
   const short = tightest((await levelsOf(store, key, now)).filter((l) => l.left < BigInt(price)));
   if (short) {
     const whose = short.level === "key" ? "this API key's budget" : short.level === "member" ? "the budget of the key's creator" : "the account's budget";
-    return insufficientCredits(`${cost} and ${whose} has $${nanoToUsd(short.left)} left ${short.period === "total" ? "in total" : `this ${short.period}`}.`, short.level);
+    return insufficientCredits(
+      `${cost} and ${whose} has $${nanoToUsd(short.left)} left ${short.period === "total" ? "in total" : `this ${short.period}`}.`,
+      short.level,
+    );
   }
   const balance = (await store.balance(key.account)) ?? 0n;
   return insufficientCredits(`${cost} and the balance is $${nanoToUsd(balance)}. Add funds (gateway credits add).`);

@@ -30,7 +30,13 @@ export interface McpServerSpec {
 }
 
 export function configServer(name: string, s: McpServerConfig): McpServerSpec {
-  const common = { name, origin: "config" as const, tools: s.tools ?? null, timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS, pricePerCall: usdToNano(s.pricePerCall ?? 0) };
+  const common = {
+    name,
+    origin: "config" as const,
+    tools: s.tools ?? null,
+    timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    pricePerCall: usdToNano(s.pricePerCall ?? 0),
+  };
   if ("url" in s) return { ...common, transport: "http", url: s.url, headers: s.headers ?? {} };
   return { ...common, transport: "stdio", command: s.command, env: s.env ?? {} };
 }

@@ -112,8 +112,16 @@ function register(server: McpServer, calls: FakeMcp["calls"], state: { cancelled
   const log = (name: string, args: Record<string, unknown>) => calls.push({ name, args });
   return [
     server.registerTool("echo", { description: "Echoes text", inputSchema: { text: z.string() } }, ({ text: t }) => (log("echo", { text: t }), text(t))),
-    server.registerTool("add", { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() } }, ({ a, b }) => (log("add", { a, b }), text(String(a + b)))),
-    server.registerTool("search_code", { description: "Searches code", inputSchema: { q: z.string() } }, ({ q }) => (log("search_code", { q }), text(`found ${q}`))),
+    server.registerTool(
+      "add",
+      { description: "Adds two numbers", inputSchema: { a: z.number(), b: z.number() } },
+      ({ a, b }) => (log("add", { a, b }), text(String(a + b))),
+    ),
+    server.registerTool(
+      "search_code",
+      { description: "Searches code", inputSchema: { q: z.string() } },
+      ({ q }) => (log("search_code", { q }), text(`found ${q}`)),
+    ),
     server.registerTool("delete_repo", { description: "Deletes a repository" }, () => (log("delete_repo", {}), text("deleted"))),
     server.registerTool("fail", { description: "Always fails" }, () => (log("fail", {}), { ...text("the tool failed on purpose"), isError: true })),
     server.registerTool("die", { description: "Kills the server mid-call" }, () => {

@@ -13,8 +13,7 @@ import { takeLimit } from "../../http/rate-limit.js";
 import { CallBill } from "../../mcp/bill.js";
 import { ServerUnavailable, type UpstreamServer } from "../../mcp/client.js";
 import type { RequestRecord } from "../../observability/request-record.js";
-import { SEPARATOR } from "./list.js";
-import { INVALID_PARAMS, result, rpcError, type McpCall, type Reply } from "./rpc.js";
+import { INVALID_PARAMS, result, rpcError, SEPARATOR, type McpCall, type Reply } from "./reply.js";
 
 interface Params {
   name?: unknown;
@@ -41,7 +40,12 @@ export async function callTool(gw: Gateway, reply: Reply, call: McpCall, params:
   rec.provider = server.spec.name;
   const tier = call.key.rpm ? { requests: call.key.rpm, window: 60 } : gw.config.limits.key;
   await takeLimit(gw, reply.ex.state, "API key", `key:${call.key.id}`, tier, true);
-  const bill = await CallBill.open(gw.store, call.key, { requestId: reply.ex.state.id, server: server.spec.name, tool, price: server.spec.pricePerCall }, gw.now());
+  const bill = await CallBill.open(
+    gw.store,
+    call.key,
+    { requestId: reply.ex.state.id, server: server.spec.name, tool, price: server.spec.pricePerCall },
+    gw.now(),
+  );
   const progress = progressOf(reply, p);
   const started = performance.now();
   const outcome = await invoke(server, tool, p.arguments as Record<string, unknown> | undefined, reply, progress);
@@ -76,7 +80,11 @@ async function invoke(
   } catch (err) {
     const cancelled = reply.ex.signal.aborted;
     const why = err instanceof ServerUnavailable ? err.message : "failed";
-    return { answer: toolError(`The MCP server '${server.spec.name}' ${why}.`), status: cancelled ? "cancelled" : "error", label: cancelled ? "cancelled" : "error" };
+    return {
+      answer: toolError(`The MCP server '${server.spec.name}' ${why}.`),
+      status: cancelled ? "cancelled" : "error",
+      label: cancelled ? "cancelled" : "error",
+    };
   }
 }
 

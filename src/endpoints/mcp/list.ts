@@ -6,10 +6,7 @@
  */
 import type { Gateway } from "../../gateway.js";
 import { emptyReason } from "../../mcp/grants.js";
-import { result, type McpCall, type Reply } from "./rpc.js";
-
-/** The separator of `<server>__<tool>` (server names cannot contain it: config/mcp.ts). */
-export const SEPARATOR = "__";
+import { result, SEPARATOR, type McpCall, type Reply } from "./reply.js";
 
 export async function listTools(gw: Gateway, reply: Reply, call: McpCall): Promise<void> {
   const access = await gw.mcp.access(call.key);

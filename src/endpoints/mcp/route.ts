@@ -13,7 +13,8 @@ import type { Gateway } from "../../gateway.js";
 import { limitByIp } from "../../http/rate-limit.js";
 import { Exchange } from "../../http/exchange.js";
 import type { KeyRecord } from "../../store/index.js";
-import { answer, type Scope } from "./rpc.js";
+import type { Scope } from "./reply.js";
+import { answer } from "./rpc.js";
 
 export const MCP_PATH = "/mcp";
 
@@ -21,7 +22,7 @@ export const MCP_PATH = "/mcp";
 export function isMcpUrl(url: string | undefined): boolean {
   if (url === undefined || !url.startsWith(MCP_PATH)) return false;
   const next = url.charCodeAt(MCP_PATH.length);
-  return Number.isNaN(next) || next === 47 /* / */ || next === 63 /* ? */;
+  return Number.isNaN(next) || next === 47 /* / */ || next === 63; /* ? */
 }
 
 /** `/mcp`, `/mcp/`, `/mcp/<server>` (a query ignored); anything else under /mcp is not this route. */

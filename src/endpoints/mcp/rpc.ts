@@ -4,40 +4,25 @@
  * version has them) of the same key and endpoint; notifications and responses are accepted with
  * 202. Protocol errors are JSON-RPC errors; HTTP errors (401, 402, 429) stay HTTP errors.
  */
-import { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, isJSONRPCErrorResponse, type JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+  isJSONRPCErrorResponse,
+  type JSONRPCRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { invalidRequest, GatewayError } from "../../core/errors.js";
 import type { Gateway } from "../../gateway.js";
 import type { Exchange } from "../../http/exchange.js";
-import type { KeyRecord } from "../../store/index.js";
 import { callTool } from "./call.js";
 import { listTools } from "./list.js";
+import { INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, result, rpcError, type McpCall, type Reply } from "./reply.js";
 
 /** Versions the gateway speaks, newest first; the newest one without sessions is stateless. */
 export const MCP_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
 const SESSIONLESS = new Set<string>(["2026-07-28"]);
 /** What a client that sends no MCP-Protocol-Version speaks (the transport's rule). */
 const ASSUMED = "2025-03-26";
-
-export interface Scope {
-  /** "" for /mcp, else the one server of /mcp/<server>. */
-  server: string;
-}
-
-export interface McpCall {
-  key: KeyRecord;
-  scope: Scope;
-  raw: Buffer;
-}
-
-export interface Reply {
-  ex: Exchange;
-  id: JSONRPCRequest["id"];
-}
-
-export const PARSE_ERROR = -32700;
-const INVALID_REQUEST = -32600;
-const METHOD_NOT_FOUND = -32601;
-export const INVALID_PARAMS = -32602;
 
 export async function answer(gw: Gateway, ex: Exchange, call: McpCall): Promise<void> {
   let msg: unknown;
@@ -46,7 +31,8 @@ export async function answer(gw: Gateway, ex: Exchange, call: McpCall): Promise<
   } catch {
     return rpcError({ ex, id: null as unknown as string }, PARSE_ERROR, "Parse error: the body is not JSON.", 400);
   }
-  if (Array.isArray(msg)) return rpcError({ ex, id: null as unknown as string }, INVALID_REQUEST, "Batches are not supported: send one message per request.", 400);
+  if (Array.isArray(msg))
+    return rpcError({ ex, id: null as unknown as string }, INVALID_REQUEST, "Batches are not supported: send one message per request.", 400);
   if (isJSONRPCNotification(msg) || isJSONRPCResultResponse(msg) || isJSONRPCErrorResponse(msg)) return accepted(ex);
   if (!isJSONRPCRequest(msg)) return rpcError({ ex, id: null as unknown as string }, INVALID_REQUEST, "Invalid JSON-RPC request.", 400);
   const reply: Reply = { ex, id: msg.id };
@@ -76,7 +62,9 @@ function initialize(gw: Gateway, reply: Reply, call: McpCall, msg: JSONRPCReques
     protocolVersion: version,
     capabilities: { tools: { listChanged: false } },
     serverInfo: { name, version: "1.0.0" },
-    instructions: call.scope.server ? `Tools of the MCP server '${call.scope.server}' through the gateway.` : "Tools of the gateway's MCP servers, named <server>__<tool>.",
+    instructions: call.scope.server
+      ? `Tools of the MCP server '${call.scope.server}' through the gateway.`
+      : "Tools of the gateway's MCP servers, named <server>__<tool>.",
   });
 }
 
@@ -100,14 +88,6 @@ function sessionVersion(gw: Gateway, ex: Exchange, call: McpCall): string {
     throw new GatewayError(404, "not_found", "session_not_found", "Session not found: initialize a new session.");
   }
   return header ?? session.version ?? ASSUMED;
-}
-
-export function result(r: Reply, value: unknown): void {
-  r.ex.json(200, `{"jsonrpc":"2.0","id":${JSON.stringify(r.id)},"result":${JSON.stringify(value)}}`);
-}
-
-export function rpcError(r: Reply, code: number, message: string, status = 200): void {
-  r.ex.json(status, JSON.stringify({ jsonrpc: "2.0", id: r.id, error: { code, message } }));
 }
 
 function accepted(ex: Exchange): void {
