@@ -36,13 +36,27 @@ export const McpHttpServer = z.strictObject({
   ...Common,
 });
 
-export const McpStdioServer = z.strictObject({
-  command: z.array(z.string().min(1)).min(1),
-  env: z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/), z.string()).optional(),
-  ...Common,
-});
+const EnvName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Expected an environment variable name");
 
-export const McpServerConfig = z.union([McpHttpServer, McpStdioServer]);
+/**
+ * One object with every key (rather than a union of the two kinds), so an unknown key gets the
+ * config's did-you-mean (`header` → headers); the kind is checked after: `url` (Streamable HTTP,
+ * with `headers`) or `command` (stdio, with `env`), exactly one.
+ */
+export const McpServerConfig = z
+  .strictObject({
+    url: z.url({ protocol: /^https?$/ }).optional(),
+    headers: z.record(HeaderName, z.string()).optional(),
+    command: z.array(z.string().min(1)).min(1).optional(),
+    env: z.record(EnvName, z.string()).optional(),
+    ...Common,
+  })
+  .superRefine((s, ctx) => {
+    if ((s.url === undefined) === (s.command === undefined))
+      ctx.addIssue({ code: "custom", message: "expected either url (Streamable HTTP) or command (stdio)" });
+    if (s.headers && !s.url) ctx.addIssue({ code: "custom", path: ["headers"], message: "headers go with url (a stdio server takes env)" });
+    if (s.env && !s.command) ctx.addIssue({ code: "custom", path: ["env"], message: "env goes with command (an HTTP server takes headers)" });
+  });
 export type McpServerConfig = z.infer<typeof McpServerConfig>;
 
 export const McpConfig = z.strictObject({

@@ -37,8 +37,8 @@ export function configServer(name: string, s: McpServerConfig): McpServerSpec {
     timeoutMs: s.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     pricePerCall: usdToNano(s.pricePerCall ?? 0),
   };
-  if ("url" in s) return { ...common, transport: "http", url: s.url, headers: s.headers ?? {} };
-  return { ...common, transport: "stdio", command: s.command, env: s.env ?? {} };
+  if (s.url !== undefined) return { ...common, transport: "http", url: s.url, headers: s.headers ?? {} };
+  return { ...common, transport: "stdio", command: s.command ?? [], env: s.env ?? {} };
 }
 
 export function storedServer(r: McpServerRecord, secret: Buffer): McpServerSpec {
