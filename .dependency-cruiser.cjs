@@ -14,6 +14,7 @@ const LAYERS = [
   "observability",
   "billing",
   "alerts", // budget thresholds and low balances: detection after settlement, the webhook outbox's deliverer
+  "mcp", // the MCP gateway's grants, upstream servers and their pooled clients (docs/mcp.md); /mcp itself is endpoints/mcp/
   "operations", // what the CLI and the dashboard both do
   "gateway", // src/gateway.ts, the composition root every request handler receives
   "http",

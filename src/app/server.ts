@@ -19,6 +19,7 @@ import { countTokens } from "../endpoints/gemini/count-tokens.js";
 import { GEMINI_EMBED } from "../endpoints/gemini/embed.js";
 import { GEMINI_PREFIXES, GEMINI_VERSIONS, geminiPath, isEmbedMethod } from "../endpoints/gemini/path.js";
 import { GEMINI } from "../endpoints/gemini/route.js";
+import { isMcpUrl, serveMcp } from "../endpoints/mcp/route.js";
 import { errorReply } from "../http/error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
@@ -59,6 +60,8 @@ export function createHandler(gw: Gateway): RequestListener {
   const app = toNodeHandler(createApp(gw));
   return (req, res) => {
     if (req.headers.host === undefined && req.httpVersion === "1.1") return void refuseWithoutHost(gw, req, res);
+    // The MCP endpoint answers every method itself (405 but for POST), on node:http (docs/mcp.md).
+    if (isMcpUrl(req.url)) return void serveMcp(gw, req, res);
     if (req.method !== "POST") return app(req, res);
     if (isChatUrl(req.url)) return void serve(gw, req, res, CHAT_COMPLETIONS);
     const direct = DIRECT[pathOf(req.url)];

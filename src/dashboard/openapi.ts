@@ -19,7 +19,13 @@ const account = [
 ];
 const email = { name: "email", in: "path", required: true, schema: { type: "string" } };
 const usageQuery = [
-  { name: "by", in: "query", required: false, schema: { type: "string", default: "model" }, description: "tag:NAME, member, key, model, endpoint or day." },
+  {
+    name: "by",
+    in: "query",
+    required: false,
+    schema: { type: "string", default: "model" },
+    description: "tag:NAME, member, key, model, endpoint, tool or day.",
+  },
   { name: "since", in: "query", required: false, schema: { type: "string" }, description: "A date (UTC midnight), an ISO time or a duration back (7d)." },
   { name: "until", in: "query", required: false, schema: { type: "string" }, description: "Exclusive; a date includes that whole day." },
 ];

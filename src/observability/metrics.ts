@@ -108,6 +108,14 @@ export class Metrics {
     "Requests of a conversation served by its endpoint (hit) or by another, first turns included (miss); models with one endpoint not counted.",
     ["result"],
   ).register(this.registry);
+  private readonly mcpCalls = new CounterFamily("gateway_mcp_calls_total", "MCP tool calls, by configured server and tool, and how they ended.", [
+    "server",
+    "tool",
+    "outcome",
+  ]).register(this.registry);
+  private readonly mcpDuration = new HistogramFamily("gateway_mcp_call_duration_seconds", "An MCP tool call's upstream time.", ["server"], LONG).register(
+    this.registry,
+  );
   private readonly shapes = new Map<string, RequestSeries>();
   private readonly upstreams = new Map<string, HistogramSeries>();
   private readonly usages = new Map<string, UsageSeries>();
@@ -140,6 +148,7 @@ export class Metrics {
     if (rec.headMs >= 0) this.overhead.observe(shape.overhead, rec.overheadMs() / 1000);
     if (rec.status === 429) this.counter(this.limited, rec.limitedTier ?? "provider").value++;
     if (rec.affinity) this.counter(this.affinity, rec.affinity).value++; // upstream/affinity.ts
+    if (rec.mcp) this.mcpCall(rec.mcp);
     const s = rec.settled;
     if (!s) return;
     // A failed attempt followed by another: a failover away from that provider (observability/request-line.ts counts the same).
@@ -149,6 +158,12 @@ export class Metrics {
     u.prompt.value += s.prompt;
     u.completion.value += s.completion;
     u.cost.value += s.cost;
+  }
+
+  /** An MCP tool call; its names are configured ones only (endpoints/mcp/call.ts labels anything else `-`). */
+  private mcpCall(c: NonNullable<RequestRecord["mcp"]>): void {
+    this.counter(this.mcpCalls, c.server, c.tool, c.outcome).value++;
+    if (c.ms >= 0) this.mcpDuration.observe(this.mcpDuration.at(c.server, [c.server]), c.ms / 1000);
   }
 
   /** Prometheus text: the process's metrics, then this gateway's. */

@@ -71,6 +71,8 @@ export class RequestRecord {
   requestBody: string | null = null;
   responseBody: string | null = null;
   settled: SettledUsage | null = null;
+  /** An MCP tool call (docs/mcp.md): its configured server and tool, how it ended, its duration in ms. */
+  mcp: { server: string; tool: string; outcome: string; ms: number } | null = null;
   /** Only with `otel.endpoint`: the client's traceparent and the attempts (observability/tracing.ts); null costs nothing. */
   trace: { parent: string | null; attempts: AttemptSpan[] } | null = null;
   /** A bill was opened: the record waits for its settlement too. */

@@ -17,6 +17,8 @@ export interface NewKey {
   cache?: KeyCacheMode | undefined;
   /** The dashboard user creating it; absent: the CLI. */
   createdBy?: string | undefined;
+  /** Its MCP grant (`--mcp`, docs/mcp.md); absent: none. */
+  mcp?: string[] | null;
 }
 
 export async function createKey(store: Store, k: NewKey, now: number, by: AuditActor) {
@@ -38,6 +40,7 @@ export async function createKey(store: Store, k: NewKey, now: number, by: AuditA
     budgetPeriod: k.budgetPeriod ?? "total",
     cache: k.cache ?? "off",
     createdBy: k.createdBy ?? null,
+    mcp: k.mcp?.length ? k.mcp : null,
   };
   await store.ensureAccount(k.account, now);
   const note = auditNote(by, now, { action: "key.create", account: record.account, target: record.id, before: null, after: keyFields(record) });

@@ -28,5 +28,7 @@ export async function keyView(store: Store, k: KeyRecord, now: number) {
     ...(await budgetView(store, k, now)),
     // An owner or admin set this key's limits: its member may only tighten them (operations/key-limits.ts).
     limits_by_manager: k.limitsByManager ?? false,
+    // The MCP tools it may call (docs/mcp.md, "Grants"); null: none.
+    mcp: k.mcp?.length ? k.mcp : null,
   };
 }

@@ -28,12 +28,17 @@ export interface KeyRecord {
    * rpm or expiry: its creator, a member, may then only tighten them (docs/dashboard.md).
    */
   limitsByManager?: boolean;
+  /**
+   * The MCP tools the key may call (docs/mcp.md, "Grants"): `<server>:<tool glob>` entries; null,
+   * absent or empty: none (deny by default).
+   */
+  mcp?: string[] | null;
 }
 
 export type KeyCacheMode = "off" | "on" | "nondeterministic";
 
 /** What `keys update` may change; a field left out is unchanged. */
-export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager">>;
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager" | "mcp">>;
 
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;

@@ -35,6 +35,8 @@ export interface TestGateway {
     cache?: KeyCacheMode;
     createdBy?: string;
     budget?: { amount: bigint; period: BudgetPeriod };
+    /** The key's MCP grant (`keys create --mcp`): `<server>:<tool glob>` entries. */
+    mcp?: string[];
   }): Promise<string>;
   addCredits(usd: string, account?: string): Promise<void>;
   client(key: string, opts?: { maxRetries?: number }): OpenAI;
@@ -78,7 +80,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
     server,
     store,
     logFile: file,
-    async createKey({ account = "default", rpm, expiresAt, name, cache, createdBy, budget } = {}) {
+    async createKey({ account = "default", rpm, expiresAt, name, cache, createdBy, budget, mcp } = {}) {
       const key = generateKey();
       recordSecret(key);
       await store.ensureAccount(account, Date.now());
@@ -96,6 +98,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
         ...(cache && { cache }),
         ...(createdBy && { createdBy }),
         ...(budget && { budget: budget.amount, budgetPeriod: budget.period }),
+        ...(mcp && { mcp }),
       });
       return key;
     },

@@ -6,6 +6,7 @@ import { listKeys } from "../../operations/list-keys.js";
 import { revokeKey } from "../../operations/revoke-key.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keysUpdateCommand } from "./keys-update.js";
+import { parseGrantList } from "../../mcp/grants.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
 import { accountOf, ask, cliBy, existingAccount, output, table, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
@@ -18,6 +19,7 @@ interface NewKeyOptions extends CacheFlags {
   rpm?: number;
   budget?: bigint;
   budgetPeriod?: BudgetPeriod;
+  mcp?: string | false;
 }
 
 export function keysCommand(program: Command): void {
@@ -29,8 +31,11 @@ export function keysCommand(program: Command): void {
     .option("--create", "create the account if it does not exist (else a typo is refused)")
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
+    .option("--mcp <grants>", 'the MCP tools it may call: "<server>:<tool glob>,..." (github:*, fs:read_*); none without it')
+    .option("--no-mcp", "no MCP tool (the default)")
     .action(async (opts: NewKeyOptions, cmd: Command) => {
       checkBudgetFlags(opts, false);
+      const mcp = typeof opts.mcp === "string" ? parseGrantList(opts.mcp) : null;
       const name = opts.name ?? (await ask("Key name"));
       await withStore(cmd, async (store) => {
         const now = Date.now();
@@ -38,7 +43,7 @@ export function keysCommand(program: Command): void {
         const expiresAt = opts.expires ? parseExpiry(opts.expires, now) : null;
         const created = await createKey(
           store,
-          { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod, cache: cacheModeOf(opts) },
+          { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod, cache: cacheModeOf(opts), mcp },
           now,
           cliBy(),
         );

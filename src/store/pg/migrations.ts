@@ -15,6 +15,7 @@ import { organizationMigrations } from "./migrations-organizations.js";
 import { leaseMigrations } from "./migrations-leases.js";
 import { reportedUsage } from "./migrations-reported.js";
 import { accountMigrations } from "./migrations-accounts.js";
+import { mcpMigrations } from "./migrations-mcp.js";
 
 export const pgMigrations: string[] = [
   `CREATE TABLE accounts (
@@ -295,4 +296,5 @@ export const pgMigrations: string[] = [
      PRIMARY KEY (id, origin)
    );`,
   ...accountMigrations,
+  ...mcpMigrations,
 ];
