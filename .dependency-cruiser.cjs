@@ -63,6 +63,20 @@ module.exports = {
       to: { path: "^src/endpoints/", pathNot: "^src/endpoints/$1/" },
     },
     {
+      name: "endpoints-call-upstream-through-the-pipeline",
+      comment: "an endpoint never sends upstream itself: the pipeline's adapter, native and count steps do (src/pipeline/native.ts, docs/architecture.md)",
+      severity: "error",
+      from: { path: "^src/endpoints/" },
+      to: { path: "^src/upstream/" },
+    },
+    {
+      name: "endpoints-receive-their-services",
+      comment: "an endpoint gets EndpointServices (src/pipeline/endpoint.ts), not the whole Gateway: what it may touch is in its imports",
+      severity: "error",
+      from: { path: "^src/endpoints/" },
+      to: { path: "^src/gateway\\.ts$" },
+    },
+    {
       name: "nothing-below-imports-src",
       comment: "src/ never imports tests or benchmarks",
       severity: "error",

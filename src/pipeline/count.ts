@@ -12,11 +12,10 @@ import type { Route } from "../catalog/catalog.js";
 import { modelMissing, withAliasHint } from "../catalog/model-hint.js";
 import { requireChatModel } from "../catalog/model-kind.js";
 import type { ChatRequest } from "../core/chat-request.js";
-import type { Gateway } from "../gateway.js";
 import type { CallContext, UpstreamRequest } from "../plugin/contract.js";
 import type { KeyRecord } from "../store/index.js";
 import { readJson } from "../upstream/body.js";
-import type { NativeApi, NativeCapability } from "./endpoint.js";
+import type { AdapterServices, NativeApi, NativeCapability } from "./endpoint.js";
 import { nativeOf, sendWith } from "./native.js";
 
 export interface CountRequest<A extends NativeApi, T> {
@@ -44,7 +43,7 @@ export interface Counted<T> {
 }
 
 export async function countStage<A extends NativeApi, T>(
-  gw: Gateway,
+  gw: AdapterServices,
   key: KeyRecord,
   requestId: string,
   signal: AbortSignal,

@@ -16,6 +16,16 @@ import type { CallContext, NativeApis, StreamDelta, UpstreamEvent, UpstreamReque
 import type { ApiEndpoint, Attempt, KeyRecord } from "../store/index.js";
 import type { EndpointStage } from "./stages.js";
 
+/**
+ * What an endpoint's own functions may use of the gateway (docs/architecture.md "Services"):
+ * the config, the store, the catalog, the account's BYOK keys and the clock. The upstream
+ * client, the router, the journal, the cache and the observer are the pipeline's stages' own.
+ */
+export type EndpointServices = Pick<Gateway, "config" | "store" | "catalog" | "byok" | "now">;
+
+/** The adapter stage's: the upstream client besides (pipeline/chat-upstream.ts, pipeline/embed-upstream.ts). */
+export type AdapterServices = EndpointServices & Pick<Gateway, "upstream">;
+
 /** The least the pipeline reads of any endpoint's request. */
 export interface Parsed {
   model: string;
@@ -49,15 +59,15 @@ interface StageFunctions<Req extends Parsed, Answer> {
    * The body as the endpoint's request; a promise only when reading needs the store. `ex` for
    * what an API carries outside its body (a model in the path, a header forwarded natively).
    */
-  parse(gw: Gateway, raw: Buffer, key: KeyRecord, ex: Exchange): Req | Promise<Req>;
+  parse(gw: EndpointServices, raw: Buffer, key: KeyRecord, ex: Exchange): Req | Promise<Req>;
   /** The catalog's route for the model narrowed to endpoints that can serve this request (else a 400). */
   route(found: Route, req: Req): Route;
   /** Holds the worst case against the balance and the key's budget (billing/bill.ts). */
-  hold(gw: Gateway, key: KeyRecord, route: Route, req: Req, requestId: string): Promise<Bill>;
+  hold(gw: EndpointServices, key: KeyRecord, route: Route, req: Req, requestId: string): Promise<Bill>;
   /** One attempt on one routed endpoint; failover around it is the router's. */
-  adapter(gw: Gateway, job: Job<Req>, e: RoutedEndpoint, signal: AbortSignal): Promise<Answer>;
+  adapter(gw: AdapterServices, job: Job<Req>, e: RoutedEndpoint, signal: AbortSignal): Promise<Answer>;
   /** Writes the answer, already settled; a promise only when the endpoint writes before replying. */
-  render(gw: Gateway, ex: Exchange, job: Job<Req>, value: Answer, usage: Usage): void | Promise<void>;
+  render(gw: EndpointServices, ex: Exchange, job: Job<Req>, value: Answer, usage: Usage): void | Promise<void>;
 }
 
 export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req, Answer> {
@@ -68,7 +78,7 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
   /** The vendor a bare model id means on this route (`anthropic` on /v1/messages); absent: the one vendor that has it. */
   readonly vendor?: string;
   /** The 404 for a model (after aliases) the catalog cannot route for this account; `vendor` is the route's own. */
-  missing(gw: Gateway, requested: string, byokKey: ByokKey, vendor?: string): GatewayError;
+  missing(gw: EndpointServices, requested: string, byokKey: ByokKey, vendor?: string): GatewayError;
   /** The usage the provider reported, checked; undefined when it reported none. */
   usage(job: Job<Req>, value: Answer): Usage | undefined;
   /** Usage counted here for an answer without reported usage (settled as `estimated`). */
@@ -81,7 +91,7 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
    * The response cache (docs/cache.md): present on an endpoint whose answers may be cached;
    * `replay` writes a kept answer as this endpoint's stream. A JSON hit goes through `render`.
    */
-  cache?: { replay(gw: Gateway, ex: Exchange, job: Job<Req>, answer: Answer, usage: Usage): Promise<void> };
+  cache?: { replay(gw: EndpointServices, ex: Exchange, job: Job<Req>, answer: Answer, usage: Usage): Promise<void> };
   /** Headers this API adds to a successful answer, JSON or stream, just before its head goes out. */
   answerHead?(ex: Exchange, job: Job<Req>): void;
   /** The error object wrapped as this API wraps it (Anthropic's `{type: "error", error}`); absent: `{error}`. */
@@ -92,7 +102,7 @@ export interface Endpoint<Req extends Parsed, Answer> extends EndpointStages<Req
 
 /** Writes a stream from its first delta (or, natively relayed, its first upstream event); resolves with what was delivered, however it ended. */
 export type RenderStream<Req extends Parsed, T = StreamDelta> = (
-  gw: Gateway,
+  gw: EndpointServices,
   ex: Exchange,
   job: Job<Req>,
   opened: OpenedStream<T>,

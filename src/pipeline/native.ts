@@ -9,12 +9,11 @@
 import { outputBudget } from "../billing/bill.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
 import type { ChatRequest } from "../core/chat-request.js";
-import type { Gateway } from "../gateway.js";
 import type { CallContext, UpstreamEvent } from "../plugin/contract.js";
 import { capped, readJson } from "../upstream/body.js";
 import { decodeSse } from "../upstream/relay.js";
 import type { UpstreamResponse } from "../upstream/upstream.js";
-import type { Job, NativeApi, NativeCapability, NativePath } from "./endpoint.js";
+import type { AdapterServices, Job, NativeApi, NativeCapability, NativePath } from "./endpoint.js";
 import { malformed } from "./failover.js";
 
 /** The endpoint's capability for `api` when it takes this upstream model natively (Bedrock: Claude models only). */
@@ -38,7 +37,7 @@ export function servedNatively(path: NativePath<unknown> | undefined, route: Rou
 
 /** One JSON attempt on a native endpoint: the answer read within the cap and handed to the endpoint's reader. */
 export async function nativeAnswer<Answer>(
-  gw: Gateway,
+  gw: AdapterServices,
   job: Job<ChatRequest>,
   e: RoutedEndpoint,
   path: NativePath<Answer>,
@@ -55,7 +54,7 @@ export async function nativeAnswer<Answer>(
 
 /** One streamed attempt on a native endpoint, open up to its headers: the API's events, decoded. */
 export async function openNative(
-  gw: Gateway,
+  gw: AdapterServices,
   job: Job<ChatRequest>,
   e: RoutedEndpoint,
   path: NativePath<unknown>,
@@ -70,7 +69,7 @@ export async function openNative(
 }
 
 function sendNative(
-  gw: Gateway,
+  gw: AdapterServices,
   job: Job<ChatRequest>,
   e: RoutedEndpoint,
   path: NativePath<unknown>,
@@ -85,7 +84,7 @@ function sendNative(
 
 /** The one place a native request leaves the pipeline (count_tokens' too: pipeline/count.ts). */
 export async function sendWith(
-  gw: Gateway,
+  gw: AdapterServices,
   e: RoutedEndpoint,
   request: ReturnType<NativePath<unknown>["request"]>,
   signal: AbortSignal,

@@ -10,11 +10,10 @@ import { nanoToUsd } from "../../core/money.js";
 import { validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import { estimate, CHAT_UPSTREAM } from "../../pipeline/chat-upstream.js";
-import type { Endpoint, Job } from "../../pipeline/endpoint.js";
+import type { Endpoint, EndpointServices, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import type { Completion, StreamDelta } from "../../plugin/contract.js";
 import { ChatAssembler, deltasOf } from "../../cache/chat-replay.js";
-import type { Gateway } from "../../gateway.js";
 import { dropNulls } from "./null-fields.js";
 import { renderCompletion } from "./render.js";
 import { writeSse } from "./stream.js";
@@ -72,7 +71,7 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
   },
 });
 
-function chunkHead(gw: Gateway, job: Job<ChatRequest>) {
+function chunkHead(gw: EndpointServices, job: Job<ChatRequest>) {
   const openai = gw.config.server.compat !== "strict";
   return { id: completionId(job), created: Math.floor(gw.now() / 1000), model: job.route.model.id, requestId: job.requestId, openai };
 }

@@ -6,17 +6,17 @@
  * authenticated like every keyed route), and is refused with the 402 the model's requests would
  * get (billing/count-tokens.ts).
  */
+import type { AdapterServices } from "../../pipeline/endpoint.js";
 import type { H3Event } from "h3";
 import { requestTooLarge } from "../../core/errors.js";
 import { validate } from "../../core/validate.js";
-import type { Gateway } from "../../gateway.js";
 import { parseJsonBody } from "../../http/body.js";
 import { countStage } from "../../pipeline/count.js";
 import type { KeyRecord } from "../../store/index.js";
 import { CountTokensRequest } from "./schema.js";
 import { toChatRequest } from "./translate.js";
 
-export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, model: string, requestId: string): Promise<unknown> {
+export async function countTokens(gw: AdapterServices, key: KeyRecord, event: H3Event, model: string, requestId: string): Promise<unknown> {
   const limit = gw.config.server.maxBodyBytes;
   if (Number(event.req.headers.get("content-length")) > limit) throw requestTooLarge(limit);
   const raw = Buffer.from(await event.req.arrayBuffer());

@@ -6,33 +6,28 @@
  * and refused with the 402 the model's requests would get (billing/count-tokens.ts); never
  * billed, no ledger row. Errors in Anthropic's envelope.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { validate } from "../../core/validate.js";
-import type { Gateway } from "../../gateway.js";
-import { authenticate } from "../../http/authenticate.js";
 import { parseJsonBody } from "../../http/body.js";
-import { Exchange } from "../../http/exchange.js";
+import type { Exchange } from "../../http/exchange.js";
+import type { AdapterServices } from "../../pipeline/endpoint.js";
+import type { KeyedRoute } from "../../pipeline/serve.js";
+import type { KeyRecord } from "../../store/index.js";
 import { countStage } from "../../pipeline/count.js";
 import { anthropicEnvelope, messagesHeaders } from "./route.js";
 import { CountTokensRequest } from "./schema.js";
 import { toChatRequest } from "./translate.js";
 
-export const COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
+const COUNT_TOKENS_PATH = "/v1/messages/count_tokens";
 
-export function serveCountTokens(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const ex = new Exchange(req, res, gw.config.server.compat !== "strict", gw.config.server);
-  gw.obs.begin(ex.state.rec, COUNT_TOKENS_PATH, req);
-  const done = countTokens(gw, ex).catch((err: unknown) => ex.fail(err, anthropicEnvelope));
-  gw.pending.add(done);
-  return done.finally(() => {
-    gw.pending.delete(done);
-    gw.obs.respond(ex.state.rec);
-  });
-}
+/** The count route, served by the pipeline (pipeline/serve.ts serveKeyed, pipeline/count.ts). */
+export const COUNT_TOKENS: KeyedRoute = {
+  path: COUNT_TOKENS_PATH,
+  errorEnvelope: anthropicEnvelope,
+  answer: countTokens,
+};
 
-async function countTokens(gw: Gateway, ex: Exchange): Promise<void> {
-  const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // the key's rate limit counts it
-  const json = parseJsonBody(await ex.body(gw.config.server.maxBodyBytes)) as Record<string, unknown>;
+async function countTokens(gw: AdapterServices, ex: Exchange, key: KeyRecord, raw: Buffer): Promise<void> {
+  const json = parseJsonBody(raw) as Record<string, unknown>;
   const req = validate(CountTokensRequest, json);
   const headers = messagesHeaders(ex);
   const counted = await countStage(gw, key, ex.state.id, ex.signal, {

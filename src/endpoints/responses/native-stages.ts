@@ -5,9 +5,8 @@
  * with the gateway's id, its events relayed (native-stream.ts).
  */
 import type { Usage } from "../../core/chat-request.js";
-import type { Gateway } from "../../gateway.js";
 import type { Exchange } from "../../http/exchange.js";
-import type { Job, NativePath } from "../../pipeline/endpoint.js";
+import type { EndpointServices, Job, NativePath } from "../../pipeline/endpoint.js";
 import { checkedUsage } from "../../billing/usage-check.js";
 import type { ChatRequest, Completion } from "../../plugin/contract.js";
 import { contextOf, headOf, save } from "./context.js";
@@ -45,7 +44,7 @@ export const RESPONSES_NATIVE: NativePath<ResponsesAnswer, "responses"> = {
     }),
 };
 
-export async function renderNative(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, native: NativeResponse, usage: Usage): Promise<void> {
+export async function renderNative(gw: EndpointServices, ex: Exchange, job: Job<ChatRequest>, native: NativeResponse, usage: Usage): Promise<void> {
   const response = asGateways(native, nativeHead(job), usage);
   await save(gw, job, response);
   ex.json(200, JSON.stringify(response));

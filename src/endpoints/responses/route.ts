@@ -10,11 +10,10 @@ import { parseJsonBody } from "../../http/body.js";
 import { keepRouting, takeRouting } from "../../core/routing-fields.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
-import type { Endpoint, Job } from "../../pipeline/endpoint.js";
+import type { Endpoint, EndpointServices, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
 import type { Route } from "../../catalog/catalog.js";
-import type { Gateway } from "../../gateway.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import type { KeyRecord } from "../../store/index.js";
 import { checkedUsage } from "../../billing/usage-check.js";
@@ -134,7 +133,7 @@ function noteIgnored(ex: Exchange, job: Job<ChatRequest>): void {
 }
 
 /** The items of `id`'s conversation so far, oldest first; the whole chain or a clear error, never part of it. */
-async function chainItems(gw: Gateway, account: string, id: string): Promise<InputItem[]> {
+async function chainItems(gw: EndpointServices, account: string, id: string): Promise<InputItem[]> {
   const chain = await gw.store.responseChain(id, account, MAX_CHAIN);
   if (chain.length === 0) throw responseNotFound(id, "previous_response_id");
   const missing = chain[0]!.previousId;
@@ -152,14 +151,14 @@ async function chainItems(gw: Gateway, account: string, id: string): Promise<Inp
 }
 
 /** GET /v1/responses/{id}: the response as it was answered. */
-export async function getResponse(gw: Gateway, key: KeyRecord, id: string): Promise<Response> {
+export async function getResponse(gw: EndpointServices, key: KeyRecord, id: string): Promise<Response> {
   const found = await gw.store.findResponse(id, key.account);
   if (!found) throw responseNotFound(id, null);
   return new Response(JSON.stringify(found.response), { headers: { "content-type": "application/json" } });
 }
 
 /** DELETE /v1/responses/{id}: OpenAI's answer shape (`{id, object: "response", deleted: true}`). */
-export async function deleteResponse(gw: Gateway, key: KeyRecord, id: string): Promise<Response> {
+export async function deleteResponse(gw: EndpointServices, key: KeyRecord, id: string): Promise<Response> {
   if (!(await gw.store.deleteResponse(id, key.account))) throw responseNotFound(id, null);
   return new Response(JSON.stringify({ id, object: "response", deleted: true }), { headers: { "content-type": "application/json" } });
 }
