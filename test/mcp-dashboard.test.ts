@@ -46,7 +46,7 @@ test("an owner sees servers, grants and each key's tools, and narrows the accoun
   const audit = await gw.store.auditRecords({ account: "acme" });
   expect(audit.map((r) => r.action)).toEqual(expect.arrayContaining(["mcp.grant", "mcp.revoke"]));
 
-  const { link } = await addUser(gw.store, { email: "member@example.com", account: "acme", role: "member" }, gw.url, Date.now(), SETUP);
+  const { link } = await addUser(gw.store, { email: "member@example.com", account: "acme", admin: false, role: "member" }, gw.url, Date.now(), SETUP);
   const member = cookieOf(await call(gw, "POST", "/dashboard/api/password", { body: { token: tokenOf(link), password: PASSWORD } }));
   expect((await call(gw, "GET", "/dashboard/api/mcp?account=acme", { cookie: member })).status).toBe(403);
 });
