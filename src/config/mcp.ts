@@ -14,7 +14,7 @@ export const MCP_SERVER_NAME = /^[a-z0-9](?:-?[a-z0-9])*$/;
 export const McpServerName = z.string().max(40).regex(MCP_SERVER_NAME, "Expected a server name of lower-case letters, digits and hyphens");
 
 /** A tool name pattern: `*` any run of characters, `?` one (mcp/glob.ts). */
-export const ToolGlob = z
+const ToolGlob = z
   .string()
   .min(1)
   .max(128)

@@ -10,7 +10,7 @@ import type { McpServerRecord, Store } from "../store/index.js";
 import { openHeaders } from "./credentials.js";
 
 /** A call's default cap when the server sets no `timeoutMs`. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_TIMEOUT_MS = 60_000;
 
 export interface McpServerSpec {
   name: string;
@@ -29,7 +29,7 @@ export interface McpServerSpec {
   problem?: string;
 }
 
-export function configServer(name: string, s: McpServerConfig): McpServerSpec {
+function configServer(name: string, s: McpServerConfig): McpServerSpec {
   const common = {
     name,
     origin: "config" as const,
@@ -41,7 +41,7 @@ export function configServer(name: string, s: McpServerConfig): McpServerSpec {
   return { ...common, transport: "stdio", command: s.command ?? [], env: s.env ?? {} };
 }
 
-export function storedServer(r: McpServerRecord, secret: Buffer): McpServerSpec {
+function storedServer(r: McpServerRecord, secret: Buffer): McpServerSpec {
   const headers = r.headers ? openHeaders(secret, r.name, r.headers) : {};
   return {
     name: r.name,

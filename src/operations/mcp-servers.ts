@@ -26,12 +26,12 @@ export interface NewMcpServer {
 }
 
 /** A URL as it may be shown: no credentials, no query (a token may sit in either). */
-export const shownUrl = (url: string): string => {
+const shownUrl = (url: string): string => {
   const u = new URL(url);
   return `${u.protocol}//${u.host}${u.pathname}`;
 };
 
-export function parseHeaders(lines: string[]): Record<string, string> {
+function parseHeaders(lines: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of lines) {
     const at = line.indexOf(":");
@@ -87,7 +87,7 @@ export async function removeMcpServer(store: Store, config: Config, name: string
 }
 
 /** Each server as `serve` would see it now: connected, its tools counted, or why not. */
-export async function mcpServerStatus(store: Store, config: Config, secret: Buffer) {
+async function mcpServerStatus(store: Store, config: Config, secret: Buffer) {
   const pool = new McpPool({ config, store, secret, now: Date.now, warn: () => undefined });
   try {
     await pool.refresh();

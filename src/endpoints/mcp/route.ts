@@ -16,7 +16,7 @@ import type { KeyRecord } from "../../store/index.js";
 import type { Scope } from "./reply.js";
 import { answer } from "./rpc.js";
 
-export const MCP_PATH = "/mcp";
+const MCP_PATH = "/mcp";
 
 /** Whether the URL is under /mcp (then this route answers it, a 404 for a server that does not exist included). */
 export function isMcpUrl(url: string | undefined): boolean {
@@ -26,7 +26,7 @@ export function isMcpUrl(url: string | undefined): boolean {
 }
 
 /** `/mcp`, `/mcp/`, `/mcp/<server>` (a query ignored); anything else under /mcp is not this route. */
-export function mcpScope(url: string | undefined): Scope | undefined {
+function mcpScope(url: string | undefined): Scope | undefined {
   const q = url?.indexOf("?") ?? -1;
   const path = q < 0 ? (url ?? "") : url!.slice(0, q);
   if (path === MCP_PATH || path === `${MCP_PATH}/`) return { server: "" };

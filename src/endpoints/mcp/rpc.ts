@@ -13,7 +13,7 @@ import { listTools } from "./list.js";
 import { INVALID_REQUEST, METHOD_NOT_FOUND, PARSE_ERROR, result, rpcError, type McpCall, type Reply } from "./reply.js";
 
 /** Versions the gateway speaks, newest first; the newest one without sessions is stateless. */
-export const MCP_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
+const MCP_VERSIONS = ["2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"] as const;
 const SESSIONLESS = new Set<string>(["2026-07-28"]);
 /** What a client that sends no MCP-Protocol-Version speaks (the transport's rule). */
 const ASSUMED = "2025-03-26";
