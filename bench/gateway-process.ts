@@ -12,7 +12,8 @@ import { CORES, firstJsonLine, freePort, spawnPinned, stop } from "./proc.js";
 
 /** dist/bench/*.js -> the repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+/** The gateway's entry; GATEWAY_BENCH_CLI names another build's, to compare two builds on one machine. */
+const CLI = process.env.GATEWAY_BENCH_CLI ?? join(ROOT, "dist/src/cli/main.js");
 
 export interface BenchSetup {
   dir: string;

@@ -10,6 +10,7 @@
  * --cache: only a response-cache hit vs a bare proxy round trip, CPU per request (cache.ts), about 40 s.
  * --fleet: only one process on PostgreSQL + Redis vs the same on SQLite, alternating rounds (fleet.ts), about 90 s.
  * --streams: only the stream rows (1,000 and 10,000 streams of 20 s, long-streams.ts), about 3 minutes.
+ * --single: only one process against the bare proxy (single.ts, issue 44), about 2 minutes.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
@@ -26,6 +27,8 @@ import { compareMessages, messagesBudgetS, renderMessages } from "./messages.js"
 import { cacheBudgetS, compareCache, renderCache } from "./cache.js";
 import { compare, evaluate, OTHER_CPU_WARN_PCT, render, renderTargets, writeJson, type BenchResults, type CaseResult } from "./report.js";
 import type { TlsUpstream } from "./gateway-process.js";
+import { measureSingle, renderSingle } from "./single.js";
+import { compareStreamCpu, streamCpuTargets } from "./stream-cpu.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -37,6 +40,7 @@ const { values: opts } = parseArgs({
     cache: { type: "boolean", default: false },
     fleet: { type: "boolean", default: false },
     streams: { type: "boolean", default: false },
+    single: { type: "boolean", default: false },
   },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
@@ -161,6 +165,8 @@ async function bench(fake: { port: number; pid: number; tls: TlsUpstream }, bare
     const otherCpuPct = meter?.stop() ?? null;
     await setLatency(fake.port, 0);
     const ttfb = await measureTtfb(gw, direct);
+    log("CPU per streamed request before the first chunk and per chunk, gateway vs bare proxy...");
+    const streamCpu = await compareStreamCpu(fake.port, { ...gw, pid: gateway.pid }, { ...t.bare, pid: bare.pid }, { streams: 500, rounds: 3, gapMs: 100 });
     const rss = await measureRss(gw, gateway.pid, cases, idleMb);
     await gateway.close(); // one gateway at a time on the gateway's core
     log("the PostgreSQL + Redis store (a gateway of its own on a fresh database)...");
@@ -173,9 +179,15 @@ async function bench(fake: { port: number; pid: number; tls: TlsUpstream }, bare
     // Each stream row on gateways of their own: RSS a process once reached stays with it.
     const streams = await measureStreamRows(fake.port, fake.tls, log, fake.pid);
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
-    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, streams, fleet };
+    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, streamCpu, ready, rss, streams, fleet };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
-    return { ...base, targets: [...evaluate(base), ...fleetTargets(fleet)], valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
+    return {
+      ...base,
+      targets: [...evaluate(base), ...streamCpuTargets(streamCpu), ...fleetTargets(fleet)],
+      valid,
+      gatewayLog: gateway.stderr,
+      totalS: elapsedS(),
+    };
   } finally {
     await gateway.close();
   }
@@ -191,17 +203,19 @@ async function main(): Promise<void> {
     messagesBudgetS(timing) +
     cacheBudgetS(timing);
   log(
-    opts.fleet
-      ? "bench --fleet: one process on PostgreSQL + Redis vs SQLite, 3 alternating rounds, ~90 s"
-      : opts.cache
-        ? `bench --cache: a response-cache hit vs a bare proxy round trip, ~${Math.round(cacheBudgetS(timing))} s`
-        : opts.messages
-          ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
-          : opts.observability
-            ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
-            : opts.streams
-              ? `bench --streams: 1,000 and 10,000 streams of 20 s, gateway vs direct, ~${Math.round(streamRowsBudgetS())} s`
-              : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + the stream rows, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+    opts.single
+      ? "bench --single: one process vs the bare proxy (throughput, CPU per stream, RSS, ready), ~2 min"
+      : opts.fleet
+        ? "bench --fleet: one process on PostgreSQL + Redis vs SQLite, 3 alternating rounds, ~90 s"
+        : opts.cache
+          ? `bench --cache: a response-cache hit vs a bare proxy round trip, ~${Math.round(cacheBudgetS(timing))} s`
+          : opts.messages
+            ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
+            : opts.observability
+              ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
+              : opts.streams
+                ? `bench --streams: 1,000 and 10,000 streams of 20 s, gateway vs direct, ~${Math.round(streamRowsBudgetS())} s`
+                : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + the stream rows, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
   );
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js"), "--tls"]);
@@ -231,6 +245,11 @@ async function main(): Promise<void> {
     // The bare proxy runs where the gateway runs: the same core is the same ceiling.
     bareProxy = spawnPinned(CORES.gateway, [join(ROOT, "dist/bench/bare-proxy.js"), String(port)]);
     const bare = await firstJsonLine<{ port: number }>(bareProxy, "bare proxy");
+    if (opts.single) {
+      const o = { rounds: 3, durationS: timing.durationS, streams: 500, gapMs: 100 };
+      process.stdout.write(`\n${renderSingle(await measureSingle(port, { port: bare.port, pid: bareProxy.pid! }, o))}\n`);
+      return;
+    }
     if (opts.cache) {
       process.stdout.write(`\n${renderCache(await compareCache(port, { port: bare.port, pid: bareProxy.pid! }, timing))}\n`);
       return;
