@@ -10,10 +10,22 @@
 // paths modules compute from import.meta.url (the bundled catalog, the dashboard) hold.
 // Without rolldown (vite's bundler, a dev dependency) nothing is bundled and bin/ runs dist/src/.
 import { rmSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 
 const OUT = "dist/src/bundle";
 /** Bundled packages: ESM-only, no native parts, no files read beside themselves. */
 const BUNDLED = /^(zod|h3|srvx|rou3|cookie-es)(\/|$)/;
+/**
+ * The error classes the core tells apart with instanceof stay files of their own, shared with
+ * anything unbundled: a third-party plugin importing dist/src/plugin/contract.js throws the
+ * same GatewayError and UpstreamFailure the bundled core catches.
+ */
+const SHARED = new Set(["dist/src/core/errors.js", "dist/src/plugin/failure.js"].map((f) => resolve(f)));
+const external = (id, importer) => {
+  if (id.startsWith(".") && importer) return SHARED.has(resolve(dirname(importer), id));
+  if (id.startsWith("/")) return SHARED.has(id);
+  return !id.startsWith("\0") && !BUNDLED.test(id);
+};
 
 let rolldown;
 try {
@@ -27,7 +39,7 @@ rmSync(OUT, { recursive: true, force: true });
 const build = await rolldown({
   input: { main: "dist/src/cli/main.js" },
   platform: "node",
-  external: (id) => !id.startsWith(".") && !id.startsWith("/") && !id.startsWith("\0") && !BUNDLED.test(id),
+  external,
   logLevel: "warn",
 });
 await build.write({ dir: OUT, format: "esm", chunkFileNames: "[name]-[hash].js" });

@@ -5,6 +5,7 @@
  */
 import { copyFileSync, mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { execa } from "execa";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { assertBuilt, BIN, gateway, serve, tempDir } from "./helpers/cli.js";
@@ -50,7 +51,7 @@ describe("the built bundle serves", () => {
     await fake?.close();
   });
 
-  test("npm run build made it, and through it serve starts with every built-in plugin, answers and bills", async () => {
+  test("npm run build made it, and through it serve starts with every built-in plugin, answers, bills, and takes a third-party plugin's errors as its own", async () => {
     const bundle = resolve("dist/src/bundle/main.js");
     expect(statSync(bundle).mtimeMs).toBeGreaterThanOrEqual(statSync(resolve("dist/src/cli/main.js")).mtimeMs);
     const d = tempDir();
@@ -59,11 +60,23 @@ describe("the built bundle serves", () => {
       [
         "providers:",
         "  openai: { baseUrl: ${FAKE_URL}/v1, apiKey: sk-upstream-bundle }",
+        "  picky: { plugin: ./picky-plugin.mjs, apiKey: x }",
         "models:",
         "  - id: openai/gpt-4o-mini",
         "    pricing: { prompt: 1, completion: 2 }",
         "    endpoints: [{ provider: openai, model: gpt-4o-mini }]",
+        "  - id: acme/picky",
+        "    pricing: { prompt: 0, completion: 0 }",
+        "    endpoints: [{ provider: picky, model: p }]",
       ].join("\n"),
+    );
+    // A third-party plugin on the gateway's own (unbundled) contract: its errors are the core's.
+    writeFileSync(
+      join(d, "picky-plugin.mjs"),
+      `import { invalidRequest } from ${JSON.stringify(pathToFileURL(resolve("dist/src/plugin/contract.js")).href)};
+export default { name: "picky", defaults: { baseUrl: "http://127.0.0.1:9" },
+  chat: { request() { throw invalidRequest("picky: this model takes no messages"); }, response() { return { choices: [] }; }, async *stream() {} } };
+`,
     );
     const env = { FAKE_URL: fake.url };
     const key = (await gateway(["keys", "create", "--name", "app", "--json"], { cwd: d, env })).json.key as string;
@@ -76,12 +89,15 @@ describe("the built bundle serves", () => {
       expect(res.status).toBe(200);
       expect(((await res.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]!.message.content).toBe("hello");
       expect(Number(res.headers.get("x-gateway-cost"))).toBeGreaterThan(0);
+      const picky = await post(url, "/v1/chat/completions", { model: "acme/picky", messages: [{ role: "user", content: "hi" }] }, bearer(key));
+      expect(picky.status).toBe(400);
+      expect(((await picky.json()) as { error: { message: string } }).error.message).toBe("picky: this model takes no messages");
       const byok = await gateway(["byok", "list", "--json"], { cwd: d, env });
       expect(byok.exitCode).toBe(0);
     } finally {
       proc.kill("SIGTERM");
       await proc.catch(() => undefined);
     }
-    expect((await gateway(["usage", "--json"], { cwd: d, env })).json.requests).toBe(1);
+    expect((await gateway(["usage", "--json"], { cwd: d, env })).json.requests).toBe(2); // the one answered and the one the plugin refused
   }, 60_000); // five CLI starts and a serve
 });
