@@ -17,15 +17,16 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sampleCheck, ttfbLoop } from "./check.js";
 import { meterForeignCpu } from "./cpu.js";
+import { quietMeasurer, RETRY_BUDGET_S } from "./quiet.js";
 import { measureReady, prepare, ROOT, startGateway, type BenchSetup } from "./gateway-process.js";
-import { measure, type Case, type Measurement, type Target } from "./load.js";
+import { measure, type Case, type Target } from "./load.js";
 import { compareFleet, fleetTargets, measureFleet, renderFleet } from "./fleet.js";
 import { measureStreamRows, renderStreams, streamRowsBudgetS, streamTargets } from "./long-streams.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compareObservability, observabilityBudgetS, observabilityTargets, renderObservability } from "./observability.js";
 import { compareMessages, messagesBudgetS, renderMessages } from "./messages.js";
 import { cacheBudgetS, compareCache, renderCache } from "./cache.js";
-import { compare, evaluate, OTHER_CPU_WARN_PCT, render, renderTargets, writeJson, type BenchResults, type CaseResult } from "./report.js";
+import { compare, evaluate, render, renderTargets, writeJson, type BenchResults, type CaseResult } from "./report.js";
 import type { TlsUpstream } from "./gateway-process.js";
 import { measureSingle, renderSingle } from "./single.js";
 import { compareStreamCpu, streamCpuTargets } from "./stream-cpu.js";
@@ -46,10 +47,6 @@ const { values: opts } = parseArgs({
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
 const OUT = resolve(opts.out ?? join(ROOT, "bench/results/latest.json"));
 const REPEATS = 3;
-const MAX_ATTEMPTS = 3;
-/** Seconds all retries together may take, so a busy machine still finishes in ~3 minutes. */
-const RETRY_BUDGET_S = 40;
-let retriedS = 0;
 const T0 = performance.now();
 const elapsedS = () => (performance.now() - T0) / 1000;
 const TTFB_SAMPLES = 200;
@@ -61,33 +58,12 @@ const CASES: Case[] = [0, 50].flatMap((latencyMs) =>
 );
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
+const quietMeasure = quietMeasurer(timing, log);
 
 async function setLatency(fakePort: number, ms: number): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${fakePort}/__bench/latency?ms=${ms}`, { method: "POST" });
   if (!res.ok) throw new Error(`fake upstream refused latency ${ms}`);
   await res.arrayBuffer();
-}
-
-/**
- * Bursts of other work (a tsc, a test run) skew a measurement: one during which other
- * processes used more than OTHER_CPU_WARN_PCT of the machine is retried while the retry
- * budget allows, and the quietest attempt is kept.
- */
-async function quietMeasure(target: Target, c: Case, pids: number[], gatewayPid?: number): Promise<Measurement & { otherCpuPct: number | null }> {
-  let best: (Measurement & { otherCpuPct: number | null }) | undefined;
-  let peakRss = 0;
-  for (let attempt = 1; ; attempt++) {
-    const meter = meterForeignCpu(() => pids);
-    const m = await measure(target, c, timing, gatewayPid);
-    const other = meter?.stop() ?? null;
-    peakRss = Math.max(peakRss, m.gatewayPeakRssMb ?? 0);
-    if (!best || (other ?? 0) < (best.otherCpuPct ?? 0)) best = { ...m, otherCpuPct: other };
-    const cost = timing.warmupS + timing.durationS;
-    if (other === null || other <= OTHER_CPU_WARN_PCT || attempt >= MAX_ATTEMPTS || retriedS + cost > RETRY_BUDGET_S) break;
-    retriedS += cost;
-    log(`  ${target.name}: other processes used ${other.toFixed(0)} % of the machine, measuring again`);
-  }
-  return { ...best, gatewayPeakRssMb: gatewayPid === undefined ? null : peakRss };
 }
 
 async function fakeStats(fakePort: number): Promise<{ requests: number; connections: number }> {
