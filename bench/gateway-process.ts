@@ -12,7 +12,8 @@ import { CORES, firstJsonLine, freePort, spawnPinned, stop } from "./proc.js";
 
 /** dist/bench/*.js -> the repository root. */
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-const CLI = join(ROOT, "dist/src/cli/main.js");
+/** The gateway's entry; bin/gateway.js as users run it (the serve bundle when built); GATEWAY_BENCH_CLI names another build's entry (read at each start), to compare two builds on one machine. */
+const cliEntry = () => process.env.GATEWAY_BENCH_CLI ?? join(ROOT, "bin/gateway.js");
 
 export interface BenchSetup {
   dir: string;
@@ -49,7 +50,7 @@ export function benchConfig(fakePort: number, tls?: TlsUpstream): Record<string,
 
 /** A `gateway` command run to its end; its stdout (a failure throws with its stderr). */
 export function cli(args: string[]): string {
-  const r = spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8" });
+  const r = spawnSync(process.execPath, [cliEntry(), ...args], { encoding: "utf8" });
   if (r.status !== 0) throw new Error(`gateway ${args.slice(0, 2).join(" ")} failed (${r.status}): ${r.stderr}`);
   return r.stdout;
 }
@@ -80,7 +81,7 @@ export interface GatewayProcess {
 }
 
 export function serveArgs(setup: BenchSetup, port: number, nodeFlags: string[] = []): string[] {
-  return [...nodeFlags, CLI, "serve", "--port", String(port), "--config", setup.config, "--db", setup.db, "--json"];
+  return [...nodeFlags, cliEntry(), "serve", "--port", String(port), "--config", setup.config, "--db", setup.db, "--json"];
 }
 
 /** Spawns `gateway serve` and resolves once it has printed its ready line. */

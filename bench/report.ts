@@ -5,6 +5,7 @@
 import type { MessagesResult } from "./messages.js";
 import type { CacheResult } from "./cache.js";
 import type { FleetResult } from "./fleet.js";
+import { renderStreamCpu, type StreamCpuRow } from "./stream-cpu.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TtfbResult } from "./check.js";
@@ -46,6 +47,8 @@ export interface BenchResults {
   timing: { warmupS: number; durationS: number };
   cases: CaseResult[];
   ttfb: { gateway: TtfbResult; direct: TtfbResult; addedP50Ms: number };
+  /** CPU time per streamed request before the first chunk and per chunk, gateway vs bare proxy (stream-cpu.ts). */
+  streamCpu: StreamCpuRow;
   ready: { bestMs: number; allMs: number[] };
   rss: { idleMb: number; peakUnderLoadMb: number; hwmMb: number | null; afterRunsMb: number[]; growthMb: number };
   /** 1,000 and 10,000 concurrent streams of 20 chunks 1 s apart, gateway vs direct (long-streams.ts). */
@@ -202,6 +205,7 @@ export function render(r: BenchResults): string {
     "",
     `Streaming TTFB, 1 conn, ${r.ttfb.gateway.samples} sequential requests: gateway p50 ${f(r.ttfb.gateway.p50Ms, 3)} ms (p99 ${f(r.ttfb.gateway.p99Ms, 3)}), ` +
       `direct p50 ${f(r.ttfb.direct.p50Ms, 3)} ms (p99 ${f(r.ttfb.direct.p99Ms, 3)}), added ${f(r.ttfb.addedP50Ms, 3)} ms`,
+    renderStreamCpu(r.streamCpu),
     `gateway serve ready: ${r.ready.allMs.map((x) => `${x.toFixed(0)} ms`).join(", ")} (best ${r.ready.bestMs.toFixed(0)} ms)`,
     renderStreams(r.streams),
     `gateway RSS: idle after start ${f(r.rss.idleMb, 1)} MB, peak under 50-conn load ${f(r.rss.peakUnderLoadMb, 1)} MB, VmHWM ${f(r.rss.hwmMb ?? NaN, 1)} MB, ` +

@@ -10,22 +10,26 @@
  * --cache: only a response-cache hit vs a bare proxy round trip, CPU per request (cache.ts), about 40 s.
  * --fleet: only one process on PostgreSQL + Redis vs the same on SQLite, alternating rounds (fleet.ts), about 90 s.
  * --streams: only the stream rows (1,000 and 10,000 streams of 20 s, long-streams.ts), about 3 minutes.
+ * --single: only one process against the bare proxy (single.ts, issue 44), about 2 minutes.
  */
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { sampleCheck, ttfbLoop } from "./check.js";
 import { meterForeignCpu } from "./cpu.js";
+import { quietMeasurer, RETRY_BUDGET_S } from "./quiet.js";
 import { measureReady, prepare, ROOT, startGateway, type BenchSetup } from "./gateway-process.js";
-import { measure, type Case, type Measurement, type Target } from "./load.js";
+import { measure, type Case, type Target } from "./load.js";
 import { compareFleet, fleetTargets, measureFleet, renderFleet } from "./fleet.js";
 import { measureStreamRows, renderStreams, streamRowsBudgetS, streamTargets } from "./long-streams.js";
 import { canPin, CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { compareObservability, observabilityBudgetS, observabilityTargets, renderObservability } from "./observability.js";
 import { compareMessages, messagesBudgetS, renderMessages } from "./messages.js";
 import { cacheBudgetS, compareCache, renderCache } from "./cache.js";
-import { compare, evaluate, OTHER_CPU_WARN_PCT, render, renderTargets, writeJson, type BenchResults, type CaseResult } from "./report.js";
+import { compare, evaluate, render, renderTargets, writeJson, type BenchResults, type CaseResult } from "./report.js";
 import type { TlsUpstream } from "./gateway-process.js";
+import { measureSingle, renderSingle } from "./single.js";
+import { compareStreamCpu, streamCpuTargets } from "./stream-cpu.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -37,15 +41,12 @@ const { values: opts } = parseArgs({
     cache: { type: "boolean", default: false },
     fleet: { type: "boolean", default: false },
     streams: { type: "boolean", default: false },
+    single: { type: "boolean", default: false },
   },
 });
 const timing = { warmupS: Number(opts.warmup), durationS: Number(opts.duration) };
 const OUT = resolve(opts.out ?? join(ROOT, "bench/results/latest.json"));
 const REPEATS = 3;
-const MAX_ATTEMPTS = 3;
-/** Seconds all retries together may take, so a busy machine still finishes in ~3 minutes. */
-const RETRY_BUDGET_S = 40;
-let retriedS = 0;
 const T0 = performance.now();
 const elapsedS = () => (performance.now() - T0) / 1000;
 const TTFB_SAMPLES = 200;
@@ -57,33 +58,12 @@ const CASES: Case[] = [0, 50].flatMap((latencyMs) =>
 );
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
+const quietMeasure = quietMeasurer(timing, log);
 
 async function setLatency(fakePort: number, ms: number): Promise<void> {
   const res = await fetch(`http://127.0.0.1:${fakePort}/__bench/latency?ms=${ms}`, { method: "POST" });
   if (!res.ok) throw new Error(`fake upstream refused latency ${ms}`);
   await res.arrayBuffer();
-}
-
-/**
- * Bursts of other work (a tsc, a test run) skew a measurement: one during which other
- * processes used more than OTHER_CPU_WARN_PCT of the machine is retried while the retry
- * budget allows, and the quietest attempt is kept.
- */
-async function quietMeasure(target: Target, c: Case, pids: number[], gatewayPid?: number): Promise<Measurement & { otherCpuPct: number | null }> {
-  let best: (Measurement & { otherCpuPct: number | null }) | undefined;
-  let peakRss = 0;
-  for (let attempt = 1; ; attempt++) {
-    const meter = meterForeignCpu(() => pids);
-    const m = await measure(target, c, timing, gatewayPid);
-    const other = meter?.stop() ?? null;
-    peakRss = Math.max(peakRss, m.gatewayPeakRssMb ?? 0);
-    if (!best || (other ?? 0) < (best.otherCpuPct ?? 0)) best = { ...m, otherCpuPct: other };
-    const cost = timing.warmupS + timing.durationS;
-    if (other === null || other <= OTHER_CPU_WARN_PCT || attempt >= MAX_ATTEMPTS || retriedS + cost > RETRY_BUDGET_S) break;
-    retriedS += cost;
-    log(`  ${target.name}: other processes used ${other.toFixed(0)} % of the machine, measuring again`);
-  }
-  return { ...best, gatewayPeakRssMb: gatewayPid === undefined ? null : peakRss };
 }
 
 async function fakeStats(fakePort: number): Promise<{ requests: number; connections: number }> {
@@ -161,6 +141,8 @@ async function bench(fake: { port: number; pid: number; tls: TlsUpstream }, bare
     const otherCpuPct = meter?.stop() ?? null;
     await setLatency(fake.port, 0);
     const ttfb = await measureTtfb(gw, direct);
+    log("CPU per streamed request before the first chunk and per chunk, gateway vs bare proxy...");
+    const streamCpu = await compareStreamCpu(fake.port, { ...gw, pid: gateway.pid }, { ...t.bare, pid: bare.pid }, { streams: 500, rounds: 3, gapMs: 100 });
     const rss = await measureRss(gw, gateway.pid, cases, idleMb);
     await gateway.close(); // one gateway at a time on the gateway's core
     log("the PostgreSQL + Redis store (a gateway of its own on a fresh database)...");
@@ -173,9 +155,15 @@ async function bench(fake: { port: number; pid: number; tls: TlsUpstream }, bare
     // Each stream row on gateways of their own: RSS a process once reached stays with it.
     const streams = await measureStreamRows(fake.port, fake.tls, log, fake.pid);
     const machine = { cpus: cpus().length, node: process.version, pinned: canPin, layout: LAYOUT, otherCpuPct };
-    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, ready, rss, streams, fleet };
+    const base = { startedAt: new Date(Date.now() - elapsedS() * 1000).toISOString(), machine, timing, cases, ttfb, streamCpu, ready, rss, streams, fleet };
     const valid = cases.every((c) => c.problems.length === 0) && ttfb.gateway.invalid === 0 && ttfb.direct.invalid === 0;
-    return { ...base, targets: [...evaluate(base), ...fleetTargets(fleet)], valid, gatewayLog: gateway.stderr, totalS: elapsedS() };
+    return {
+      ...base,
+      targets: [...evaluate(base), ...streamCpuTargets(streamCpu), ...fleetTargets(fleet)],
+      valid,
+      gatewayLog: gateway.stderr,
+      totalS: elapsedS(),
+    };
   } finally {
     await gateway.close();
   }
@@ -191,17 +179,19 @@ async function main(): Promise<void> {
     messagesBudgetS(timing) +
     cacheBudgetS(timing);
   log(
-    opts.fleet
-      ? "bench --fleet: one process on PostgreSQL + Redis vs SQLite, 3 alternating rounds, ~90 s"
-      : opts.cache
-        ? `bench --cache: a response-cache hit vs a bare proxy round trip, ~${Math.round(cacheBudgetS(timing))} s`
-        : opts.messages
-          ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
-          : opts.observability
-            ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
-            : opts.streams
-              ? `bench --streams: 1,000 and 10,000 streams of 20 s, gateway vs direct, ~${Math.round(streamRowsBudgetS())} s`
-              : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + the stream rows, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
+    opts.single
+      ? "bench --single: one process vs the bare proxy (throughput, CPU per stream, RSS, ready), ~2 min"
+      : opts.fleet
+        ? "bench --fleet: one process on PostgreSQL + Redis vs SQLite, 3 alternating rounds, ~90 s"
+        : opts.cache
+          ? `bench --cache: a response-cache hit vs a bare proxy round trip, ~${Math.round(cacheBudgetS(timing))} s`
+          : opts.messages
+            ? `bench --messages: /v1/messages vs chat completions streamed, ~${Math.round(messagesBudgetS(timing))} s`
+            : opts.observability
+              ? `bench --observability: metrics and logs on vs off, ~${Math.round(observabilityBudgetS(timing))} s`
+              : opts.streams
+                ? `bench --streams: 1,000 and 10,000 streams of 20 s, gateway vs direct, ~${Math.round(streamRowsBudgetS())} s`
+                : `bench: ${CASES.length} cases x {gateway, bare proxy, direct} + the stream rows, ~${Math.round(budget)} s (+ up to ${RETRY_BUDGET_S} s of retries on a busy machine)`,
   );
   pinSelf(CORES.load);
   const fake = spawnPinned(CORES.load, [join(ROOT, "dist/bench/fake-upstream.js"), "--tls"]);
@@ -231,6 +221,11 @@ async function main(): Promise<void> {
     // The bare proxy runs where the gateway runs: the same core is the same ceiling.
     bareProxy = spawnPinned(CORES.gateway, [join(ROOT, "dist/bench/bare-proxy.js"), String(port)]);
     const bare = await firstJsonLine<{ port: number }>(bareProxy, "bare proxy");
+    if (opts.single) {
+      const o = { rounds: 3, durationS: timing.durationS, streams: 500, gapMs: 100 };
+      process.stdout.write(`\n${renderSingle(await measureSingle(port, { port: bare.port, pid: bareProxy.pid! }, o))}\n`);
+      return;
+    }
     if (opts.cache) {
       process.stdout.write(`\n${renderCache(await compareCache(port, { port: bare.port, pid: bareProxy.pid! }, timing))}\n`);
       return;

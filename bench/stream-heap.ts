@@ -9,15 +9,14 @@
  *    `streams` 21-chunk streams `gap` ms apart; the extra 20 chunks give the CPU per chunk.
  */
 import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
-import { Agent, request } from "node:http";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { prepare, ROOT, startGateway } from "./gateway-process.js";
 import { diffLines, summarise } from "./heap-summary.js";
-import { bodyFor } from "./load.js";
 import { CORES, firstJsonLine, memoryOf, pinSelf, spawnPinned, stop } from "./proc.js";
 import { percentile } from "./stats.js";
 import { HZ, processTicks } from "./cpu.js";
+import { openStreams, shapeStreams as shape } from "./stream-cpu.js";
 
 const { values: opts } = parseArgs({
   options: {
@@ -30,45 +29,16 @@ const N = Number(opts.streams);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const say = (line: string) => process.stdout.write(`${line}\n`);
 const cpuSeconds = (pid: number) => processTicks(pid, false) / HZ;
+const auth = (key: string) => ({ authorization: `Bearer ${key}` });
 
-interface Run {
-  firstBytes: number;
-  done: Promise<number[]>;
-}
-
-/** `n` streams at once; `firstBytes` counts those that have a byte of the answer. */
-function streams(url: string, key: string, n: number): Run {
-  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
-  const run: Run = { firstBytes: 0, done: Promise.resolve([]) };
-  const body = bodyFor(true);
-  const one = () =>
-    new Promise<number | null>((resolve) => {
-      const t0 = performance.now();
-      const req = request(url, { method: "POST", agent, headers: { "content-type": "application/json", authorization: `Bearer ${key}` } }, (res) => {
-        let first = true;
-        let tail = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => {
-          if (first) ((first = false), run.firstBytes++);
-          tail = (tail + d).slice(-32);
-        });
-        res.on("end", () => resolve(res.statusCode === 200 && tail.endsWith("[DONE]\n\n") ? performance.now() - t0 : null));
-        res.on("error", () => resolve(null));
-      });
-      req.on("error", () => resolve(null));
-      req.end(body);
-    });
-  run.done = Promise.all(Array.from({ length: n }, one)).then((t) => {
-    const ok = t.filter((x): x is number => x !== null).sort((a, b) => a - b);
+/** `n` streams at once, one connection each; says how many failed. */
+function streams(url: string, key: string, n: number) {
+  const run = openStreams(url, auth(key), n);
+  run.done = run.done.then((ok) => {
     if (ok.length !== n) say(`  ${n - ok.length} of ${n} streams failed`);
     return ok;
   });
   return run;
-}
-
-async function shape(fakePort: number, chunks: number, gapMs: number): Promise<void> {
-  const res = await fetch(`http://127.0.0.1:${fakePort}/__bench/shape?chunks=${chunks}&gapMs=${gapMs}`, { method: "POST" });
-  await res.arrayBuffer();
 }
 
 /** Signals the gateway to write a heap snapshot into `dir` and waits until it is complete. */

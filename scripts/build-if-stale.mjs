@@ -6,8 +6,8 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 
-const SOURCES = ["src", "providers", "bench", "dashboard", "package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json"];
-const OUTPUTS = ["dist/src/cli/main.js", "dist/bundled-catalog.json", "dist/dashboard/index.html"];
+const SOURCES = ["src", "providers", "bench", "dashboard", "scripts/bundle.mjs", "package.json", "package-lock.json", "tsconfig.json", "tsconfig.build.json"];
+const OUTPUTS = ["dist/src/cli/main.js", "dist/src/bundle/main.js", "dist/bundled-catalog.json", "dist/dashboard/index.html"];
 
 /** The newest modification time of a file or of any file under a folder (node_modules skipped). */
 function newest(path) {

@@ -3,7 +3,7 @@
  * for third-party plugins, and turned into provider instances from the config.
  */
 import { isAbsolute, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { pathToFileURL } from "node:url";
 import type { Config } from "../config/config.js";
 import { nearMiss } from "../config/diagnostics.js";
 import { UsageError } from "../core/errors.js";
@@ -13,48 +13,46 @@ import type { ProviderPlugin, ProviderSettings } from "./contract.js";
 /**
  * The built-in plugins, folders of providers/: the one place the core names providers.
  * Everything else (BYOK, key variables, catalog sources, keyless servers) is read from
- * each plugin's `describe`. A new provider is its folder plus one line here.
+ * each plugin's `describe`. A new provider is its folder plus one line here. Each line is an
+ * import with a literal path, so the serve bundle (scripts/bundle.mjs) takes the adapters in
+ * with the core, each as a chunk of its own loaded only when named (docs/architecture.md,
+ * "Memory and start-up").
  */
-const BUILTIN: readonly string[] = [
-  "openai",
-  "anthropic",
-  "google",
-  "azure",
-  "bedrock",
-  "mistral",
-  "groq",
-  "deepseek",
-  "xai",
-  "together",
-  "fireworks",
-  "cerebras",
-  "openai-compatible",
-];
+type PluginModule = { default?: unknown };
+const BUILTIN: Readonly<Record<string, () => Promise<PluginModule>>> = {
+  openai: () => import("../../providers/openai/index.js"),
+  anthropic: () => import("../../providers/anthropic/index.js"),
+  google: () => import("../../providers/google/index.js"),
+  azure: () => import("../../providers/azure/index.js"),
+  bedrock: () => import("../../providers/bedrock/index.js"),
+  mistral: () => import("../../providers/mistral/index.js"),
+  groq: () => import("../../providers/groq/index.js"),
+  deepseek: () => import("../../providers/deepseek/index.js"),
+  xai: () => import("../../providers/xai/index.js"),
+  together: () => import("../../providers/together/index.js"),
+  fireworks: () => import("../../providers/fireworks/index.js"),
+  cerebras: () => import("../../providers/cerebras/index.js"),
+  "openai-compatible": () => import("../../providers/openai-compatible/index.js"),
+};
+
+const BUILTIN_NAMES = Object.keys(BUILTIN);
 
 export interface ProviderInstance {
   settings: ProviderSettings;
   plugin: ProviderPlugin;
 }
 
-// Under vitest this module runs from src/plugin/*.ts; built, from dist/src/plugin/*.js.
-const EXT = import.meta.url.endsWith(".ts") ? ".ts" : ".js";
-const BUILTIN_DIR = fileURLToPath(new URL("../../providers/", import.meta.url));
-
-const builtinPath = (name: string) => resolve(BUILTIN_DIR, name, `index${EXT}`);
-
-const isBuiltin = (name: string): boolean => BUILTIN.includes(name);
+const isBuiltin = (name: string): boolean => Object.hasOwn(BUILTIN, name);
 
 const cache = new Map<string, Promise<ProviderPlugin>>();
 
 export function loadPlugin(spec: string, baseDir = process.cwd()): Promise<ProviderPlugin> {
-  const target = isBuiltin(spec)
-    ? pathToFileURL(builtinPath(spec)).href
-    : spec.startsWith(".") || isAbsolute(spec)
-      ? pathToFileURL(resolve(baseDir, spec)).href
-      : spec;
+  const builtin = isBuiltin(spec);
+  const target = builtin ? `builtin:${spec}` : spec.startsWith(".") || isAbsolute(spec) ? pathToFileURL(resolve(baseDir, spec)).href : spec;
   let loaded = cache.get(target);
   if (!loaded) {
-    loaded = import(target).then((mod: { default?: unknown }) => checkPlugin(spec, mod.default));
+    const imported: Promise<PluginModule> = builtin ? BUILTIN[spec]!() : import(target);
+    loaded = imported.then((mod) => checkPlugin(spec, mod.default));
     cache.set(target, loaded);
   }
   return loaded.catch((err: unknown) => {
@@ -67,10 +65,10 @@ export function loadPlugin(spec: string, baseDir = process.cwd()): Promise<Provi
 }
 
 /** The built-in plugin names, for messages. */
-const builtinPlugins = (): string[] => [...BUILTIN].sort();
+const builtinPlugins = (): string[] => [...BUILTIN_NAMES].sort();
 
 /** Every built-in plugin, in the list's order (their descriptions drive the bundled catalog, `init` and `byok`). */
-export const loadBuiltins = (): Promise<ProviderPlugin[]> => Promise.all(BUILTIN.map((name) => loadPlugin(name)));
+export const loadBuiltins = (): Promise<ProviderPlugin[]> => Promise.all(BUILTIN_NAMES.map((name) => loadPlugin(name)));
 
 /** The providers an account can bring its own key for (docs/billing.md's eleven), by their descriptions. */
 export const byokPlugins = async (): Promise<ProviderPlugin[]> => (await loadBuiltins()).filter((p) => p.describe?.byok === true);
