@@ -57,7 +57,7 @@ describe("gateway mcp", () => {
     expect(JSON.stringify(audit.json)).not.toContain(TOKEN);
     expect(audit.json.map((r: { action: string }) => r.action)).toContain("mcp.server.add");
     expect((await run("mcp", "remove", "local")).exitCode).toBe(2); // the config's: removed there
-  });
+  }, 120_000);
 
   test("grants: per account, audited, and a key's own with --mcp / --no-mcp", async () => {
     expect((await run("mcp", "grant", "gitub:search_*")).stderr).toContain("did you mean 'github'");
@@ -76,7 +76,7 @@ describe("gateway mcp", () => {
     expect(bad.exitCode).toBe(2);
     expect((await run("mcp", "revoke", "github:search_*", "--json")).json).toMatchObject({ revoked: true });
     expect((await run("mcp", "revoke", "github:search_*")).exitCode).toBe(2);
-  });
+  }, 120_000);
 
   test("a running serve calls the config's stdio server and the added HTTP one; usage --by tool; doctor checks each", async () => {
     const key = (await run("keys", "create", "--name", "caller", "--mcp", "local:*,github:add", "--json")).json.key as string;
@@ -103,5 +103,5 @@ describe("gateway mcp", () => {
       { check: "mcp github", status: "ok", message: expect.stringMatching(/^reachable, initialize answered, 7 tools/) },
       { check: "mcp local", status: "ok", message: expect.stringMatching(/^reachable, initialize answered, 2 tools/) },
     ]);
-  });
+  }, 120_000);
 });
