@@ -22,6 +22,7 @@ const STORE_TESTS = [
   "test/budgets.test.ts",
   "test/cache.test.ts",
   "test/count-tokens-guard.test.ts",
+  "test/mcp.test.ts",
   "test/dashboard-sso.test.ts",
   "test/dashboard-roles.test.ts",
   "test/fallbacks.test.ts",

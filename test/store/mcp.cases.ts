@@ -138,6 +138,10 @@ export function mcpStoreCases(make: () => Promise<StoreHarness>): void {
         ["mcp-2", "mcp", 120, 4_096],
       ]);
       expect(await store.balance("acme")).toBe(1_000_000n - 2_005n);
+      // `usage --by tool`: the tool calls by <server>/<tool>; the model request in the null group.
+      const groups = await store.usageGroups({ by: "tool" }, { account: "acme" });
+      const byGroup = Object.fromEntries(groups.map((g) => [String(g.group), [g.requests, g.cost]]));
+      expect(byGroup).toEqual({ "github/search": [2, 2_000n], null: [1, 5n] });
     });
   });
 }

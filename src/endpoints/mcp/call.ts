@@ -102,16 +102,20 @@ async function settle(
   o: { status: Outcome["status"]; bytesIn: number; bytesOut: number; rec: RequestRecord },
 ): Promise<void> {
   o.rec.billed = true;
-  await bill.settle({ status: o.status, bytesIn: o.bytesIn, bytesOut: o.bytesOut }, gw.now());
-  o.rec.settle({
-    provider: server.spec.name,
-    prompt: 0,
-    completion: 0,
-    cost: bill.charged,
-    usageSource: "none",
-    outcome: o.status,
-    attempts: [],
-  });
+  try {
+    await bill.settle({ status: o.status, bytesIn: o.bytesIn, bytesOut: o.bytesOut }, gw.now());
+  } finally {
+    // Told even when the write failed (then the 500's line says cost 0), so the record still finishes.
+    o.rec.settle({
+      provider: server.spec.name,
+      prompt: 0,
+      completion: 0,
+      cost: bill.charged,
+      usageSource: "none",
+      outcome: o.status,
+      attempts: [],
+    });
+  }
 }
 
 /**
