@@ -45,7 +45,7 @@ module.exports = {
       name: "no-circular",
       comment: "an import cycle: move what both sides need into the lower one",
       severity: "error",
-      from: { path: "^(src|providers)/" },
+      from: { path: "^(src|providers|bench|dashboard/src)/" },
       to: { circular: true },
     },
     {
@@ -86,7 +86,7 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
-    includeOnly: "^(src|providers)/",
+    includeOnly: "^(src|providers|bench|dashboard/src)/",
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
   },

@@ -13,9 +13,8 @@ import { randomBytes } from "node:crypto";
 import { writeFileSync } from "node:fs";
 import pg from "pg";
 import { benchConfig, prepare, startGateway } from "./gateway-process.js";
-import { measure, type Case, type Target } from "./load.js";
+import { measure, type Case, type Target, type TargetResult } from "./load.js";
 import { median } from "./stats.js";
-import type { TargetResult } from "./report.js";
 
 const ADMIN = process.env.GATEWAY_BENCH_PG ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const REDIS = process.env.GATEWAY_BENCH_REDIS ?? "redis://127.0.0.1:6379";

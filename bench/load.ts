@@ -76,3 +76,11 @@ export async function measure(target: Target, c: Case, timing: { warmupS: number
     rss?.stop();
   }
 }
+
+/** One benchmark target checked: what was measured against its limit (bench/report.ts renders them). */
+export interface TargetResult {
+  target: string;
+  value: string;
+  limit: string;
+  pass: boolean;
+}

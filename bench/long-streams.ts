@@ -10,9 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { HZ, meterForeignCpu, processTicks } from "./cpu.js";
 import { prepare, ROOT, startGateway, type TlsUpstream } from "./gateway-process.js";
-import { bodyFor, type Target } from "./load.js";
+import { bodyFor, type Target, type TargetResult } from "./load.js";
 import { CORES, firstJsonLine, memoryOf, sampleRss, spawnPinned } from "./proc.js";
-import type { TargetResult } from "./report.js";
 import type { StreamsResult, StreamsSpec } from "./streams-worker.js";
 
 const WORKER = join(ROOT, "dist/bench/streams-worker.js");

@@ -9,7 +9,7 @@ import { renderStreamCpu, type StreamCpuRow } from "./stream-cpu.js";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { TtfbResult } from "./check.js";
-import type { Case, Measurement } from "./load.js";
+import type { Case, Measurement, TargetResult } from "./load.js";
 import { renderStreams, streamTargets, type StreamRowResult } from "./long-streams.js";
 import { renderObservability, type ObservabilityResult } from "./observability.js";
 
@@ -31,13 +31,6 @@ export interface CaseResult {
   otherCpuPct?: number | null;
   /** What the fake saw during the gateway's runs (warmup included): few connections = reuse. */
   upstream?: { requests: number; connections: number };
-}
-
-export interface TargetResult {
-  target: string;
-  value: string;
-  limit: string;
-  pass: boolean;
 }
 
 export interface BenchResults {

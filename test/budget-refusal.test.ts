@@ -6,7 +6,7 @@
  * because the next request's worst case does not fit). Runs on SQLite and PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import type { BudgetPeriod } from "../src/core/budget.js";
+import type { BudgetPeriod } from "../src/core/budget-periods.js";
 import { setAlertSettings } from "../src/operations/alert-settings.js";
 import { startFakeUpstream, type FakeUpstream } from "./helpers/fake-upstream.js";
 import { openaiConfig, startGateway, type TestGateway } from "./helpers/gateway.js";

@@ -8,7 +8,7 @@
 import { describe, expect, test } from "vitest";
 import { generateKey, hashKey, newKeyId } from "../src/access/keys.js";
 import { encrypt, loadSecret } from "../src/access/byok.js";
-import { periodStart, type BudgetPeriod } from "../src/core/budget.js";
+import { periodStart, type BudgetPeriod } from "../src/core/budget-periods.js";
 import { ledgerEntry } from "./helpers/ledger-entry.js";
 import { useGateway } from "./helpers/gateway.js";
 import { bearer } from "./helpers/http.js";

@@ -7,7 +7,7 @@
  * answer they point to (test/cache-memo-memory.test.ts measures it on a process).
  */
 import { describe, expect, test } from "vitest";
-import { CacheBudget } from "../src/cache/budget.js";
+import { CacheBudget } from "../src/cache/byte-budget.js";
 import { cacheKey } from "../src/cache/key.js";
 import { MemoryCache } from "../src/cache/memory.js";
 import { openCache, type Remembered } from "../src/cache/open.js";

@@ -5,7 +5,7 @@
 import { rows } from "./helpers/rows.js";
 import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
-import { periodStart } from "../src/core/budget.js";
+import { periodStart } from "../src/core/budget-periods.js";
 import { encrypt, loadSecret } from "../src/access/byok.js";
 import { openSqliteStore } from "../src/store/sqlite/index.js";
 import { ledgerEntry } from "./helpers/ledger-entry.js";

@@ -1,5 +1,5 @@
 /** An alert's webhook body (docs/alerts.md "The body"): money as decimal USD strings, times in ISO 8601 UTC. */
-import type { BudgetPeriod } from "../core/budget.js";
+import type { BudgetPeriod } from "../core/budget-periods.js";
 import { nanoToUsd } from "../core/money.js";
 import type { AlertType } from "../store/index.js";
 

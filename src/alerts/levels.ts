@@ -2,7 +2,7 @@
  * The budget levels a request's settlement may have moved, read after it settled (docs/alerts.md):
  * the account's budget, the budget of the member who created the key, and the key's own.
  */
-import { periodStart, type BudgetPeriod } from "../core/budget.js";
+import { periodStart, type BudgetPeriod } from "../core/budget-periods.js";
 import type { BudgetUse, KeyRecord, Store } from "../store/index.js";
 
 export interface BudgetLevel {

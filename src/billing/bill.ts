@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import { requestedMaxTokens } from "../core/content.js";
 import { outputBudget, promptUpperBound, usageBound } from "./request-bound.js";
 import type { Route, RoutedEndpoint } from "../catalog/catalog.js";
-import { budgetHold, budgetScope } from "./budget.js";
+import { budgetHold, budgetScope } from "./budget-holds.js";
 import { refusal, type OutputAsk } from "./refusal.js";
 import { cappedUsage } from "./usage-check.js";
 import { callsCost, costOf, type Prices } from "../core/money.js";

@@ -5,11 +5,11 @@
  * function the hold used (core/money.ts costOf), so the number is exact: one token more is
  * refused, that many is admitted.
  */
-import type { BudgetLevel, BudgetPeriod } from "../core/budget.js";
+import type { BudgetLevel, BudgetPeriod } from "../core/budget-periods.js";
 import { insufficientCredits, type GatewayError } from "../core/errors.js";
 import { costOf, nanoToUsd, type Prices } from "../core/money.js";
 import type { KeyRecord, Store } from "../store/index.js";
-import { levelsOf, tightest, type LevelUse } from "./budget.js";
+import { levelsOf, tightest, type LevelUse } from "./budget-holds.js";
 
 /** The output a request asks for: its worst case is the prompt bound plus `maxTokens` per choice. */
 export interface OutputAsk {

@@ -1,12 +1,12 @@
 /**
  * The response cache in this process (SQLite mode, docs/cache.md): a least-recently-used map
  * bounded by entries and by bytes (each entry's key plus its answer, UTF-8, counted in the
- * budget it shares with the request memo: cache/budget.ts), each entry expiring `ttl` seconds
+ * budget it shares with the request memo: cache/byte-budget.ts), each entry expiring `ttl` seconds
  * after it was stored. A Map keeps insertion order: a read moves the entry to the end, eviction
  * takes from the front. Every entry that goes (evicted, expired, replaced) is told to `dropped`,
  * so the memo's entries pointing to it go too.
  */
-import { CacheBudget } from "./budget.js";
+import { CacheBudget } from "./byte-budget.js";
 import type { ResponseCache } from "./policy.js";
 
 interface Entry {

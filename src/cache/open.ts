@@ -1,12 +1,12 @@
 /**
  * The response cache and its request memo as the config asks for them (docs/cache.md): in Redis
  * with one, else in this process; both within one budget of `cache.maxBytes` in this process
- * (cache/budget.ts). In process, an answer the cache drops takes the memo's entries pointing to
+ * (cache/byte-budget.ts). In process, an answer the cache drops takes the memo's entries pointing to
  * it along, and the memo makes room by dropping the cache's least recently used answers first.
  */
 import type { Route } from "../catalog/catalog.js";
 import type { Config } from "../config/config.js";
-import { CacheBudget } from "./budget.js";
+import { CacheBudget } from "./byte-budget.js";
 import { MemoryCache } from "./memory.js";
 import type { ResponseCache } from "./policy.js";
 import { RedisCache } from "./redis.js";

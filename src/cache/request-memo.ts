@@ -9,13 +9,13 @@
  * routes depend on it.
  *
  * Its memory is the cache's (docs/cache.md, "Memory"): at most 10,000 entries, each counted in
- * the budget of `cache.maxBytes` (cache/budget.ts) as its body's bytes plus, once it keeps an
+ * the budget of `cache.maxBytes` (cache/byte-budget.ts) as its body's bytes plus, once it keeps an
  * answer, that answer's bytes (its parse), and again when the text is its own copy (Redis's
  * answers; the in-process cache's text is shared). An answer the in-process cache drops takes
  * the entries pointing to it along (`forget`).
  */
 import { createHash } from "node:crypto";
-import type { CacheBudget } from "./budget.js";
+import type { CacheBudget } from "./byte-budget.js";
 
 interface Entry<T> {
   /** The response cache's key for this request (cache/key.ts). */

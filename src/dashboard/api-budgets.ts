@@ -7,7 +7,7 @@ import type { H3 } from "h3";
 import { requireRole } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
 import { usdToNanoExact } from "../core/money.js";
-import { listBudgets, removeBudget, setBudget } from "../operations/budgets.js";
+import { listBudgets, removeBudget, setBudget } from "../operations/account-budgets.js";
 import { dashboardBy } from "./actor.js";
 import { checkOrigin, readBody, reply } from "./http.js";
 import { SetBudgetBody } from "./schemas.js";

@@ -2,7 +2,7 @@
 import type { H3 } from "h3";
 import { can, requireRole } from "../access/permissions.js";
 import type { Gateway } from "../gateway.js";
-import { modelEntry } from "../endpoints/models/route.js";
+import { modelEntry } from "../catalog/model-entry.js";
 import { usageReport } from "../operations/usage-report.js";
 import { reply } from "./http.js";
 import { scoper } from "./scope.js";

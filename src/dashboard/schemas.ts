@@ -4,7 +4,7 @@
  * is generated from them, so the description cannot drift from the code.
  */
 import { z } from "zod";
-import { BUDGET_PERIODS } from "../core/budget.js";
+import { BUDGET_PERIODS } from "../core/budget-periods.js";
 import { ROLES } from "../core/roles.js";
 
 const Usd = z

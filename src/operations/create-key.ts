@@ -1,5 +1,5 @@
 /** Creating a key (`gateway keys create`, the dashboard's Create key): the full value exists only in the answer. */
-import type { BudgetPeriod } from "../core/budget.js";
+import type { BudgetPeriod } from "../core/budget-periods.js";
 import { invalidRequest } from "../core/errors.js";
 import { generateKey, hashKey, newKeyId } from "../access/keys.js";
 import type { KeyCacheMode, KeyRecord, Store } from "../store/index.js";

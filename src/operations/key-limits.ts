@@ -4,7 +4,7 @@
  * them (a lower budget, a longer period for no more money, a lower rpm, an earlier expiry, one
  * where there was none) and never loosen them (remove, raise, or move to a shorter period).
  */
-import { BUDGET_PERIODS } from "../core/budget.js";
+import { BUDGET_PERIODS } from "../core/budget-periods.js";
 import { forbidden } from "../core/errors.js";
 import type { KeyChanges, KeyRecord } from "../store/index.js";
 

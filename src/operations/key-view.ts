@@ -1,5 +1,5 @@
 /** A key as the CLI and the dashboard show it: masked, never the full value (docs/cli.md, docs/dashboard.md). */
-import { periodStart } from "../core/budget.js";
+import { periodStart } from "../core/budget-periods.js";
 import { keyState, maskKey } from "../access/keys.js";
 import { nanoToUsd } from "../core/money.js";
 import type { KeyRecord, Store } from "../store/index.js";

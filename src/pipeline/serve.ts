@@ -5,7 +5,7 @@
  * only for its socket to close.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BUDGET_LEVELS, type BudgetLevel } from "../core/budget.js";
+import { BUDGET_LEVELS, type BudgetLevel } from "../core/budget-periods.js";
 import { GatewayError } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
 import { Exchange } from "../http/exchange.js";

@@ -3,7 +3,7 @@
  * one. Nothing outside `src/store/` writes SQL; `sqlite/` and `pg/` implement each domain in
  * a file of the same name. Money is integer nano-USD everywhere (money.ts).
  */
-import type { BudgetStore } from "./budgets.js";
+import type { BudgetStore } from "./account-budgets.js";
 import type { AlertStore } from "./alerts.js";
 import type { AuditStore } from "./audit.js";
 import type { ByokStore } from "./byok.js";
@@ -19,7 +19,7 @@ import type { ResponseStore } from "./responses.js";
 import type { UsageGroupStore } from "./usage-groups.js";
 import type { WatchStore } from "./watch.js";
 
-export type { BudgetRecord, BudgetUse } from "./budgets.js";
+export type { BudgetRecord, BudgetUse } from "./account-budgets.js";
 export type { AlertSettings, AlertType, ClaimedDelivery, Delivery, DeliveryOutcome, NewDelivery, Webhook } from "./alerts.js";
 export type { AuditActor, AuditFields, AuditNote, AuditRecord } from "./audit.js";
 export type { ByokRecord } from "./byok.js";

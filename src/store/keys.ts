@@ -1,5 +1,5 @@
 /** Gateway keys: stored by hash, with their limits (rpm, expiry, a budget per period). */
-import type { BudgetPeriod } from "../core/budget.js";
+import type { BudgetPeriod } from "../core/budget-periods.js";
 
 export interface KeyRecord {
   id: string;

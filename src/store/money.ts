@@ -4,7 +4,7 @@
  * Balances and sums are BigInt nano-USD (exact up to a 64-bit INTEGER); one request's cost is
  * a number (below 2^53, see core/money.ts).
  */
-import type { BudgetHold, BudgetScope } from "../core/budget.js";
+import type { BudgetHold, BudgetScope } from "../core/budget-periods.js";
 import { nanoToUsd } from "../core/money.js";
 import type { Attempt, LedgerEntry } from "./ledger.js";
 

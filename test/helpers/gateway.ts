@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { parseConfig } from "../../src/config/config.js";
 import { generateKey, hashKey, newKeyId } from "../../src/access/keys.js";
 import { usdToNano } from "../../src/core/money.js";
-import type { BudgetPeriod } from "../../src/core/budget.js";
+import type { BudgetPeriod } from "../../src/core/budget-periods.js";
 import { startServer, type RunningServer } from "../../src/app/serve.js";
 import type { KeyCacheMode, Store } from "../../src/store/index.js";
 import { createTestDatabase, onPostgres } from "./services.js";

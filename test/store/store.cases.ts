@@ -4,7 +4,7 @@
  * database, so both stores are held to the same promises (src/store/*.ts say them).
  */
 import { afterEach, beforeEach, describe, expect, test } from "vitest";
-import { periodStart } from "../../src/core/budget.js";
+import { periodStart } from "../../src/core/budget-periods.js";
 import { MAX_NANO } from "../../src/core/money.js";
 import { auditHash, GENESIS } from "../../src/store/audit.js";
 import type { Attempt, AuditNote, KeyRecord, LedgerEntry, Store, UsageGroup, UsageGrouping, UsageRange } from "../../src/store/index.js";

@@ -5,7 +5,7 @@
  */
 import { api, withAccount } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
-import { Table } from "./usage.js";
+import { Table } from "../table.js";
 
 interface AlertLog {
   thresholds: { percents: number[]; low_balance: string | null };

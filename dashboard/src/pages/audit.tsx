@@ -5,7 +5,7 @@
  */
 import { api, withAccount } from "../api.js";
 import { Empty, ErrorLine, useLoad } from "../ui.js";
-import { Table } from "./usage.js";
+import { Table } from "../table.js";
 
 interface AuditLog {
   account: string;

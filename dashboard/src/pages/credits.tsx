@@ -7,7 +7,7 @@ import { useState } from "preact/hooks";
 import { api, withAccount } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
 import { BudgetsSection } from "./budgets.js";
-import { Table } from "./usage.js";
+import { Table } from "../table.js";
 
 interface Credits {
   account: string;

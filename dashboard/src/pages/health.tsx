@@ -1,7 +1,7 @@
 /** Health: each provider's status, latency, success rate and circuit, as GET /v1/health/providers reports them. */
 import { api } from "../api.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
-import { Table } from "./usage.js";
+import { Table } from "../table.js";
 
 interface Health {
   status: string;

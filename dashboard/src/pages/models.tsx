@@ -1,7 +1,7 @@
 /** Models: what this account can use now, with prices per 1M tokens. */
 import { api, withAccount } from "../api.js";
 import { Empty, ErrorLine, useLoad } from "../ui.js";
-import { Table } from "./usage.js";
+import { Table } from "../table.js";
 
 interface Models {
   data: Array<{ id: string; owned_by: string; pricing?: { prompt: string; completion: string }; context_length?: number }>;

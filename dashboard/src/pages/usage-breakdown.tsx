@@ -6,7 +6,7 @@
 import { useState } from "preact/hooks";
 import { api, withAccount, type UsageGroupRow } from "../api.js";
 import { Empty, ErrorLine, useLoad } from "../ui.js";
-import { Table } from "./usage.js";
+import { Table } from "../table.js";
 
 const GROUPINGS = [
   ["tag", "Tag"],

@@ -2,10 +2,10 @@
  * Usage: spend per day for the last 30 days (chart), by model, by key, a breakdown over any range,
  * and the latest requests; on a phone each table shows its first rows until `Show all`.
  */
-import { useState } from "preact/hooks";
 import { api, withAccount, type Usage } from "../api.js";
 import { SpendChart } from "../chart.js";
 import { date, Empty, ErrorLine, useLoad } from "../ui.js";
+import { Table } from "../table.js";
 import { UsageBreakdown } from "./usage-breakdown.js";
 
 export function UsagePage({ account }: { account: string }) {
@@ -68,60 +68,5 @@ export function UsagePage({ account }: { account: string }) {
         </>
       )}
     </section>
-  );
-}
-
-/** Rows a phone shows of a `clip` table until `Show all` (docs/dashboard.md, "Narrow screens"; narrow.css hides the rest). */
-const PHONE_ROWS = 3;
-
-/**
- * A table; on a phone its rows stack as cards (narrow.css). `clip`: a phone shows the first
- * PHONE_ROWS rows and a `Show all` button (wider screens show every row). `wrap`: the columns,
- * by index, whose long text wraps instead of widening the table.
- */
-export function Table({
-  title,
-  head,
-  rows,
-  clip,
-  wrap,
-}: {
-  title?: string;
-  head: string[];
-  rows: Array<Array<string | number>>;
-  clip?: boolean;
-  wrap?: number[];
-}) {
-  const [all, setAll] = useState(false);
-  const clipped = clip === true && !all && rows.length > PHONE_ROWS;
-  return (
-    <div class="scroll">
-      <table class={clipped ? "clip" : undefined}>
-        {title && <caption>{title}</caption>}
-        <thead>
-          <tr>
-            {head.map((h) => (
-              <th>{h}</th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr>
-              {r.map((c, i) => (
-                <td data-label={head[i]} class={wrap?.includes(i) ? "wrap" : undefined}>
-                  {c}
-                </td>
-              ))}
-            </tr>
-          ))}
-        </tbody>
-      </table>
-      {clipped && (
-        <button type="button" class="secondary more" onClick={() => setAll(true)}>
-          Show all {rows.length} rows
-        </button>
-      )}
-    </div>
   );
 }

@@ -4,9 +4,9 @@
  * budgets stay on `keys create|update`.
  */
 import type { Command } from "commander";
-import { BUDGET_PERIODS, type BudgetPeriod } from "../../core/budget.js";
+import { BUDGET_PERIODS, type BudgetPeriod } from "../../core/budget-periods.js";
 import { UsageError } from "../../core/errors.js";
-import { listBudgets, removeBudget, setBudget, type BudgetView } from "../../operations/budgets.js";
+import { listBudgets, removeBudget, setBudget, type BudgetView } from "../../operations/account-budgets.js";
 import { accountOf, cliBy, output, table, withStore } from "./context.js";
 import { usdToNanoExact } from "../../core/money.js";
 

@@ -3,7 +3,7 @@
  * for `keys create` and `keys update`, and what `keys list` shows (budget, period, spent).
  */
 import { InvalidArgumentError, type Command } from "commander";
-import { BUDGET_PERIODS, type BudgetPeriod } from "../../core/budget.js";
+import { BUDGET_PERIODS, type BudgetPeriod } from "../../core/budget-periods.js";
 import { UsageError } from "../../core/errors.js";
 import { usdToNanoExact } from "../../core/money.js";
 

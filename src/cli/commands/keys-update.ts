@@ -1,6 +1,6 @@
 /** `gateway keys update <id|name>`: budget, budget period, rpm, expiry, response cache, MCP grant; a running server sees it within 1 s. */
 import type { Command } from "commander";
-import type { BudgetPeriod } from "../../core/budget.js";
+import type { BudgetPeriod } from "../../core/budget-periods.js";
 import { UsageError } from "../../core/errors.js";
 import type { KeyChanges } from "../../store/index.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";

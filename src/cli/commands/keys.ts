@@ -1,6 +1,6 @@
 /** `gateway keys create|list|update|revoke`: the full key is printed once; only its hash is stored. */
 import type { Command } from "commander";
-import type { BudgetPeriod } from "../../core/budget.js";
+import type { BudgetPeriod } from "../../core/budget-periods.js";
 import { createKey } from "../../operations/create-key.js";
 import { listKeys } from "../../operations/list-keys.js";
 import { revokeKey } from "../../operations/revoke-key.js";

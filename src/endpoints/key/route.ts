@@ -5,8 +5,8 @@
  */
 import type { EndpointServices } from "../../pipeline/endpoint.js";
 import { z } from "zod";
-import { levelsOf, tightest } from "../../billing/budget.js";
-import { BUDGET_LEVELS } from "../../core/budget.js";
+import { levelsOf, tightest } from "../../billing/budget-holds.js";
+import { BUDGET_LEVELS } from "../../core/budget-periods.js";
 import { maskKey } from "../../access/keys.js";
 import { nanoToUsd } from "../../core/money.js";
 import type { KeyRecord } from "../../store/index.js";

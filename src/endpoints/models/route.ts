@@ -6,24 +6,8 @@
 import type { EndpointServices } from "../../pipeline/endpoint.js";
 import { resolveAlias } from "../../catalog/aliases.js";
 import { modelMissing } from "../../catalog/model-hint.js";
-import { capabilitiesEntry } from "../../catalog/model-kind.js";
-import { nanoToUsd } from "../../core/money.js";
-import type { CatalogModel, KeyRecord } from "../../store/index.js";
-
-export function modelEntry(m: CatalogModel) {
-  return {
-    id: m.id,
-    object: "model" as const,
-    created: m.created,
-    owned_by: m.ownedBy,
-    capabilities: capabilitiesEntry(m),
-    // Unknown prices are left out rather than shown as free.
-    ...(m.promptPrice !== null && m.completionPrice !== null
-      ? { pricing: { prompt: nanoToUsd(m.promptPrice), completion: nanoToUsd(m.completionPrice) } }
-      : {}),
-    ...(m.contextLength ? { context_length: m.contextLength } : {}),
-  };
-}
+import { modelEntry } from "../../catalog/model-entry.js";
+import type { KeyRecord } from "../../store/index.js";
 
 export async function listModels(gw: EndpointServices, key: KeyRecord) {
   const byok = await gw.byok.forAccount(key.account);

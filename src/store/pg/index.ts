@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import type { Store } from "../index.js";
 import { createPool, query } from "./db.js";
-import { pgBudgets } from "./budgets.js";
+import { pgBudgets } from "./account-budgets.js";
 import { pgAlerts } from "./alerts.js";
 import { pgAudit } from "./audit.js";
 import { pgByok } from "./byok.js";

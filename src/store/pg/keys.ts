@@ -4,7 +4,7 @@
  */
 import type pg from "pg";
 import { pickKey, type KeyChanges, type KeyRecord } from "../keys.js";
-import { recount } from "./budget.js";
+import { recount } from "./key-budgets.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
 

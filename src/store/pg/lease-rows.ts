@@ -5,7 +5,7 @@
  * the per-lane rate and per-account pauses that decide when to lease at all.
  */
 import type pg from "pg";
-import { periodStart, periodStarts, type BudgetHold, type BudgetScope } from "../../core/budget.js";
+import { periodStart, periodStarts, type BudgetHold, type BudgetScope } from "../../core/budget-periods.js";
 import { query } from "./db.js";
 import { LEASES_CHANNEL } from "./watch.js";
 

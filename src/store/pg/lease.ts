@@ -9,7 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type pg from "pg";
-import type { BudgetHold, BudgetScope } from "../../core/budget.js";
+import type { BudgetHold, BudgetScope } from "../../core/budget-periods.js";
 import { askOthers, growRow, laneKey, shrinkRow, Traffic, type Lane } from "./lease-rows.js";
 
 /** A lane unused for this long gives its unused room back. */

@@ -6,12 +6,12 @@
  * two lease periods by whichever process sweeps first (docs/fleet.md).
  */
 import type pg from "pg";
-import { periodStarts, spentIn, type BudgetHold, type BudgetScope } from "../../core/budget.js";
+import { periodStarts, spentIn, type BudgetHold, type BudgetScope } from "../../core/budget-periods.js";
 import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
 import { AccountMissingError, NegativeBalanceError, type AccountSummary, type CreditEntry } from "../money.js";
 import type { Attempt, LedgerEntry } from "../ledger.js";
 import { big, query, transaction } from "./db.js";
-import { sumSince } from "./budget.js";
+import { sumSince } from "./key-budgets.js";
 import { CHANGES_CHANNEL } from "./watch.js";
 import { GroupCommit } from "./group-commit.js";
 import { Leases } from "./lease.js";

@@ -13,8 +13,8 @@ import type { AuditNoteOf } from "../audit.js";
 import type { Store } from "../index.js";
 import { sqliteAlerts } from "./alerts.js";
 import { sqliteAudit } from "./audit.js";
-import { sqliteBudget } from "./budget.js";
-import { sqliteLevels } from "./budgets.js";
+import { sqliteBudget } from "./key-budgets.js";
+import { sqliteLevels } from "./account-budgets.js";
 import { sqliteByok } from "./byok.js";
 import { sqliteCatalog } from "./catalog.js";
 import { sqliteModelPrices } from "./model-prices.js";
@@ -56,7 +56,7 @@ export function openSqliteStore(file: string): Store {
   // In-flight reservations live in memory: exact within the one gateway process that owns
   // this database (the rate limiter assumes the same), and a crash leaves nothing to undo.
   // Each request then costs one transaction: the settlement. A key with a budget holds the
-  // same amount against it (src/core/budget.ts).
+  // same amount against it (src/core/budget-periods.ts).
   const holds = new Holds();
   const levels = sqliteLevels(db, holds);
   const budgets = sqliteBudget(db, holds, levels);

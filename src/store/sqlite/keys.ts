@@ -2,7 +2,7 @@
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
 import { pickKey, type KeyRecord } from "../keys.js";
-import type { sqliteBudget } from "./budget.js";
+import type { sqliteBudget } from "./key-budgets.js";
 
 /** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
 const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,

@@ -155,7 +155,7 @@ export const migrations: string[] = [
    CREATE INDEX responses_created ON responses(created_at);`,
   // Money, continued (docs/billing.md): the part of a charge the balance or the key's budget
   // could not cover (ledger and rollups); key budgets, and each key's spend counter for the
-  // period that starts at spent_since (src/core/budget.ts), counted from what is already recorded.
+  // period that starts at spent_since (src/core/budget-periods.ts), counted from what is already recorded.
   `ALTER TABLE ledger ADD COLUMN uncollected INTEGER NOT NULL DEFAULT 0 CHECK (uncollected >= 0);
    ALTER TABLE usage_daily ADD COLUMN uncollected INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE keys ADD COLUMN budget INTEGER CHECK (budget >= 0);

@@ -7,14 +7,14 @@
  */
 import type Database from "better-sqlite3";
 import { busyAsUnavailable, isBusy, writeTransaction } from "./tx.js";
-import type { BudgetHold, BudgetScope } from "../../core/budget.js";
+import type { BudgetHold, BudgetScope } from "../../core/budget-periods.js";
 import { BalanceOverflowError, MAX_NANO } from "../../core/money.js";
 import type { Holds } from "../holds.js";
 import type { Attempt, LedgerEntry } from "../ledger.js";
 import { AccountMissingError, NegativeBalanceError, type AccountSummary, type CreditEntry } from "../money.js";
-import { Released, type sqliteBudget } from "./budget.js";
+import { Released, type sqliteBudget } from "./key-budgets.js";
 import type { sqliteJournal } from "./journal.js";
-import type { sqliteLevels } from "./budgets.js";
+import type { sqliteLevels } from "./account-budgets.js";
 
 /** Each try already waited out `busy_timeout` (5 s): a settlement waits about 30 s in all before its 503. */
 const BUSY_RETRIES = 5;

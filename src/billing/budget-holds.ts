@@ -3,7 +3,7 @@
  * against the key row), and the account's and the key creator's, which the store finds itself
  * from the scope; and what each level has left, for the 402 and GET /v1/key.
  */
-import { periodStart, type BudgetHold, type BudgetLevel, type BudgetPeriod, type BudgetScope } from "../core/budget.js";
+import { periodStart, type BudgetHold, type BudgetLevel, type BudgetPeriod, type BudgetScope } from "../core/budget-periods.js";
 import type { KeyRecord, Store } from "../store/index.js";
 
 /** The hold a request of this key takes against its budget; none for a key without one. */

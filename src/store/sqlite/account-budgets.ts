@@ -6,8 +6,8 @@
  */
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
-import { periodStart, spentIn, type BudgetPeriod } from "../../core/budget.js";
-import type { BudgetRecord, BudgetUse } from "../budgets.js";
+import { periodStart, spentIn, type BudgetPeriod } from "../../core/budget-periods.js";
+import type { BudgetRecord, BudgetUse } from "../account-budgets.js";
 import type { Hold, Holds } from "../holds.js";
 
 /** A budget row as admission and settlement read it. */

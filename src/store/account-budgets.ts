@@ -4,7 +4,7 @@
  * with the balance in the same step as key budgets (money.ts reserve/settle); this is how they
  * are set, removed and listed. Amounts and spend are BigInt nano-USD.
  */
-import type { BudgetPeriod } from "../core/budget.js";
+import type { BudgetPeriod } from "../core/budget-periods.js";
 
 export interface BudgetRecord {
   account: string;

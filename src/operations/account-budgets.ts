@@ -4,7 +4,7 @@
  * someone who is a member of the account, so a typo is refused rather than kept as a budget
  * that covers no key.
  */
-import type { BudgetPeriod } from "../core/budget.js";
+import type { BudgetPeriod } from "../core/budget-periods.js";
 import { invalidRequest, notFound } from "../core/errors.js";
 import { nanoToUsd } from "../core/money.js";
 import type { BudgetRecord, BudgetUse, Store } from "../store/index.js";

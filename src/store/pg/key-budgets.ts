@@ -4,7 +4,7 @@
  * period, count from the ledger and the daily rollups (periods are whole UTC days).
  */
 import type pg from "pg";
-import { periodStart, type BudgetPeriod } from "../../core/budget.js";
+import { periodStart, type BudgetPeriod } from "../../core/budget-periods.js";
 import { query } from "./db.js";
 
 /** What the ledger and the daily rollups say a key spent since `since` (ms). */

@@ -4,8 +4,8 @@
  * one locks its row and counts the current period's spend from the ledger and the daily rollups.
  */
 import type pg from "pg";
-import { periodStart, spentIn, type BudgetPeriod } from "../../core/budget.js";
-import type { BudgetRecord, BudgetUse } from "../budgets.js";
+import { periodStart, spentIn, type BudgetPeriod } from "../../core/budget-periods.js";
+import type { BudgetRecord, BudgetUse } from "../account-budgets.js";
 import { query, transaction } from "./db.js";
 
 const SAME = "account = $1 AND COALESCE(member, '') = COALESCE($2, '')";

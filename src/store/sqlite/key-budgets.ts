@@ -6,11 +6,11 @@
  */
 import type Database from "better-sqlite3";
 import { writeTransaction } from "./tx.js";
-import { periodStart, spentIn, type BudgetPeriod, type KeySpend } from "../../core/budget.js";
+import { periodStart, spentIn, type BudgetPeriod, type KeySpend } from "../../core/budget-periods.js";
 import type { Hold, Holds } from "../holds.js";
 import type { KeyChanges } from "../keys.js";
 import type { LedgerEntry } from "../ledger.js";
-import type { sqliteLevels } from "./budgets.js";
+import type { sqliteLevels } from "./account-budgets.js";
 
 interface CounterRow {
   budget: bigint | null;

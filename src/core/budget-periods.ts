@@ -2,7 +2,7 @@
  * Key budgets (docs/billing.md): a limit per key over a calendar period in UTC. A key's spend
  * in its period plus its open holds never exceed the limit; the store enforces it with the
  * same in-memory holds as balances. Pure arithmetic here, shared by every store
- * (billing/budget.ts applies it to a key).
+ * (billing/budget-holds.ts applies it to a key).
  */
 export const BUDGET_PERIODS = ["day", "week", "month", "total"] as const;
 export type BudgetPeriod = (typeof BUDGET_PERIODS)[number];
