@@ -8,14 +8,14 @@
  *   growing and the old one may grow 30 % between full collections; below IN_FLIGHT.light, V8
  *   sizes the heap again. Under 200 the policy never acts, so the throughput of short requests
  *   (50 connections) is V8's.
- * - the response cache keeping a large live set (CACHE_HELD bytes, cache/budget.ts): V8 lets
+ * - the response cache keeping a large live set (CACHE_HELD bytes, cache/byte-budget.ts): V8 lets
  *   the old generation grow up to ~4x its live size between full collections, so 64 MiB of
  *   kept 1 MB answers left ~300 MB of garbage above them (docs/cache.md, "Memory"). From
  *   CACHE_HELD.heavy on, the old generation may grow 30 %; the young one is left alone.
  * Both flags are read by V8 at each GC; an operator's own flag for either is left alone.
  */
 import { setFlagsFromString } from "node:v8";
-import { onCacheHeld } from "../cache/budget.js";
+import { onCacheHeld } from "../cache/byte-budget.js";
 import { onInFlight } from "../http/in-flight.js";
 
 /** V8's own `--semi-space-growth-factor`. */

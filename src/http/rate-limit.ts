@@ -20,7 +20,7 @@ function setLimitHeaders(state: RequestState, r: LimitResult): void {
 
 /** Counts against a tier; the headers report the key (or IP) tier, a 429 the tier that refused. */
 export async function takeLimit(
-  gw: Gateway,
+  gw: Pick<Gateway, "limiter" | "now">,
   state: RequestState,
   scope: string,
   bucket: string,
@@ -36,6 +36,6 @@ export async function takeLimit(
 }
 
 /** Limits a request that has no valid key by client IP (key guessing is throttled too). */
-export function limitByIp(gw: Gateway, state: RequestState, ip: string): Promise<void> {
+export function limitByIp(gw: Pick<Gateway, "limiter" | "now" | "config">, state: RequestState, ip: string): Promise<void> {
   return takeLimit(gw, state, "client IP", `ip:${ip}`, gw.config.limits.ip, true);
 }

@@ -1,14 +1,14 @@
 /**
  * A tool call's money (docs/mcp.md, "Accounting"): its server's `pricePerCall` is held before the
  * call like a model request's worst case (the balance, and every budget level, in one step:
- * billing/budget.ts), a 402 when it does not fit; settled after the call in one transaction with
+ * billing/budget-holds.ts), a 402 when it does not fit; settled after the call in one transaction with
  * its ledger row (`endpoint: mcp`, model `<server>/<tool>`, bytes in and out; never the
  * arguments or the result). A call the server never answered is not charged.
  */
 import { randomUUID } from "node:crypto";
 import { insufficientCredits, type GatewayError } from "../core/errors.js";
 import { nanoToUsd } from "../core/money.js";
-import { budgetHold, budgetScope, levelsOf, tightest } from "../billing/budget.js";
+import { budgetHold, budgetScope, levelsOf, tightest } from "../billing/budget-holds.js";
 import type { KeyRecord, LedgerEntry, Store } from "../store/index.js";
 
 export interface CallOutcome {

@@ -23,6 +23,13 @@ import type { EndpointStage } from "./stages.js";
  */
 export type EndpointServices = Pick<Gateway, "config" | "store" | "catalog" | "byok" | "now">;
 
+/**
+ * The MCP endpoint's (src/endpoints/mcp, docs/mcp.md): no model pipeline, so its own key check,
+ * rate limits, hold and ledger row through the MCP layer (src/mcp), the observer, the pending set awaited on
+ * shutdown and the session tokens.
+ */
+export type McpServices = Pick<Gateway, "config" | "store" | "auth" | "limiter" | "pending" | "obs" | "mcp" | "mcpSessions" | "now">;
+
 /** The adapter stage's: the upstream client besides (pipeline/chat-upstream.ts, pipeline/embed-upstream.ts). */
 export type AdapterServices = EndpointServices & Pick<Gateway, "upstream">;
 

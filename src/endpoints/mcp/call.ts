@@ -8,7 +8,7 @@
  * a client that hangs up cancels the upstream call.
  */
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
-import type { Gateway } from "../../gateway.js";
+import type { McpServices } from "../../pipeline/endpoint.js";
 import { takeLimit } from "../../http/rate-limit.js";
 import { CallBill } from "../../mcp/bill.js";
 import { ServerUnavailable, type UpstreamServer } from "../../mcp/client.js";
@@ -23,7 +23,7 @@ interface Params {
 
 const toolError = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
 
-export async function callTool(gw: Gateway, reply: Reply, call: McpCall, params: unknown): Promise<void> {
+export async function callTool(gw: McpServices, reply: Reply, call: McpCall, params: unknown): Promise<void> {
   const p = (params ?? {}) as Params;
   if (typeof p.name !== "string" || (p.arguments !== undefined && (typeof p.arguments !== "object" || p.arguments === null || Array.isArray(p.arguments)))) {
     return rpcError(reply, INVALID_PARAMS, "tools/call: params.name (a string) is required and params.arguments must be an object.");
@@ -96,7 +96,7 @@ function splitName(name: string): [string, string] | [] {
 
 /** The ledger row (the request's record told its charge, so the log line has it); a failed write is the request's 500. */
 async function settle(
-  gw: Gateway,
+  gw: McpServices,
   bill: CallBill,
   server: UpstreamServer,
   o: { status: Outcome["status"]; bytesIn: number; bytesOut: number; rec: RequestRecord },

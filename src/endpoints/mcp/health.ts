@@ -4,13 +4,13 @@
  * ok. A server not yet connected is tried first (at most a few seconds). Never a URL, header,
  * token or the server's own error text (mcp/failure.ts).
  */
-import type { Gateway } from "../../gateway.js";
+import type { McpServices } from "../../pipeline/endpoint.js";
 import type { UpstreamServer } from "../../mcp/client.js";
 
 /** How long one health request waits for servers it tries. */
 const CHECK_WAIT_MS = 3_000;
 
-export async function mcpHealth(gw: Gateway) {
+export async function mcpHealth(gw: McpServices) {
   const servers = gw.mcp.list();
   const counts = await Promise.all(servers.map((s) => toolCount(s)));
   const rows = servers.map((s, i) => ({

@@ -4,11 +4,11 @@
  * tool is named `<server>__<tool>`; on /mcp/<server> by its own name. A key that resolves zero
  * tools gets an empty list and the log says why (never silently: LiteLLM #32563).
  */
-import type { Gateway } from "../../gateway.js";
+import type { McpServices } from "../../pipeline/endpoint.js";
 import { emptyReason } from "../../mcp/grants.js";
 import { result, SEPARATOR, type McpCall, type Reply } from "./reply.js";
 
-export async function listTools(gw: Gateway, reply: Reply, call: McpCall): Promise<void> {
+export async function listTools(gw: McpServices, reply: Reply, call: McpCall): Promise<void> {
   const access = await gw.mcp.access(call.key);
   const only = call.scope.server || undefined;
   const { tools, reachable } = await gw.mcp.granted(access, only);

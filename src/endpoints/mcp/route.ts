@@ -9,7 +9,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { MCP_SERVER_NAME } from "../../config/mcp.js";
 import { forbidden, GatewayError, methodNotAllowed, routeNotFound } from "../../core/errors.js";
-import type { Gateway } from "../../gateway.js";
+import type { McpServices } from "../../pipeline/endpoint.js";
 import { limitByIp } from "../../http/rate-limit.js";
 import { Exchange } from "../../http/exchange.js";
 import type { KeyRecord } from "../../store/index.js";
@@ -35,7 +35,7 @@ function mcpScope(url: string | undefined): Scope | undefined {
   return MCP_SERVER_NAME.test(server) ? { server } : undefined;
 }
 
-export function serveMcp(gw: Gateway, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function serveMcp(gw: McpServices, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const ex = new Exchange(req, res, gw.config.server.compat !== "strict", gw.config.server);
   gw.obs.begin(ex.state.rec, MCP_PATH, req);
   const done = handle(gw, ex, req).catch((err: unknown) => ex.fail(err));
@@ -46,7 +46,7 @@ export function serveMcp(gw: Gateway, req: IncomingMessage, res: ServerResponse)
   });
 }
 
-async function handle(gw: Gateway, ex: Exchange, req: IncomingMessage): Promise<void> {
+async function handle(gw: McpServices, ex: Exchange, req: IncomingMessage): Promise<void> {
   const scope = mcpScope(req.url);
   if (!scope || (scope.server && !gw.mcp.get(scope.server))) {
     await limitByIp(gw, ex.state, ex.ip);
@@ -66,7 +66,7 @@ async function handle(gw: Gateway, ex: Exchange, req: IncomingMessage): Promise<
  * The key as on /v1 (Bearer or x-api-key), without taking from its rate limit: only tool calls
  * count (docs/mcp.md, "Accounting"). A request without a valid key counts against its IP.
  */
-async function authenticated(gw: Gateway, ex: Exchange): Promise<KeyRecord> {
+async function authenticated(gw: McpServices, ex: Exchange): Promise<KeyRecord> {
   try {
     const key = await gw.auth.authenticate(ex.credential(), gw.now());
     ex.state.rec.keyId = key.id;
@@ -79,7 +79,7 @@ async function authenticated(gw: Gateway, ex: Exchange): Promise<KeyRecord> {
 }
 
 /** A browser page of another site may not drive the gateway's tools through a user's loopback gateway. */
-function checkOrigin(gw: Gateway, ex: Exchange): void {
+function checkOrigin(gw: McpServices, ex: Exchange): void {
   const origin = ex.header("origin");
   if (origin === undefined) return;
   let host: string | undefined;

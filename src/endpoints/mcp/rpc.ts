@@ -6,7 +6,7 @@
  */
 import type { JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { invalidRequest, GatewayError } from "../../core/errors.js";
-import type { Gateway } from "../../gateway.js";
+import type { McpServices } from "../../pipeline/endpoint.js";
 import type { Exchange } from "../../http/exchange.js";
 import { callTool } from "./call.js";
 import { listTools } from "./list.js";
@@ -18,7 +18,7 @@ const SESSIONLESS = new Set<string>(["2026-07-28"]);
 /** What a client that sends no MCP-Protocol-Version speaks (the transport's rule). */
 const ASSUMED = "2025-03-26";
 
-export async function answer(gw: Gateway, ex: Exchange, call: McpCall): Promise<void> {
+export async function answer(gw: McpServices, ex: Exchange, call: McpCall): Promise<void> {
   let msg: unknown;
   try {
     msg = JSON.parse(call.raw.toString("utf8"));
@@ -64,7 +64,7 @@ function kindOf(msg: unknown): "request" | "notification" | "response" | undefin
   return hasId && ("result" in m || "error" in m) ? "response" : undefined;
 }
 
-function initialize(gw: Gateway, reply: Reply, call: McpCall, msg: JSONRPCRequest): void {
+function initialize(gw: McpServices, reply: Reply, call: McpCall, msg: JSONRPCRequest): void {
   const asked = (msg.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
   const version = (MCP_VERSIONS as readonly unknown[]).includes(asked) ? (asked as string) : MCP_VERSIONS[1];
   if (!SESSIONLESS.has(version)) {
@@ -86,7 +86,7 @@ function initialize(gw: Gateway, reply: Reply, call: McpCall, msg: JSONRPCReques
  * stateless version's. A missing session is a 400, one this gateway did not give this key a 404
  * (the client then initializes again, as the transport says).
  */
-function sessionVersion(gw: Gateway, ex: Exchange, call: McpCall): string {
+function sessionVersion(gw: McpServices, ex: Exchange, call: McpCall): string {
   const header = ex.header("mcp-protocol-version");
   const token = ex.header("mcp-session-id");
   if (header !== undefined && !(MCP_VERSIONS as readonly string[]).includes(header)) {
