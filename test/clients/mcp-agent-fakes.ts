@@ -1,0 +1,141 @@
+/**
+ * One fake model upstream for the MCP agent tests (docs/mcp.md), speaking each wire format the
+ * four agents reach it through the gateway with: Anthropic's Messages, OpenAI's chat completions
+ * and Responses, Google's generateContent. Whatever the format, it scripts one call of the
+ * gateway tool `fs__echo` as the agent names it: the offered tool whose name ends in `fs__echo`
+ * (loaded first with Claude Code's ToolSearch, which lists MCP tools by name only, as a model
+ * does), or, when none is offered (a key without a grant), the name the test forces. Its argument is a
+ * mark the prompt never names, so the mark in a tool result can only have come from the tool.
+ * Once a tool result is in the conversation it answers the final text; requests without tools
+ * (titles, Gemini CLI's routing classifier) get a short text or JSON of the schema asked for.
+ */
+import type { Recorded, Reply, SseEvent } from "../helpers/fake-upstream.js";
+import { messageItem, responsesStream } from "../helpers/responses-wire.js";
+import { candidate, response, sse } from "../providers/google.fixture.js";
+import { message, messageEnd, messageStart, textBlock, textBlockEvents, toolBlockEvents, toolUseBlock } from "../providers/anthropic.fixture.js";
+import { fill } from "./agent-fakes.js";
+
+export const ECHO_MARK = "mcp-echo-mark-61d9";
+export const FINAL = "Done: the gateway's echo tool answered.";
+export const ECHO_ARGS = { text: ECHO_MARK };
+const USAGE = { prompt: 1000, completion: 40 };
+
+/** The tools a request defines for the model, in any of the four formats (namespaced ones included). */
+function defined(body: any): string[] {
+  const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
+  return tools
+    .flatMap((t) => [
+      t.name,
+      t.function?.name,
+      ...(t.functionDeclarations ?? []).map((f: any) => f.name),
+      ...(t.tools ?? []).map((f: any) => `${t.name}${f.name}`),
+    ])
+    .filter((n): n is string => typeof n === "string");
+}
+
+/** Tools Claude Code names in a system reminder, to be loaded with its ToolSearch before a call (its MCP tools among them). */
+function deferred(body: any): string[] {
+  const m = /to load tool schemas before calling them:\n((?:[^\n]+\n)+)\n/.exec(JSON.stringify(body?.messages ?? []).replaceAll("\\n", "\n"));
+  return m ? m[1]!.trim().split("\n") : [];
+}
+
+/** Every tool a request tells the model it has: defined, or deferred. */
+export const offered = (body: any): string[] => [...defined(body), ...deferred(body)];
+
+/** The tool results a request carries back to the model. */
+function results(body: any): any[] {
+  const found: any[] = [];
+  for (const m of body?.messages ?? []) {
+    if (m.role === "tool") found.push(m);
+    if (Array.isArray(m.content)) found.push(...m.content.filter((b: any) => b.type === "tool_result"));
+  }
+  if (Array.isArray(body?.input)) found.push(...body.input.filter((i: any) => /_call_output$/.test(String(i.type))));
+  for (const c of body?.contents ?? []) found.push(...(c.parts ?? []).filter((p: any) => p.functionResponse));
+  return found;
+}
+
+/** The tool results a request carries back to the model, as JSON text ("" when none). */
+export const toolResults = (body: any): string => (results(body).length ? JSON.stringify(results(body)) : "");
+
+/** Every call of the echo carries this in its id (Google's function responses carry the name instead). */
+const ECHO_ID = "echo7c1";
+const echoAnswered = (body: any, forced: string) =>
+  results(body).some((r) => JSON.stringify(r).includes(ECHO_ID) || [forced, "fs__echo"].some((n) => r.functionResponse?.name?.endsWith(n)));
+
+interface Call {
+  id: string;
+  name: string;
+  args: Record<string, unknown>;
+}
+
+/**
+ * The call for this request, if any: the echo when it is defined; Claude Code's ToolSearch to
+ * load it first when it is deferred (then the echo by name); otherwise the forced name, once.
+ */
+function next(body: any, forced: string): Call | undefined {
+  if (echoAnswered(body, forced)) return undefined;
+  const tools = defined(body);
+  const echo = offered(body).find((n) => n.endsWith("fs__echo"));
+  const id = `${ECHO_ID}${Math.random().toString(36).slice(2, 10)}`;
+  if (echo && !tools.includes(echo) && tools.includes("ToolSearch") && results(body).length === 0) {
+    return { id: `search${Math.random().toString(36).slice(2, 10)}`, name: "ToolSearch", args: { query: `select:${echo}` } };
+  }
+  if (echo) return { id, name: echo, args: ECHO_ARGS };
+  return tools.length > 0 && forced ? { id, name: forced, args: ECHO_ARGS } : undefined;
+}
+
+const argsOf = (c: Call) => JSON.stringify(c.args);
+
+function anthropic(r: Recorded, call: Call | undefined): Reply {
+  const use = call && { id: `toolu_01${call.id}`, name: call.name, arguments: argsOf(call) };
+  const text = toolResults(r.body) ? FINAL : "Echo test";
+  const usage = { input_tokens: USAGE.prompt, output_tokens: USAGE.completion };
+  const stop = use ? "tool_use" : "end_turn";
+  if (!r.body?.stream) return message([use ? toolUseBlock(use) : textBlock(text)], usage, stop);
+  const blocks: SseEvent[] = use ? toolBlockEvents(0, use) : textBlockEvents(0, [text]);
+  return { sse: [messageStart({ input_tokens: USAGE.prompt }), ...blocks, ...messageEnd(stop, { output_tokens: USAGE.completion })] };
+}
+
+function responses(r: Recorded, call: Call | undefined): Reply {
+  const usage = { input_tokens: USAGE.prompt, output_tokens: USAGE.completion };
+  if (!call) return responsesStream([messageItem(toolResults(r.body) ? FINAL : "Echo test")], usage);
+  const item = { id: "fc_1", type: "function_call", status: "completed", call_id: `call_${call.id}`, name: call.name, arguments: argsOf(call) };
+  return responsesStream([item], usage);
+}
+
+function chat(r: Recorded, call: Call | undefined): Reply {
+  const usage = { prompt_tokens: USAGE.prompt, completion_tokens: USAGE.completion, total_tokens: USAGE.prompt + USAGE.completion };
+  const base = { id: "chatcmpl-mcp", created: 1, model: "upstream" };
+  const fn = call && { id: `call_${call.id}`, type: "function", function: { name: call.name, arguments: argsOf(call) } };
+  const text = fn ? null : toolResults(r.body) ? FINAL : JSON.stringify(fill(r.body?.response_format?.json_schema?.schema ?? { type: "string" }));
+  const finish = fn ? "tool_calls" : "stop";
+  if (!r.body?.stream) {
+    const msg = { role: "assistant", content: text, ...(fn && { tool_calls: [fn] }) };
+    return { json: { ...base, object: "chat.completion", choices: [{ index: 0, message: msg, finish_reason: finish }], usage } };
+  }
+  const chunk = (choices: unknown[], u: unknown = null) => ({ data: { ...base, object: "chat.completion.chunk", choices, usage: u } });
+  const delta = { role: "assistant", content: text, ...(fn && { tool_calls: [{ index: 0, ...fn }] }) };
+  return { sse: [chunk([{ index: 0, delta, finish_reason: null }]), chunk([{ index: 0, delta: {}, finish_reason: finish }]), chunk([], usage)] };
+}
+
+function google(r: Recorded, call: Call | undefined): Reply {
+  const usage = { promptTokenCount: USAGE.prompt, candidatesTokenCount: USAGE.completion };
+  const schema = r.body?.generationConfig?.responseJsonSchema ?? r.body?.generationConfig?.responseSchema;
+  const part = call
+    ? { functionCall: { name: call.name, args: call.args } }
+    : { text: toolResults(r.body) ? FINAL : schema ? JSON.stringify(fill(schema)) : "Echo test" };
+  const answer = response([candidate([part], "STOP")], usage);
+  return r.path.includes(":streamGenerateContent") ? sse([answer]) : { json: answer };
+}
+
+/** The fake's script; `forced.name` is the tool it calls when the agent offers no echo (set per test). */
+export function mcpModelFake(forced: { name: string }) {
+  return (r: Recorded): Reply => {
+    const tool = next(r.body, forced.name);
+    if (r.path.startsWith("/v1/messages")) return anthropic(r, tool);
+    if (r.path.startsWith("/v1/responses")) return responses(r, tool);
+    if (r.path.startsWith("/v1/chat/completions")) return chat(r, tool);
+    if (r.path.startsWith("/v1beta/")) return google(r, tool);
+    return { status: 404, json: { error: { message: `the fake serves no ${r.path}` } } };
+  };
+}

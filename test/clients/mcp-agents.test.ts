@@ -1,0 +1,97 @@
+/**
+ * The four pinned agents (test/agents/clients.json) call a gateway MCP tool in a one-shot prompt,
+ * each configured as the README's "MCP" section says (its `/mcp` and a gateway key) and its model
+ * pointed at the same gateway, on loopback only (agent-run.ts). The model is a fake that asks for
+ * the gateway's `fs__echo` as the agent names it (mcp-agents.ts). With a key granted `fs:echo`:
+ * the MCP server `fs` received the call with its arguments, the key has an `endpoint: mcp` ledger
+ * row, and the tool's answer came back to the model. With a key without a grant: the agent offers
+ * the model no gateway tool, and a call the model forces anyway comes back as a tool error result,
+ * `fs` never asked (docs/mcp.md, "Grants").
+ */
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { agentDirs, agentEnv, runAgent, transcript, type AgentRun } from "./agent-run.js";
+import { ECHO_ARGS, ECHO_MARK, FINAL } from "./mcp-agent-fakes.js";
+import { mcpCounts, mcpRows, namesOffered, resultsSeen, startRig, type Rig } from "./mcp-agents.js";
+
+const BIN = (name: string) => resolve("node_modules/.agent-clients/node_modules/.bin", name);
+const PROMPT = "Call the gateway's echo tool once, then say what it answered.";
+
+interface Agent {
+  name: string;
+  /** The name the agent gives the gateway's `fs__echo` (README "MCP"). */
+  tool: string;
+  /** Who refuses the call the model forces for a tool the agent never listed, and what the model reads. */
+  refusal: { by: "gateway" | "agent"; says: RegExp };
+  run(rig: Rig, key: string): Promise<AgentRun>;
+}
+
+const claude: Agent = {
+  name: "Claude Code",
+  tool: "mcp__gateway__fs__echo",
+  refusal: { by: "agent", says: /No such tool available: mcp__gateway__fs__echo/ },
+  async run(rig, key) {
+    const { home, cwd } = agentDirs("mcp-claude");
+    const env = agentEnv(home, {
+      ANTHROPIC_BASE_URL: rig.gw.url,
+      ANTHROPIC_API_KEY: key,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_TELEMETRY: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DISABLE_AUTOUPDATER: "1",
+    });
+    const add = ["mcp", "add", "--transport", "http", "gateway", `${rig.gw.url}/mcp`, "--header", `Authorization: Bearer ${key}`];
+    const added = await runAgent(BIN("claude"), add, cwd, env, 60_000);
+    if (added.code !== 0) return added;
+    return runAgent(BIN("claude"), ["-p", PROMPT, "--allowedTools", "mcp__gateway"], cwd, env);
+  },
+};
+
+const AGENTS: Agent[] = [claude];
+
+describe.each(AGENTS)("$name", (agent) => {
+  let rig: Rig;
+  beforeAll(async () => {
+    rig = await startRig();
+  });
+  afterAll(() => rig?.close());
+
+  test("calls the gateway's tool with a granted key: fs gets the arguments, the ledger a row, the model the answer", { timeout: 150_000 }, async () => {
+    const { key, id } = await rig.key(true);
+    const from = rig.model.requests.length;
+    const r = await agent.run(rig, key);
+    const why = transcript(r);
+    expect(r.code, why).toBe(0);
+    expect(r.stdout, why).toContain(FINAL);
+    expect(namesOffered(rig, from), why).toContain(agent.tool);
+    expect(rig.fs.calls).toEqual([{ name: "echo", args: ECHO_ARGS }]);
+    expect(resultsSeen(rig, from), why).toContain(ECHO_MARK);
+    const billed = (await mcpRows(rig, id)).map((row) => ({ ...row, cost: Number(row.cost) }));
+    expect(billed).toEqual([{ model: "fs/echo", provider: "fs", status: "ok", cost: 1_000_000 }]);
+  });
+
+  test("with a key without a grant: no gateway tool is offered, and a forced call is refused with a tool error result", { timeout: 150_000 }, async () => {
+    const { key, id } = await rig.key(false);
+    const calls = rig.fs.calls.length;
+    const before = await mcpCounts(rig);
+    rig.forced.name = agent.tool;
+    const from = rig.model.requests.length;
+    const r = await agent.run(rig, key);
+    const why = transcript(r);
+    expect(r.code, why).toBe(0);
+    const names = namesOffered(rig, from);
+    expect(names.length, why).toBeGreaterThan(0);
+    expect(
+      names.filter((n) => n.includes("fs__")),
+      why,
+    ).toEqual([]);
+    const results = resultsSeen(rig, from);
+    expect(results, why).toMatch(agent.refusal.says);
+    expect(results).not.toContain(ECHO_MARK);
+    expect(rig.fs.calls.length).toBe(calls);
+    expect(await mcpRows(rig, id)).toEqual([]);
+    const after = await mcpCounts(rig);
+    expect(after.answered - before.answered, "the agent reached /mcp with the key: initialize, tools/list").toBeGreaterThanOrEqual(2);
+    expect(after.denied - before.denied).toBe(agent.refusal.by === "gateway" ? 1 : 0);
+  });
+});
