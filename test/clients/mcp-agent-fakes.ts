@@ -20,17 +20,31 @@ export const FINAL = "Done: the gateway's echo tool answered.";
 export const ECHO_ARGS = { text: ECHO_MARK };
 const USAGE = { prompt: 1000, completion: 40 };
 
-/** The tools a request defines for the model, in any of the four formats (namespaced ones included). */
-function defined(body: any): string[] {
+interface Tool {
+  /** The name the agent calls it by: its own, or its namespace's and its own (Responses namespaces). */
+  name: string;
+  namespace?: string;
+  own: string;
+}
+
+const toolsOf = (list: any[]): Tool[] =>
+  list.flatMap((t): Tool[] => [
+    ...[t.name, t.function?.name].filter((n) => typeof n === "string" && t.type !== "namespace").map((n: string) => ({ name: n, own: n })),
+    ...(t.functionDeclarations ?? []).map((f: any) => ({ name: f.name, own: f.name })),
+    ...(t.type === "namespace" ? (t.tools ?? []) : []).map((f: any) => ({
+      name: t.name.endsWith("_") ? `${t.name}${f.name}` : `${t.name}__${f.name}`,
+      namespace: t.name,
+      own: f.name,
+    })),
+  ]);
+
+/** Codex's answers to a client-side `tool_search` (Responses input items carrying the tools it loaded). */
+const searchOutputs = (body: any): any[] => (Array.isArray(body?.input) ? body.input.filter((i: any) => i.type === "tool_search_output") : []);
+
+/** The tools a request defines for the model, in any of the four formats, with those a tool search loaded. */
+function defined(body: any): Tool[] {
   const tools: any[] = Array.isArray(body?.tools) ? body.tools : [];
-  return tools
-    .flatMap((t) => [
-      t.name,
-      t.function?.name,
-      ...(t.functionDeclarations ?? []).map((f: any) => f.name),
-      ...(t.tools ?? []).map((f: any) => `${t.name}${f.name}`),
-    ])
-    .filter((n): n is string => typeof n === "string");
+  return toolsOf([...tools, ...searchOutputs(body).flatMap((o) => o.tools ?? [])]);
 }
 
 /** Tools Claude Code names in a system reminder, to be loaded with its ToolSearch before a call (its MCP tools among them). */
@@ -39,8 +53,8 @@ function deferred(body: any): string[] {
   return m ? m[1]!.trim().split("\n") : [];
 }
 
-/** Every tool a request tells the model it has: defined, or deferred. */
-export const offered = (body: any): string[] => [...defined(body), ...deferred(body)];
+/** Every tool a request tells the model it has: defined, loaded by a search, or deferred. */
+export const offered = (body: any): string[] => [...defined(body).map((t) => t.name), ...deferred(body)];
 
 /** The tool results a request carries back to the model. */
 function results(body: any): any[] {
@@ -59,29 +73,45 @@ export const toolResults = (body: any): string => (results(body).length ? JSON.s
 
 /** Every call of the echo carries this in its id (Google's function responses carry the name instead). */
 const ECHO_ID = "echo7c1";
-const echoAnswered = (body: any, forced: string) =>
-  results(body).some((r) => JSON.stringify(r).includes(ECHO_ID) || [forced, "fs__echo"].some((n) => r.functionResponse?.name?.endsWith(n)));
+const echoAnswered = (body: any) => results(body).some((r) => JSON.stringify(r).includes(ECHO_ID) || r.functionResponse?.name?.endsWith("fs__echo"));
 
-interface Call {
-  id: string;
+/** The call the fake makes when the agent offers no echo: its name (and Responses namespace) as the agent would call it. */
+export interface Forced {
   name: string;
-  args: Record<string, unknown>;
+  namespace?: string;
 }
 
+export interface Call {
+  id: string;
+  name: string;
+  namespace?: string;
+  args: Record<string, unknown>;
+  /** Codex's client-side tool search (a `tool_search_call` item) rather than a function call. */
+  search?: boolean;
+}
+
+const rand = () => Math.random().toString(36).slice(2, 10);
+
 /**
- * The call for this request, if any: the echo when it is defined; Claude Code's ToolSearch to
- * load it first when it is deferred (then the echo by name); otherwise the forced name, once.
+ * The call for this request, if any, as a model would: the echo when it is defined; else a tool
+ * search first when the agent has one (Claude Code's ToolSearch for a deferred echo, Codex's
+ * `tool_search`); else the forced name, once.
  */
-function next(body: any, forced: string): Call | undefined {
-  if (echoAnswered(body, forced)) return undefined;
+function next(body: any, forced: Forced): Call | undefined {
+  if (echoAnswered(body)) return undefined;
   const tools = defined(body);
-  const echo = offered(body).find((n) => n.endsWith("fs__echo"));
-  const id = `${ECHO_ID}${Math.random().toString(36).slice(2, 10)}`;
-  if (echo && !tools.includes(echo) && tools.includes("ToolSearch") && results(body).length === 0) {
-    return { id: `search${Math.random().toString(36).slice(2, 10)}`, name: "ToolSearch", args: { query: `select:${echo}` } };
+  const id = `${ECHO_ID}${rand()}`;
+  const echo = tools.find((t) => t.name.endsWith("fs__echo"));
+  if (echo) return { id, name: echo.own, ...(echo.namespace && { namespace: echo.namespace }), args: ECHO_ARGS };
+  const searched = results(body).length > 0 || searchOutputs(body).length > 0;
+  const later = deferred(body).find((n) => n.endsWith("fs__echo"));
+  if (later && tools.some((t) => t.name === "ToolSearch") && !searched)
+    return { id: `search${rand()}`, name: "ToolSearch", args: { query: `select:${later}` } };
+  if (body?.tools?.some?.((t: any) => t.type === "tool_search") && !searched) {
+    return { id: `search${rand()}`, name: "tool_search", args: { query: "echo", limit: 8 }, search: true };
   }
-  if (echo) return { id, name: echo, args: ECHO_ARGS };
-  return tools.length > 0 && forced ? { id, name: forced, args: ECHO_ARGS } : undefined;
+  if (later) return { id, name: later, args: ECHO_ARGS };
+  return tools.length > 0 && forced.name ? { id, ...forced, args: ECHO_ARGS } : undefined;
 }
 
 const argsOf = (c: Call) => JSON.stringify(c.args);
@@ -99,7 +129,17 @@ function anthropic(r: Recorded, call: Call | undefined): Reply {
 function responses(r: Recorded, call: Call | undefined): Reply {
   const usage = { input_tokens: USAGE.prompt, output_tokens: USAGE.completion };
   if (!call) return responsesStream([messageItem(toolResults(r.body) ? FINAL : "Echo test")], usage);
-  const item = { id: "fc_1", type: "function_call", status: "completed", call_id: `call_${call.id}`, name: call.name, arguments: argsOf(call) };
+  const item = call.search
+    ? { id: "tsc_1", type: "tool_search_call", status: "completed", call_id: `call_${call.id}`, execution: "client", arguments: call.args }
+    : {
+        id: "fc_1",
+        type: "function_call",
+        status: "completed",
+        call_id: `call_${call.id}`,
+        name: call.name,
+        ...(call.namespace && { namespace: call.namespace }),
+        arguments: argsOf(call),
+      };
   return responsesStream([item], usage);
 }
 
@@ -128,10 +168,10 @@ function google(r: Recorded, call: Call | undefined): Reply {
   return r.path.includes(":streamGenerateContent") ? sse([answer]) : { json: answer };
 }
 
-/** The fake's script; `forced.name` is the tool it calls when the agent offers no echo (set per test). */
-export function mcpModelFake(forced: { name: string }) {
+/** The fake's script; `forced` is the call it makes when the agent offers no echo (set per test). */
+export function mcpModelFake(forced: Forced) {
   return (r: Recorded): Reply => {
-    const tool = next(r.body, forced.name);
+    const tool = next(r.body, forced);
     if (r.path.startsWith("/v1/messages")) return anthropic(r, tool);
     if (r.path.startsWith("/v1/responses")) return responses(r, tool);
     if (r.path.startsWith("/v1/chat/completions")) return chat(r, tool);

@@ -8,10 +8,11 @@
  * the model no gateway tool, and a call the model forces anyway comes back as a tool error result,
  * `fs` never asked (docs/mcp.md, "Grants").
  */
-import { resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { agentDirs, agentEnv, runAgent, transcript, type AgentRun } from "./agent-run.js";
-import { ECHO_ARGS, ECHO_MARK, FINAL } from "./mcp-agent-fakes.js";
+import { ECHO_ARGS, ECHO_MARK, FINAL, type Forced } from "./mcp-agent-fakes.js";
 import { mcpCounts, mcpRows, namesOffered, resultsSeen, startRig, type Rig } from "./mcp-agents.js";
 
 const BIN = (name: string) => resolve("node_modules/.agent-clients/node_modules/.bin", name);
@@ -21,6 +22,8 @@ interface Agent {
   name: string;
   /** The name the agent gives the gateway's `fs__echo` (README "MCP"). */
   tool: string;
+  /** How a model calls it (Codex: a namespace and a name), when the agent did not offer it. */
+  forced?: Forced;
   /** Who refuses the call the model forces for a tool the agent never listed, and what the model reads. */
   refusal: { by: "gateway" | "agent"; says: RegExp };
   run(rig: Rig, key: string): Promise<AgentRun>;
@@ -47,7 +50,41 @@ const claude: Agent = {
   },
 };
 
-const AGENTS: Agent[] = [claude];
+const codex: Agent = {
+  name: "Codex",
+  tool: "mcp__gateway__fs__echo",
+  forced: { namespace: "mcp__gateway", name: "fs__echo" },
+  refusal: { by: "agent", says: /unsupported call: mcp__gateway_*fs__echo/ },
+  async run(rig, key) {
+    const { home, cwd } = agentDirs("mcp-codex");
+    const codexHome = join(home, ".codex");
+    mkdirSync(codexHome);
+    // README "Coding agents" (Codex CLI) and "MCP": the gateway as its model provider and its MCP server.
+    const config = [
+      'model = "gpt-5.5"',
+      'model_provider = "gateway"',
+      'approval_policy = "never"',
+      "[model_providers.gateway]",
+      'name = "LLM gateway"',
+      `base_url = "${rig.gw.url}/v1"`,
+      'env_key = "GATEWAY_KEY"',
+      'wire_api = "responses"',
+      "[analytics]",
+      "enabled = false",
+      "[features]",
+      "plugins = false",
+      "[mcp_servers.gateway]",
+      `url = "${rig.gw.url}/mcp"`,
+      'bearer_token_env_var = "GATEWAY_KEY"',
+      'default_tools_approval_mode = "approve"',
+    ];
+    writeFileSync(join(codexHome, "config.toml"), config.join("\n") + "\n");
+    const env = agentEnv(home, { CODEX_HOME: codexHome, GATEWAY_KEY: key });
+    return runAgent(BIN("codex"), ["exec", "--skip-git-repo-check", PROMPT], cwd, env);
+  },
+};
+
+const AGENTS: Agent[] = process.env.MCP_AGENTS ? [claude, codex].filter((a) => process.env.MCP_AGENTS!.split(",").includes(a.name)) : [claude, codex];
 
 describe.each(AGENTS)("$name", (agent) => {
   let rig: Rig;
@@ -61,6 +98,7 @@ describe.each(AGENTS)("$name", (agent) => {
     const from = rig.model.requests.length;
     const r = await agent.run(rig, key);
     const why = transcript(r);
+    if (process.env.MCP_DUMP) (await import("node:fs")).writeFileSync(process.env.MCP_DUMP, JSON.stringify(rig.model.requests.slice(from), null, 1));
     expect(r.code, why).toBe(0);
     expect(r.stdout, why).toContain(FINAL);
     expect(namesOffered(rig, from), why).toContain(agent.tool);
@@ -74,10 +112,11 @@ describe.each(AGENTS)("$name", (agent) => {
     const { key, id } = await rig.key(false);
     const calls = rig.fs.calls.length;
     const before = await mcpCounts(rig);
-    rig.forced.name = agent.tool;
+    Object.assign(rig.forced, agent.forced ?? { name: agent.tool });
     const from = rig.model.requests.length;
     const r = await agent.run(rig, key);
     const why = transcript(r);
+    if (process.env.MCP_DUMP) (await import("node:fs")).writeFileSync(process.env.MCP_DUMP, JSON.stringify(rig.model.requests.slice(from), null, 1));
     expect(r.code, why).toBe(0);
     const names = namesOffered(rig, from);
     expect(names.length, why).toBeGreaterThan(0);

@@ -11,14 +11,14 @@ import { startFakeMcp, type FakeMcp } from "../helpers/fake-mcp.js";
 import { startFakeUpstream, type FakeUpstream, type Recorded } from "../helpers/fake-upstream.js";
 import { startGateway, type TestGateway } from "../helpers/gateway.js";
 import { rows } from "../helpers/rows.js";
-import { mcpModelFake, offered, toolResults } from "./mcp-agent-fakes.js";
+import { mcpModelFake, offered, toolResults, type Forced } from "./mcp-agent-fakes.js";
 
 export interface Rig {
   gw: TestGateway;
   fs: FakeMcp;
   model: FakeUpstream;
   /** The name the fake model calls when the agent offers no echo tool. */
-  forced: { name: string };
+  forced: Forced;
   /** A key granted `fs:echo`, or none (`grant: false`); and its id. */
   key(grant: boolean): Promise<{ key: string; id: string }>;
   close(): Promise<void>;
@@ -33,7 +33,7 @@ const model = (id: string, upstream: string, provider: string) => ({
 });
 
 export async function startRig(): Promise<Rig> {
-  const forced = { name: "" };
+  const forced: Forced = { name: "" };
   const [fs, fake] = await Promise.all([startFakeMcp(), startFakeUpstream(mcpModelFake(forced))]);
   const gw = await startGateway({
     server: { compat: "openai" },
