@@ -84,7 +84,29 @@ const codex: Agent = {
   },
 };
 
-const AGENTS: Agent[] = process.env.MCP_AGENTS ? [claude, codex].filter((a) => process.env.MCP_AGENTS!.split(",").includes(a.name)) : [claude, codex];
+const gemini: Agent = {
+  name: "Gemini CLI",
+  tool: "mcp_gateway_fs__echo",
+  refusal: { by: "agent", says: /Tool \\"mcp_gateway_fs__echo\\" not found/ },
+  async run(rig, key) {
+    const { home, cwd } = agentDirs("mcp-gemini");
+    mkdirSync(join(home, ".gemini"));
+    // README "Coding agents" (Gemini CLI) and "MCP": API-key mode at the gateway, and the gateway's /mcp.
+    const settings = {
+      security: { auth: { selectedType: "gemini-api-key" } },
+      privacy: { usageStatisticsEnabled: false },
+      general: { disableAutoUpdate: true },
+      mcpServers: { gateway: { httpUrl: `${rig.gw.url}/mcp`, headers: { Authorization: `Bearer ${key}` } } },
+    };
+    writeFileSync(join(home, ".gemini", "settings.json"), JSON.stringify(settings));
+    // TMPDIR: Gemini CLI writes its error reports there.
+    const env = agentEnv(home, { GOOGLE_GEMINI_BASE_URL: rig.gw.url, GEMINI_API_KEY: key, CI: "1", TMPDIR: home });
+    return runAgent(BIN("gemini"), ["-p", PROMPT, "--skip-trust", "--yolo"], cwd, env);
+  },
+};
+
+const ALL = [claude, codex, gemini];
+const AGENTS: Agent[] = process.env.MCP_AGENTS ? ALL.filter((a) => process.env.MCP_AGENTS!.split(",").includes(a.name)) : ALL;
 
 describe.each(AGENTS)("$name", (agent) => {
   let rig: Rig;
