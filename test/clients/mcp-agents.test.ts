@@ -105,7 +105,42 @@ const gemini: Agent = {
   },
 };
 
-const ALL = [claude, codex, gemini];
+const opencode: Agent = {
+  name: "opencode",
+  tool: "gateway_fs__echo",
+  refusal: { by: "agent", says: /unavailable tool 'gateway_fs__echo'/ },
+  async run(rig, key) {
+    const { home, cwd } = agentDirs("mcp-opencode");
+    // README "Coding agents" (opencode) and "MCP": the gateway as its provider and its remote MCP server.
+    const config = {
+      $schema: "https://opencode.ai/config.json",
+      model: "gateway/claude-sonnet-4-5",
+      provider: {
+        gateway: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "LLM gateway",
+          options: { baseURL: `${rig.gw.url}/v1`, apiKey: "{env:GATEWAY_KEY}" },
+          models: { "claude-sonnet-4-5": { name: "Claude Sonnet 4.5 (gateway)" } },
+        },
+      },
+      mcp: { gateway: { type: "remote", url: `${rig.gw.url}/mcp`, headers: { Authorization: "Bearer {env:GATEWAY_KEY}" } } },
+    };
+    writeFileSync(join(cwd, "opencode.json"), JSON.stringify(config));
+    const env = agentEnv(home, {
+      GATEWAY_KEY: key,
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      // Kept on loopback (agent-run.ts): no registry, plugin, LSP or model-list fetches.
+      npm_config_offline: "true",
+      npm_config_registry: "http://127.0.0.1:9/",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+    });
+    return runAgent(BIN("opencode"), ["run", PROMPT], cwd, env);
+  },
+};
+
+const ALL = [claude, codex, gemini, opencode];
 const AGENTS: Agent[] = process.env.MCP_AGENTS ? ALL.filter((a) => process.env.MCP_AGENTS!.split(",").includes(a.name)) : ALL;
 
 describe.each(AGENTS)("$name", (agent) => {
