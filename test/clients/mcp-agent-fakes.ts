@@ -2,9 +2,10 @@
  * One fake model upstream for the MCP agent tests (docs/mcp.md), speaking each wire format the
  * four agents reach it through the gateway with: Anthropic's Messages, OpenAI's chat completions
  * and Responses, Google's generateContent. Whatever the format, it scripts one call of the
- * gateway tool `fs__echo` as the agent names it: the offered tool whose name ends in `fs__echo`
- * (loaded first with Claude Code's ToolSearch, which lists MCP tools by name only, as a model
- * does), or, when none is offered (a key without a grant), the name the test forces. Its argument is a
+ * gateway tool `fs__echo` as the agent names it, as a model would: the offered tool whose name
+ * ends in `fs__echo`, after a tool search where the agent lists MCP tools only through one
+ * (Claude Code's ToolSearch over its deferred names, Codex's client-side `tool_search`), or, when
+ * none is offered (a key without a grant), the call the test forces. Its argument is a
  * mark the prompt never names, so the mark in a tool result can only have come from the tool.
  * Once a tool result is in the conversation it answers the final text; requests without tools
  * (titles, Gemini CLI's routing classifier) get a short text or JSON of the schema asked for.
