@@ -64,7 +64,6 @@ const codex: Agent = {
     const config = [
       'model = "gpt-5.5"',
       'model_provider = "gateway"',
-      'approval_policy = "never"',
       "[model_providers.gateway]",
       'name = "LLM gateway"',
       `base_url = "${rig.gw.url}/v1"`,
