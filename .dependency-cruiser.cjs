@@ -4,6 +4,7 @@
 const LAYERS = [
   "core", // errors, money, the internal request form, validation messages: imports nothing
   "config",
+  "guardrails", // secret rules, the keyword prefilter, the request, answer and stream checks
   "store",
   "plugin", // the provider contract and its loader
   "access", // keys, BYOK sealing, rate-limit windows
