@@ -3,8 +3,8 @@
 // dependency-cruiser with these rules and fails on an upward import or an import cycle.
 const LAYERS = [
   "core", // errors, money, the internal request form, validation messages: imports nothing
-  "config",
   "guardrails", // secret rules, the keyword prefilter, the request, answer and stream checks
+  "config",
   "store",
   "plugin", // the provider contract and its loader
   "access", // keys, BYOK sealing, rate-limit windows

@@ -217,12 +217,28 @@ function gateOf(spec: RuleSpec): (text: string, at: number) => boolean {
   const boundary = spec.pattern.startsWith("\\b");
   const near = spec.near;
   return (text, at) => {
-    if (boundary && at > 0 && WORD.test(text[at - 1]!)) return false;
+    if (boundary && at > 0 && WORD.test(text[at - 1]!) && !escaped(text, at - 1)) return false;
     if (!near) return true;
     const end = Math.min(text.length, at + near.within);
     for (let i = at; i < end; i++) if (near.chars.includes(text[i]!)) return true;
     return end === text.length; // the text may go on (a stream): let the regex decide
   };
+}
+
+/** Why `pattern` is not a regex re2js runs (a config's custom rule), or null. */
+export function checkPattern(pattern: string): string | null {
+  try {
+    RE2JS.compile(pattern);
+    return null;
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+}
+
+/** A JSON escape (`\\n`, `\\t`, `\\r`) ends at `i`: in a raw body it stands for a space, a word boundary. */
+function escaped(text: string, i: number): boolean {
+  const c = text[i];
+  return (c === "n" || c === "t" || c === "r") && i > 0 && text[i - 1] === "\\";
 }
 
 /** `text` with each hit replaced by `[REDACTED:<rule>]`. */

@@ -120,7 +120,7 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
     // OpenAI keys carry `T3BlbkFJ` (base64 of "OpenAI") between two random halves.
     name: "openai-api-key",
     keywords: ["t3blbkfj"],
-    pattern: `\\b(sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})${END}`,
+    pattern: `(?:^|[^A-Za-z0-9_-]|\\\\[ntr])(sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})${END}`,
     before: 230,
     span: 210,
     group: 1,

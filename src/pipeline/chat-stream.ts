@@ -15,6 +15,7 @@ import { estimate, inflightUsage, sendChat } from "./chat-upstream.js";
 import type { Job, RenderStream, StreamResult } from "./endpoint.js";
 import { malformed, withFailover } from "./failover.js";
 import { StreamGuard } from "./stream-guard.js";
+import { guardStream } from "./guardrails.js";
 import { untilLanded } from "../billing/settle-retry.js";
 
 type StreamStage = (gw: Gateway, ex: Exchange, job: Job<ChatRequest>) => Promise<void>;
@@ -55,7 +56,7 @@ export function deltasOf(gw: Gateway, { plugin, ctx, res }: Awaited<ReturnType<t
 
 async function streamWith<T>(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, guard: StreamGuard, open: OpenStream<T>, render: RenderStream<ChatRequest, T>) {
   const started = gw.now();
-  const { value, endpoint } = await withFailover(gw, ex, job, async (e) => {
+  const { value: opened, endpoint } = await withFailover(gw, ex, job, async (e) => {
     const rest = await open(gw, job, e, guard.signal);
     // Failover is allowed until the first byte goes to the client: wait for the first delta.
     let first: IteratorResult<T>;
@@ -67,6 +68,7 @@ async function streamWith<T>(gw: Gateway, ex: Exchange, job: Job<ChatRequest>, g
     if (first.done) throw malformed(new Error("upstream stream ended before any output"));
     return { first: first.value, rest, endpoint: e };
   });
+  const value = await guardStream(ex.state, opened); // the secret guardrail on what is relayed (pipeline/guardrails.ts)
   ex.startSse();
   guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
   const delivered = { text: "" };

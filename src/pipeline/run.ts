@@ -19,10 +19,11 @@ import { withFailover } from "./failover.js";
 import { cachedRepeat, cacheStage, repeatDigest } from "./cache-step.js";
 import { routeModels } from "./route-models.js";
 import { tagsOf } from "./request-tags.js";
+import { guardAnswer, guardRequest } from "./guardrails.js";
 
 export async function runPipeline<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, ep: Endpoint<Req, Answer>): Promise<void> {
   const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // auth
-  const raw = await ex.body(gw.config.server.maxBodyBytes);
+  const raw = guardRequest(gw, ex.state, key, await ex.body(gw.config.server.maxBodyBytes)); // secrets checked before anything else reads the body
   const digest = repeatDigest(gw, ep, key, raw);
   if (await cachedRepeat(gw, ex, ep, key, digest)) return; // cache: these bytes were answered from it before (pipeline/cache-step.ts)
   const parsed = ep.parse(gw, raw, key, ex);
@@ -74,6 +75,7 @@ async function completed<Req extends Parsed, Answer>(gw: Gateway, ex: Exchange, 
   const usage = measured ?? (await ep.estimate(job, value));
   await job.bill.settle({ endpoint, usage, usageSource: measured ? "provider" : "estimated", status: "ok", httpStatus: 200, attempts: job.attempts }, gw.now());
   ex.state.headers["x-gateway-cost"] = nanoToUsd(job.bill.charged ?? 0); // the row's charge (docs/routing.md)
+  guardAnswer(ex.state, value); // settled first: the upstream's tokens are billed whatever the guardrail does
   const written = ep.render(gw, ex, job, value, usage);
   if (written) await written;
   job.keep?.(value, usage);

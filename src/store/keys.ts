@@ -1,3 +1,4 @@
+import type { GuardMode } from "../guardrails/policy.js";
 /** Gateway keys: stored by hash, with their limits (rpm, expiry, a budget per period). */
 import type { BudgetPeriod } from "../core/budget.js";
 
@@ -28,6 +29,8 @@ export interface KeyRecord {
    * rpm or expiry: its creator, a member, may then only tighten them (docs/dashboard.md).
    */
   limitsByManager?: boolean;
+  /** The secret guardrail's mode for this key's requests (docs/guardrails.md); null or absent: its account's, else the config's. */
+  guardrails?: GuardMode | null;
 }
 
 export type KeyCacheMode = "off" | "on" | "nondeterministic";

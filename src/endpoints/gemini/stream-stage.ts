@@ -13,6 +13,7 @@ import { deltasOf, settleStream } from "../../pipeline/chat-stream.js";
 import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import { malformed, withFailover } from "../../pipeline/failover.js";
 import { StreamGuard } from "../../pipeline/stream-guard.js";
+import { guardStream } from "../../pipeline/guardrails.js";
 import type { StreamDelta } from "../../plugin/contract.js";
 import { openNativeStream, relayNativeStream } from "./native.js";
 import type { AnswerHead } from "./render.js";
@@ -38,6 +39,7 @@ export async function streamGemini(gw: Gateway, ex: Exchange, job: Job<ChatReque
       opened: e.instance.plugin.nativeGemini ? await openNativeStream(gw, job, e, inputs.raw, guard.signal) : await openChat(gw, job, e, guard.signal),
       endpoint: e,
     }));
+    value.opened = await guardStream(ex.state, value.opened); // the secret guardrail on what is relayed (pipeline/guardrails.ts)
     ex.startSse();
     guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
     const delivered = { text: "" };

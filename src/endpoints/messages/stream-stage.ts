@@ -13,6 +13,7 @@ import { deltasOf, settleStream } from "../../pipeline/chat-stream.js";
 import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import { malformed, withFailover } from "../../pipeline/failover.js";
 import { StreamGuard } from "../../pipeline/stream-guard.js";
+import { guardStream } from "../../pipeline/guardrails.js";
 import { upstreamFailure, type NativeMessages, type StreamDelta, type UpstreamEvent } from "../../plugin/contract.js";
 import { capped } from "../../upstream/body.js";
 import { decodeSse } from "../../upstream/relay.js";
@@ -30,6 +31,7 @@ export async function streamMessages(gw: Gateway, ex: Exchange, job: Job<ChatReq
   try {
     const started = gw.now();
     const { value, endpoint } = await withFailover(gw, ex, job, async (e) => ({ opened: await open(gw, job, e, guard.signal), endpoint: e }));
+    value.opened = await guardStream(ex.state, value.opened); // the secret guardrail on what is relayed (pipeline/guardrails.ts)
     ex.startSse();
     guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());
     const delivered = { text: "" };
