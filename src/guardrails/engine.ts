@@ -59,7 +59,7 @@ export class Scanner {
       const r = this.rules[rule]!;
       const before = found.length;
       const open = r.spec.before ? searchWindows(r, text, at, found) : anchoredAt(r, text, at, found);
-      hold = Math.min(hold, open ?? text.length, pendingFrom(r, at, found.slice(before), text.length));
+      hold = Math.min(hold, open ?? text.length, pendingFrom(r, text, at, found.slice(before), text.length));
     }
     for (const r of this.custom) matches(r, text, 0, text.length, found);
     return { hits: settle(found.filter((h) => h.end > from)), hold };
@@ -126,12 +126,13 @@ function record(r: Rule, text: string, lo: number, m: ReturnType<RE2JS["matcher"
 }
 
 /** Where the text must be held from for this rule: a keyword near the end that no finished match explains yet. */
-function pendingFrom(r: Rule, keywordsAt: number[], found: SecretHit[], length: number): number {
+function pendingFrom(r: Rule, text: string, keywordsAt: number[], found: SecretHit[], length: number): number {
   const settleBy = r.spec.settle ?? r.spec.span;
   let hold = length;
   for (let i = keywordsAt.length - 1; i >= 0; i--) {
     const at = keywordsAt[i]!;
     if (at + settleBy <= length) break;
+    if (!r.gate(text, at)) continue; // `task-` is no `sk-` key, prose's "secret is" no assignment
     if (found.some((h) => h.end > at && h.start <= at + settleBy && h.end < length)) continue; // explained by a finished match
     hold = Math.min(hold, Math.max(0, at - (r.spec.before ?? 0)));
   }

@@ -117,12 +117,12 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
     placeholder: EXAMPLE,
   },
   {
-    // OpenAI keys carry `T3BlbkFJ` (base64 of "OpenAI") between two random halves.
+    // OpenAI keys: `sk-`, a project, service-account or admin infix, and `T3BlbkFJ` (base64 of "OpenAI") between two random halves.
     name: "openai-api-key",
-    keywords: ["t3blbkfj"],
-    pattern: `(?:^|[^A-Za-z0-9_-]|\\\\[ntr])(sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})${END}`,
-    before: 230,
-    span: 210,
+    keywords: ["sk-"],
+    pattern: `\\b(sk-(?:(?:proj|svcacct|admin|None)-)?[A-Za-z0-9_-]{20,200}T3BlbkFJ[A-Za-z0-9_-]{20,200})${END}`,
+    span: 440,
+    settle: 240,
     group: 1,
   },
   {
