@@ -106,3 +106,37 @@ describe("off", () => {
     expect(fake.requests.at(-1)!.raw).toContain(AWS.secret);
   });
 });
+
+describe("per key", () => {
+  it("a key's own mode wins over the config's, both ways", async () => {
+    const { gw } = gws.block!;
+    const off = await gw.createKey({ guardrails: "off" });
+    const redact = await gw.createKey({ guardrails: "redact" });
+    const call = (key: string) => callsWith(AWS.secret, key)[0]!;
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${off}` },
+      body: JSON.stringify(call(off).body),
+    });
+    expect(res.status).toBe(200);
+    expect(fake.requests.at(-1)!.raw).toContain(AWS.secret);
+    const red = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${redact}` },
+      body: JSON.stringify(call(redact).body),
+    });
+    expect(red.status).toBe(200);
+    expect(fake.requests.at(-1)!.raw).toContain("[REDACTED:aws-access-key-id]");
+  });
+
+  it("on a gateway whose config leaves it off, a key in block mode is refused", async () => {
+    const { gw } = gws.off!;
+    const block = await gw.createKey({ guardrails: "block" });
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${block}` },
+      body: JSON.stringify(callsWith(AWS.secret, block)[0]!.body),
+    });
+    expect(res.status).toBe(400);
+  });
+});

@@ -43,6 +43,7 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "cache",
       "created_by",
       "limits_by_manager",
+      "guardrails",
     ],
     bool: ["limits_by_manager"],
   },

@@ -36,7 +36,7 @@ export interface KeyRecord {
 export type KeyCacheMode = "off" | "on" | "nondeterministic";
 
 /** What `keys update` may change; a field left out is unchanged. */
-export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager">>;
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager" | "guardrails">>;
 
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;

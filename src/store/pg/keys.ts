@@ -8,7 +8,7 @@ import { recount } from "./budget.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
 
-const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by, limits_by_manager`;
+const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by, limits_by_manager, guardrails`;
 
 interface KeyRow {
   id: string;
@@ -26,6 +26,7 @@ interface KeyRow {
   cache: NonNullable<KeyRecord["cache"]>;
   created_by: string | null;
   limits_by_manager: boolean;
+  guardrails: KeyRecord["guardrails"];
 }
 
 const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
@@ -45,6 +46,7 @@ const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
     cache: r.cache,
     createdBy: r.created_by,
     limitsByManager: r.limits_by_manager,
+    guardrails: r.guardrails,
   };
 
 export function pgKeys(pool: pg.Pool) {
@@ -52,7 +54,7 @@ export function pgKeys(pool: pg.Pool) {
   return {
     createKey: (k: KeyRecord) =>
       transaction(pool, async (c) => {
-        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`, [
+        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, [
           k.id,
           k.name,
           k.account,
@@ -68,6 +70,7 @@ export function pgKeys(pool: pg.Pool) {
           k.cache ?? "off",
           k.createdBy ?? null,
           k.limitsByManager ?? false,
+          k.guardrails ?? null,
         ]);
         await notify(c);
       }),
@@ -107,6 +110,7 @@ export function pgKeys(pool: pg.Pool) {
         if (changes.rpm !== undefined) put("rpm", changes.rpm);
         if (changes.expiresAt !== undefined) put("expires_at", changes.expiresAt);
         if (changes.cache !== undefined) put("cache", changes.cache);
+        if (changes.guardrails !== undefined) put("guardrails", changes.guardrails);
         if (changes.limitsByManager !== undefined) put("limits_by_manager", changes.limitsByManager);
         if (set.length) await c.query(`UPDATE keys SET ${set.join(", ")} WHERE id = $1`, values);
         if (changes.budget !== undefined || changes.budgetPeriod !== undefined) await recount(c, id, at);

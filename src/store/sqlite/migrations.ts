@@ -328,4 +328,6 @@ export const migrations: string[] = [
      PRIMARY KEY (id, origin)
    ) STRICT;`,
   ...accountMigrations,
+  // Secret guardrails (docs/guardrails.md): a key's own mode; null takes the config's.
+  `ALTER TABLE keys ADD COLUMN guardrails TEXT CHECK (guardrails IN ('block', 'redact', 'log', 'off'));`,
 ];
