@@ -140,3 +140,23 @@ describe("per key", () => {
     expect(res.status).toBe(400);
   });
 });
+
+describe("fail closed", () => {
+  it("a checker that throws refuses the request and forwards nothing", async () => {
+    // A secret inside JSON nested far deeper than the checker's recursion can follow: it throws (a stack overflow).
+    const deep = "[".repeat(100_000) + "]".repeat(100_000);
+    const raw = `{"model":"openai/gpt-4o-mini","messages":[{"role":"user","content":"${AWS.secret}"}],"x":${deep}}`;
+    const { gw, key } = gws.redact!;
+    const before = fake.requests.length;
+    const res = await fetch(`${gw.url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: raw,
+    });
+    const body: any = await res.json();
+    expect(res.status).toBe(500);
+    expect(body.error.code).toBe("guardrail_failed");
+    expect(JSON.stringify(body)).not.toContain(AWS.secret);
+    expect(fake.requests.length).toBe(before);
+  });
+});

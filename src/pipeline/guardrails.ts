@@ -16,12 +16,13 @@ import type { KeyRecord } from "../store/index.js";
 
 /** The body to parse and forward (redacted, or as sent); throws the 400 under `block`. */
 export function guardRequest(gw: Gateway, state: RequestState, key: KeyRecord, raw: Buffer): Buffer {
-  const guard = guardFor(gw.config.guardrails.secrets, key.guardrails);
-  if (!guard) return raw;
-  state.guard = guard;
-  state.rec.guardrails = guard.hits;
-  if (!guard.request) return raw;
-  return failClosed(() => checkRequest(guard, raw));
+  return failClosed(() => {
+    const guard = guardFor(gw.config.guardrails.secrets, key.guardrails);
+    if (!guard) return raw;
+    state.guard = guard;
+    state.rec.guardrails = guard.hits;
+    return guard.request ? checkRequest(guard, raw) : raw;
+  });
 }
 
 /** A JSON answer, checked in place before it is rendered. */
