@@ -45,10 +45,11 @@ describe("linear time", () => {
     "token ".repeat(170_000),
   ];
 
-  it.each(hostile.map((h) => [h.slice(0, 24), h] as const))("1 MB starting %j is scanned in under a second", (_, text) => {
+  // ~0.15 s each on an idle core; 3 s leaves room for a shared machine, while a backtracking engine would take hours.
+  it.each(hostile.map((h) => [h.slice(0, 24), h] as const))("1 MB starting %j is scanned in under 3 seconds", (_, text) => {
     expect(text.length).toBeGreaterThanOrEqual(999_990);
     const t0 = performance.now();
     scanner.scan(text);
-    expect(performance.now() - t0).toBeLessThan(1000);
+    expect(performance.now() - t0).toBeLessThan(3000);
   });
 });

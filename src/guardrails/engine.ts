@@ -217,8 +217,10 @@ function uncaptured(pattern: string): string {
 function gateOf(spec: RuleSpec): (text: string, at: number) => boolean {
   const boundary = spec.pattern.startsWith("\\b");
   const near = spec.near;
+  const assignment = spec.assignment === true;
   return (text, at) => {
     if (boundary && at > 0 && WORD.test(text[at - 1]!) && !escaped(text, at - 1)) return false;
+    if (assignment) return assignmentAt(text, at);
     if (!near) return true;
     const end = Math.min(text.length, at + near.within);
     for (let i = at; i < end; i++) if (near.chars.includes(text[i]!)) return true;
@@ -234,6 +236,42 @@ export function checkPattern(pattern: string): string | null {
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }
+}
+
+const isName = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 46 || c === 45;
+const isQuote = (c: number) => c === 34 || c === 39 || c === 96;
+const isSpace = (c: number) => c === 32 || c === 9;
+/** Not a value character in the generic rule's class: white space, quotes, `;,\()<>{}[]`. */
+const NOT_VALUE = new Set([..." \t\n\r\"'`;,\\()<>{}[]"].map((ch) => ch.charCodeAt(0)));
+
+/** `<name><quote?> <op> <quote?><10 value characters>` starts at `at`, or the text ends before it could be decided. */
+function assignmentAt(text: string, at: number): boolean {
+  const len = text.length;
+  let i = at;
+  const skip = (ok: (c: number) => boolean, most: number) => {
+    for (let n = 0; i < len && n < most && ok(text.charCodeAt(i)); n++) i++;
+  };
+  skip(isName, 48);
+  skip((c) => c === 92 || isQuote(c), 2);
+  skip(isSpace, 8);
+  if (i >= len) return true;
+  const op = text.charCodeAt(i);
+  if (op !== 58 && op !== 61) return false; // `:` or `=` (`:=` and `=>` go on with `=` and `>`)
+  i++;
+  skip((c) => c === 61 || c === 62, 1);
+  skip(isSpace, 8);
+  skip((c) => c === 92 || isQuote(c), 2);
+  const start = i;
+  let code = true; // `res.body.access_token`: a property path in code, not a secret
+  let dots = 0;
+  skip((c) => {
+    if (NOT_VALUE.has(c)) return false;
+    if (c === 46) dots++;
+    else if (!(isName(c) || c === 36) || (i === start && c >= 48 && c <= 57)) code = false;
+    return true;
+  }, 200);
+  if (i >= len) return true;
+  return i - start >= 10 && !(code && dots > 0);
 }
 
 /** A JSON escape (`\\n`, `\\t`, `\\r`) ends at `i`: in a raw body it stands for a space, a word boundary. */

@@ -31,6 +31,13 @@ export interface RuleSpec {
   placeholder?: string;
   /** One of `chars` occurs within `within` characters of the keyword's start in every match (a cheap check before the regex). */
   near?: { chars: string; within: number };
+  /**
+   * Every match is `<name> <op> <value>` from the keyword on: a check in plain code walks that
+   * shape (name characters, a quote, `=`, `:`, `:=` or `=>`, ten value characters) before the
+   * regex runs, so the keyword in code and prose (`token: string`, "the secret manager") costs
+   * a few character reads.
+   */
+  assignment?: boolean;
   /** A catch-all rule: a hit overlapping another rule's hit is dropped (the specific name wins). */
   generic?: boolean;
 }
@@ -63,7 +70,7 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
     keywords: ["secret_access_key", "secretaccesskey", "secret-access-key"],
     pattern: `(?i)secret[_-]?access[_-]?key${Q}\\s*(?::=|=>|=|:)\\s*${Q}([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`,
     span: 90,
-    near: { chars: "=:", within: 24 },
+    assignment: true,
     group: 1,
     entropy: 3.5,
     placeholder: EXAMPLE,
@@ -177,10 +184,10 @@ export const BUILTIN_RULES: readonly RuleSpec[] = [
     pattern: `(?i)(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth[_-]?key)[A-Za-z0-9_.-]{0,20}${Q}\\s*(?::=|=>|=|:)\\s*${Q}([^\\s"'\`;,\\\\()<>{}\\[\\]]{10,200})`,
     span: 260,
     settle: 72,
-    near: { chars: "=:", within: 32 },
+    assignment: true,
     group: 1,
     entropy: 3.5,
-    placeholder: `^(?:\\$.*|%.*|\\*+|x+|example.*|.*your[_-].*|.*placeholder.*|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|process\\.env\\..*|os\\.environ.*|env\\..*)$`,
+    placeholder: `^(?:\\$.*|%.*|\\*+|x+|example.*|.*your[_-].*|.*placeholder.*|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|process\\.env\\..*|os\\.environ.*|env\\..*|[A-Za-z_$][A-Za-z0-9_$]*(?:\\.[A-Za-z_$][A-Za-z0-9_$]*)+)$`,
     generic: true,
   },
 ];

@@ -76,4 +76,6 @@ export const NEAR_MISSES: Array<{ name: string; text: string }> = [
   { name: "a PEM placeholder", text: "-----BEGIN PRIVATE KEY-----\n...\n-----END PRIVATE KEY-----" },
   { name: "prose about tokens", text: "The max_tokens field caps the answer; each token costs money. Set your password in the settings page." },
   { name: "low-entropy assignment", text: 'password = "aaaaaaaaaaaaaaaa"' },
+  { name: "code reading a token", text: "const accessToken = res.body.access_token;\nrefresh_token: session.refreshToken, token: string" },
+  { name: "words ending in sk-", text: "a task-based plan, a desk-top view, risk-free" },
 ];
