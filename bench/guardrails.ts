@@ -17,8 +17,9 @@ import { checkRequest } from "../src/guardrails/request.js";
 import { HZ, processTicks } from "./cpu.js";
 import { prepare, startGateway } from "./gateway-process.js";
 import { freePort } from "./proc.js";
-import { startFake } from "./fake-upstream.js";
-import { measure, type Case, type Target } from "./load.js";
+import { REPLY_PARTS, startFake } from "./fake-upstream.js";
+import { bodyFor, measure, type Case, type Target } from "./load.js";
+import { StreamCheck } from "../src/guardrails/stream.js";
 import { median } from "./stats.js";
 
 const log = (s: string) => process.stderr.write(`${s}\n`);
@@ -56,10 +57,18 @@ function cpuRows(): Record<string, number> {
   const clean = body(text);
   const secret = body(text.slice(0, 50_000) + "\nexport AWS_ACCESS_KEY_ID=AKIAZ3MSJV4WWNKWYJU7\n" + text.slice(50_000));
   const guard = guardFor({ mode: "redact", direction: ["request"] })!;
+  const answers = guardFor({ mode: "redact", direction: ["response"] })!;
   return {
     "request check, 100 KB, no secret (µs)": cpuPerCall(() => checkRequest(guard, clean), 400),
     "request check, 100 KB, one secret redacted (µs)": cpuPerCall(() => checkRequest(guard, secret), 200),
     "scan of 100 KB of text (µs)": cpuPerCall(() => guard.scanner.scan(text), 400),
+    // What one bench request adds (the load rows' request and answer, streamed in REPLY_PARTS): robust to a loaded machine.
+    "request check, the bench's chat request (µs)": cpuPerCall(() => checkRequest(guard, Buffer.from(bodyFor(false))), 20_000),
+    "stream check, the bench's streamed answer (µs)": cpuPerCall(() => {
+      const check = new StreamCheck<{ content: string }>(answers);
+      for (const content of REPLY_PARTS) check.push({ content });
+      check.end();
+    }, 20_000),
   };
 }
 
