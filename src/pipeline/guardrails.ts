@@ -14,13 +14,12 @@ import { guardedStream } from "../guardrails/stream.js";
 import type { RequestState } from "../http/request-state.js";
 import type { KeyRecord } from "../store/index.js";
 
-/** The body to parse and forward (redacted, or as sent); throws the 400 under `block`. */
-export function guardRequest(gw: Gateway, state: RequestState, key: KeyRecord, raw: Buffer): Buffer {
+/** The body to parse and forward (redacted, or as sent); throws the 400 under `block`. `state` null: a route without a request record (Gemini's countTokens on h3). */
+export function guardRequest(gw: Gateway, state: RequestState | null, key: KeyRecord, raw: Buffer): Buffer {
   return failClosed(() => {
     const guard = guardFor(gw.config.guardrails.secrets, key.guardrails);
     if (!guard) return raw;
-    state.guard = guard;
-    state.rec.guardrails = guard.hits;
+    if (state) ((state.guard = guard), (state.rec.guardrails = guard.hits));
     return guard.request ? checkRequest(guard, raw) : raw;
   });
 }

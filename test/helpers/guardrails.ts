@@ -41,6 +41,8 @@ export function answerFor(req: Recorded, text = "all fine"): Reply {
     const data = inputs.map((_, index) => ({ object: "embedding", index, embedding: [0.1, 0.2] }));
     return { json: { object: "list", data, model: "te3s", usage: { prompt_tokens: 3, total_tokens: 3 } } };
   }
+  if (req.path.includes("/count_tokens")) return { json: { input_tokens: 5 } };
+  if (req.path.includes(":countTokens")) return { json: { totalTokens: 5 } };
   if (req.path.includes("/v1/responses")) return responsesAnswer([messageItem(text)], { input_tokens: 5, output_tokens: 3 });
   if (req.path.includes("/v1/chat/completions")) return completion(text);
   if (req.path.includes("/v1/messages")) return message([textBlock(text)], { input_tokens: 5, output_tokens: 3 });
@@ -126,6 +128,31 @@ export function callsWith(secret: string, key: string): Call[] {
       path: "/v1beta/models/google/gemini-2.5-flash:generateContent",
       headers: { "x-goog-api-key": key },
       body: { contents: [{ role: "user", parts: [{ text: "hello" }, { text: `cat ~/.aws/credentials -> ${secret}` }] }] },
+      where: "contents.0.parts.1.text",
+    },
+    {
+      endpoint: "messages count_tokens",
+      path: "/v1/messages/count_tokens",
+      headers: { "x-api-key": key, "anthropic-version": "2023-06-01" },
+      body: {
+        model: "anthropic/claude-sonnet-4",
+        messages: [
+          {
+            role: "user",
+            content: [
+              { type: "text", text: "count" },
+              { type: "text", text: secret },
+            ],
+          },
+        ],
+      },
+      where: "messages.0.content.1.text",
+    },
+    {
+      endpoint: "gemini countTokens",
+      path: "/v1beta/models/google/gemini-2.5-flash:countTokens",
+      headers: { "x-goog-api-key": key },
+      body: { contents: [{ role: "user", parts: [{ text: "count" }, { text: secret }] }] },
       where: "contents.0.parts.1.text",
     },
   ];

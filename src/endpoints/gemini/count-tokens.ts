@@ -19,13 +19,15 @@ import { parseJsonBody } from "../../http/body.js";
 import type { KeyRecord } from "../../store/index.js";
 import { readJson } from "../../upstream/body.js";
 import { CountTokensRequest } from "./schema.js";
+import { guardRequest } from "../../pipeline/guardrails.js";
 import { toChatRequest } from "./translate.js";
 
 export async function countTokens(gw: Gateway, key: KeyRecord, event: H3Event, model: string, requestId: string): Promise<unknown> {
   const limit = gw.config.server.maxBodyBytes;
   if (Number(event.req.headers.get("content-length")) > limit) throw requestTooLarge(limit);
-  const raw = Buffer.from(await event.req.arrayBuffer());
-  if (raw.length > limit) throw requestTooLarge(limit);
+  const sent = Buffer.from(await event.req.arrayBuffer());
+  if (sent.length > limit) throw requestTooLarge(limit);
+  const raw = guardRequest(gw, null, key, sent); // counting forwards the text to Google too (pipeline/guardrails.ts)
   const req = validate(CountTokensRequest, parseJsonBody(raw));
   const byok = await gw.byok.forAccount(key.account);
   const resolved = resolveAlias(gw.config.aliases, model);

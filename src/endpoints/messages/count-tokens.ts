@@ -18,6 +18,7 @@ import { parseJsonBody } from "../../http/body.js";
 import { Exchange } from "../../http/exchange.js";
 import { readJson } from "../../upstream/body.js";
 import { nativeOf } from "./context.js";
+import { guardRequest } from "../../pipeline/guardrails.js";
 import { anthropicEnvelope, messagesHeaders } from "./route.js";
 import { CountTokensRequest } from "./schema.js";
 import { toChatRequest } from "./translate.js";
@@ -37,7 +38,8 @@ export function serveCountTokens(gw: Gateway, req: IncomingMessage, res: ServerR
 
 async function countTokens(gw: Gateway, ex: Exchange): Promise<void> {
   const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip); // the key's rate limit counts it
-  const json = parseJsonBody(await ex.body(gw.config.server.maxBodyBytes)) as Record<string, unknown>;
+  // Counting forwards the text to the provider too: the secret guardrail checks it first (pipeline/guardrails.ts).
+  const json = parseJsonBody(guardRequest(gw, ex.state, key, await ex.body(gw.config.server.maxBodyBytes))) as Record<string, unknown>;
   const req = validate(CountTokensRequest, json);
   const byok = await gw.byok.forAccount(key.account);
   const resolved = resolveAlias(gw.config.aliases, req.model);
