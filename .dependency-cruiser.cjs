@@ -15,6 +15,7 @@ const LAYERS = [
   "observability",
   "billing",
   "alerts", // budget thresholds and low balances: detection after settlement, the webhook outbox's deliverer
+  "mcp", // the MCP gateway's grants, upstream servers and their pooled clients (docs/mcp.md); /mcp itself is endpoints/mcp/
   "operations", // what the CLI and the dashboard both do
   "gateway", // src/gateway.ts, the composition root every request handler receives
   "http",
@@ -61,6 +62,20 @@ module.exports = {
       severity: "error",
       from: { path: "^src/endpoints/([^/]+)/" },
       to: { path: "^src/endpoints/", pathNot: "^src/endpoints/$1/" },
+    },
+    {
+      name: "endpoints-call-upstream-through-the-pipeline",
+      comment: "an endpoint never sends upstream itself: the pipeline's adapter, native and count steps do (src/pipeline/native.ts, docs/architecture.md)",
+      severity: "error",
+      from: { path: "^src/endpoints/" },
+      to: { path: "^src/upstream/" },
+    },
+    {
+      name: "endpoints-receive-their-services",
+      comment: "an endpoint gets EndpointServices (src/pipeline/endpoint.ts), not the whole Gateway: what it may touch is in its imports",
+      severity: "error",
+      from: { path: "^src/endpoints/" },
+      to: { path: "^src/gateway\\.ts$" },
     },
     {
       name: "nothing-below-imports-src",

@@ -22,6 +22,8 @@ import type { ResponseCache } from "./cache/policy.js";
 import type { RequestMemo } from "./cache/request-memo.js";
 import { AlertDetector } from "./alerts/detect.js";
 import { AlertDeliverer } from "./alerts/deliver.js";
+import { McpPool } from "./mcp/pool.js";
+import { SessionTokens } from "./mcp/session.js";
 
 export interface Gateway {
   config: Config;
@@ -48,6 +50,10 @@ export interface Gateway {
   obs: Observer;
   /** Budget thresholds and low balances, checked after a charged request settled (docs/alerts.md). */
   alerts: AlertDetector;
+  /** The upstream MCP servers, their connections and tool lists, and the accounts' grants (docs/mcp.md). */
+  mcp: McpPool;
+  /** The /mcp sessions' tokens (mcp/session.ts). */
+  mcpSessions: SessionTokens;
   now(): number;
   close(): Promise<void>;
 }
@@ -103,6 +109,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
   const deliverer = new AlertDeliverer({ store, secret, settings: config.alerts, now, warn });
   const alerts = new AlertDetector({ store, now, wake: () => deliverer.wake(), warn });
   deliverer.start();
+  const mcp = new McpPool({ config, store, secret, now, warn });
+  await mcp.start();
   const gateway: Gateway = {
     config,
     store,
@@ -122,6 +130,8 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     cacheMemo: cached?.memo,
     obs,
     alerts,
+    mcp,
+    mcpSessions: new SessionTokens(secret),
     router: new Router({ health, limiter, limits: config.limits, retry: config.retry, now, log: (line) => log.notice("error", line) }),
     async close() {
       clearInterval(timer);
@@ -131,6 +141,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
       while (pending.size) await Promise.allSettled([...pending]);
       await alerts.idle();
       await deliverer.stop();
+      await mcp.close();
       await auth.flush();
       await upstream.close();
       await shared?.close();
@@ -145,6 +156,7 @@ export async function createGateway(o: GatewayOptions): Promise<Gateway> {
     byok.invalidate();
     gateway.cacheMemo?.clear(); // its routes were read from what changed
     alerts.invalidate();
+    mcp.invalidate(); // grants and servers added or removed from the CLI or another process
     // A `models sync` or `models price` from the CLI is live without a restart; a failed read keeps the catalog it had.
     buildCatalog().then(
       (c) => void (gateway.catalog = c),

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { expect, test } from "vitest";
-import { heapPolicy, IN_FLIGHT, V8_DEFAULT_GROWTH } from "../src/cli/heap-under-load.js";
+import { CACHE_HELD, heapPolicy, IN_FLIGHT, V8_DEFAULT_GROWTH } from "../src/cli/heap-under-load.js";
 import { onInFlight } from "../src/http/in-flight.js";
 import { openaiConfig, useGateway } from "./helpers/gateway.js";
 import { completion, stream } from "./helpers/openai-wire.js";
@@ -39,7 +39,7 @@ test("the in-flight count: one per model request while it runs, back to zero aft
 
 test("memory-first from IN_FLIGHT.heavy requests on, V8's sizing again only below IN_FLIGHT.light", () => {
   const set: string[] = [];
-  const follow = heapPolicy((f) => set.push(f), { young: false, old: false });
+  const follow = heapPolicy((f) => set.push(f), { young: false, old: false }).inFlight;
   for (let n = 0; n < IN_FLIGHT.heavy; n++) follow(n);
   expect(set).toEqual([]);
   follow(IN_FLIGHT.heavy);
@@ -54,11 +54,29 @@ test("memory-first from IN_FLIGHT.heavy requests on, V8's sizing again only belo
   expect(set).toHaveLength(4);
 });
 
+test("a cache keeping CACHE_HELD.heavy bytes caps the old generation's growth (not the young one's), V8's sizing again below CACHE_HELD.light", () => {
+  const set: string[] = [];
+  const policy = heapPolicy((f) => set.push(f), { young: false, old: false });
+  policy.cacheHeld(CACHE_HELD.heavy - 1);
+  expect(set).toEqual([]);
+  policy.cacheHeld(CACHE_HELD.heavy);
+  expect(set).toEqual(["--heap-growing-percent=30"]);
+  policy.cacheHeld(CACHE_HELD.light);
+  expect(set).toHaveLength(1);
+  // Streams in flight too: the old generation's cap stays while either signal calls for it.
+  policy.inFlight(IN_FLIGHT.heavy);
+  expect(set.slice(1)).toEqual(["--semi-space-growth-factor=1"]);
+  policy.cacheHeld(CACHE_HELD.light - 1);
+  expect(set).toHaveLength(2);
+  policy.inFlight(IN_FLIGHT.light - 1);
+  expect(set.slice(2)).toEqual(["--heap-growing-percent=0", `--semi-space-growth-factor=${V8_DEFAULT_GROWTH}`]);
+});
+
 test("an operator's own flag for either generation is left as set", () => {
   const set: string[] = [];
-  heapPolicy((f) => set.push(f), { young: true, old: false })(IN_FLIGHT.heavy);
-  heapPolicy((f) => set.push(f), { young: false, old: true })(IN_FLIGHT.heavy);
-  heapPolicy((f) => set.push(f), { young: true, old: true })(IN_FLIGHT.heavy);
+  heapPolicy((f) => set.push(f), { young: true, old: false }).inFlight(IN_FLIGHT.heavy);
+  heapPolicy((f) => set.push(f), { young: false, old: true }).inFlight(IN_FLIGHT.heavy);
+  heapPolicy((f) => set.push(f), { young: true, old: true }).inFlight(IN_FLIGHT.heavy);
   expect(set).toEqual(["--heap-growing-percent=30", "--semi-space-growth-factor=1"]);
 });
 

@@ -7,7 +7,8 @@ import { expect, test } from "vitest";
 import { CHAT_COMPLETIONS } from "../src/endpoints/chat/route.js";
 import { EMBEDDINGS } from "../src/endpoints/embeddings/route.js";
 import { CREATE_RESPONSE } from "../src/endpoints/responses/route.js";
-import { ENDPOINT_STAGES, STAGES } from "../src/pipeline/stages.js";
+import { ANSWER_STAGES, ENDPOINT_STAGES, MODEL_STAGES, REQUEST_STAGES, STAGES } from "../src/pipeline/stages.js";
+import { RUNS } from "../src/pipeline/stage-runs.js";
 
 test("docs/architecture.md lists the stages in the pipeline's order", () => {
   const doc = readFileSync(new URL("../docs/architecture.md", import.meta.url), "utf8");
@@ -25,4 +26,10 @@ test("chat, Responses and embeddings each plug in a function for every endpoint 
   for (const endpoint of [CHAT_COMPLETIONS, CREATE_RESPONSE, EMBEDDINGS]) {
     for (const stage of ENDPOINT_STAGES) expect(typeof endpoint[stage], `${endpoint.path} ${stage}`).toBe("function");
   }
+});
+
+test("the stage list is what runs: pipeline/stage-runs.ts has a function for every stage, in the list's order", () => {
+  expect(Object.keys(RUNS)).toEqual([...STAGES]);
+  for (const stage of STAGES) expect(typeof RUNS[stage], stage).toBe("function");
+  expect([...REQUEST_STAGES, ...MODEL_STAGES, ...ANSWER_STAGES]).toEqual([...STAGES]);
 });

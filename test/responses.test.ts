@@ -318,7 +318,7 @@ describe("terminal states", () => {
     expect(last.type).toBe("response.failed");
     expect(last.response).toMatchObject({ status: "failed", error: { code: "server_error" }, usage: null });
     expect(evs.map((e) => e.sequence_number)).toEqual(evs.map((_, i) => i));
-    await expect.poll(async () => (await totals()).requests).toBe(before + 1); // billed for what was delivered
+    await expect.poll(async () => (await totals()).requests, { timeout: 10_000 }).toBe(before + 1); // billed for what was delivered
   });
 });
 

@@ -157,7 +157,7 @@ test("--csv prints the --json rows, row for row, under a header line", async () 
   await Promise.all(checks);
   const bad = await usage("--by", "colour");
   expect(bad.exitCode).toBe(2);
-  expect(bad.stderr).toContain("tag:NAME, member, key, model, endpoint or day");
+  expect(bad.stderr).toContain("tag:NAME, member, key, model, endpoint, tool or day");
 }, 90_000);
 
 test("a malformed X-Gateway-Tags is a 400 in the endpoint's error shape, before any upstream call", async () => {

@@ -1,6 +1,6 @@
 /**
  * The dashboard shell: who is signed in, the tabs of docs/dashboard.md (Keys, Usage, Credits,
- * BYOK, Members, Models, Health, Alerts, Audit) as links, only those the user's role in the account may use,
+ * BYOK, Members, Models, Health, Alerts, Audit, MCP) as links, only those the user's role in the account may use,
  * the alert banner (docs/alerts.md), Sign out, and the account being looked at (admins: any; members of several: theirs).
  * Routes live in the URL's fragment, so a sign-in link's token never reaches a server log.
  */
@@ -12,6 +12,7 @@ import { ByokPage } from "./pages/byok.js";
 import { CreditsPage } from "./pages/credits.js";
 import { HealthPage } from "./pages/health.js";
 import { KeysPage } from "./pages/keys.js";
+import { McpPage } from "./pages/mcp.js";
 import { MembersPage } from "./pages/members.js";
 import { ModelsPage } from "./pages/models.js";
 import { SetPasswordPage } from "./pages/set-password.js";
@@ -19,13 +20,13 @@ import { SignInPage } from "./pages/sign-in.js";
 import { UsagePage } from "./pages/usage.js";
 import { AccountPicker, Picker } from "./pages/account-picker.js";
 
-const TABS = ["Keys", "Usage", "Credits", "BYOK", "Members", "Models", "Health", "Alerts", "Audit"] as const;
+const TABS = ["Keys", "Usage", "Credits", "BYOK", "Members", "Models", "Health", "Alerts", "Audit", "MCP"] as const;
 type Tab = (typeof TABS)[number];
 
 /** The pages each role may use: docs/dashboard.md's roles table (the API enforces it; this only hides what would be refused). */
 const PAGES: Record<Role, readonly Tab[]> = {
   owner: TABS,
-  admin: ["Keys", "Usage", "Credits", "Models", "Health", "Alerts", "Audit"],
+  admin: ["Keys", "Usage", "Credits", "Models", "Health", "Alerts", "Audit", "MCP"],
   member: ["Keys", "Usage", "Models", "Health"],
   viewer: ["Usage", "Credits", "Models", "Health"],
 };
@@ -128,6 +129,7 @@ export function App() {
         {tab === "Health" && <HealthPage />}
         {tab === "Alerts" && <AlertsPage account={shown} />}
         {tab === "Audit" && <AuditPage account={shown} />}
+        {tab === "MCP" && <McpPage account={shown} />}
       </main>
     </Frame>
   );

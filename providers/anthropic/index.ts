@@ -63,7 +63,7 @@ export default defineProvider({
     // SSE relayed by push (src/upstream/relay.ts), as for OpenAI-format providers.
     streamEvents: (ctx) => eventTranslator(jsonToolOf(ctx)),
   },
-  nativeMessages,
+  native: { messages: nativeMessages },
   classifyError,
   models: {
     request: (ctx) => ({ url: `${base(ctx)}${MODELS_PATH}`, method: "GET", headers: auth(ctx) }),

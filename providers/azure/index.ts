@@ -96,11 +96,13 @@ export default defineProvider({
   },
   // Responses - Create: the v1 API (`<resource>/openai/v1/responses`, the deployment name as
   // `model`), whatever `apiVersion` chat uses (docs/responses.md "Native or translated").
-  nativeResponses: {
-    request: (body, ctx) => ({
-      url: `${v1Root(ctx.settings)}/responses`,
-      headers: { "content-type": "application/json", ...headers(ctx) },
-      body: JSON.stringify(body),
-    }),
+  native: {
+    responses: {
+      request: (body, ctx) => ({
+        url: `${v1Root(ctx.settings)}/responses`,
+        headers: { "content-type": "application/json", ...headers(ctx) },
+        body: JSON.stringify(body),
+      }),
+    },
   },
 });

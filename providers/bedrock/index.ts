@@ -71,7 +71,7 @@ export default defineProvider({
   },
   decodeStream: decodeEventStream,
   // POST /v1/messages to a Claude model: InvokeModel with the client's body (native.ts).
-  nativeMessages,
+  native: { messages: nativeMessages },
   classifyError,
   embeddings: bedrockEmbeddings,
   models: { request: listRequest, response: listResponse },

@@ -57,7 +57,7 @@ export default defineProvider({
   classifyError,
   embeddings: googleEmbeddings,
   // /v1beta requests travel as the client sent them (docs/gemini.md).
-  nativeGemini: { ...nativeGemini, embed: nativeEmbed },
+  native: { gemini: { ...nativeGemini, embed: nativeEmbed } },
   models: {
     // 1000 is the documented page maximum; the Gemini API lists far fewer models.
     request: (ctx) => ({ url: `${root(ctx.settings)}/models?pageSize=1000`, method: "GET", headers: headers(ctx.apiKey) }),

@@ -29,11 +29,13 @@ export default defineProvider({
   ...base,
   // https://platform.openai.com/docs/api-reference/responses/create: /v1/responses goes as the
   // client sent it (docs/responses.md "Native or translated").
-  nativeResponses: {
-    request: (body, ctx) => ({
-      url: `${ctx.settings.baseUrl.replace(/\/+$/, "")}/responses`,
-      headers: { "content-type": "application/json", ...(ctx.apiKey && { authorization: `Bearer ${ctx.apiKey}` }) },
-      body: JSON.stringify(body),
-    }),
+  native: {
+    responses: {
+      request: (body, ctx) => ({
+        url: `${ctx.settings.baseUrl.replace(/\/+$/, "")}/responses`,
+        headers: { "content-type": "application/json", ...(ctx.apiKey && { authorization: `Bearer ${ctx.apiKey}` }) },
+        body: JSON.stringify(body),
+      }),
+    },
   },
 });

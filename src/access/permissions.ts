@@ -29,6 +29,8 @@ const TABLE = {
   alerts: MANAGERS,
   /** The account's audit log (docs/audit.md). */
   audit: MANAGERS,
+  /** MCP servers, the account's grants and what each key may call; adding and removing the account's grants (docs/mcp.md). */
+  mcp: MANAGERS,
   /** The model list and provider health. */
   "models.read": ALL,
 } satisfies Record<string, readonly Role[]>;

@@ -12,13 +12,14 @@ import { fromNodeHandler, H3, H3Error, toNodeHandler, type H3Event } from "h3";
 import { CHAT_COMPLETIONS } from "../endpoints/chat/route.js";
 import { mountDashboard } from "../dashboard/mount.js";
 import { EMBEDDINGS } from "../endpoints/embeddings/route.js";
-import { COUNT_TOKENS_PATH, serveCountTokens } from "../endpoints/messages/count-tokens.js";
+import { COUNT_TOKENS } from "../endpoints/messages/count-tokens.js";
 import { MESSAGES } from "../endpoints/messages/route.js";
 import { CREATE_RESPONSE } from "../endpoints/responses/route.js";
 import { countTokens } from "../endpoints/gemini/count-tokens.js";
 import { GEMINI_EMBED } from "../endpoints/gemini/embed.js";
 import { GEMINI_PREFIXES, GEMINI_VERSIONS, geminiPath, isEmbedMethod } from "../endpoints/gemini/path.js";
 import { GEMINI } from "../endpoints/gemini/route.js";
+import { isMcpUrl, serveMcp } from "../endpoints/mcp/route.js";
 import { errorReply } from "../http/error-reply.js";
 import { GatewayError, invalidRequest, methodNotAllowed, requestHeadersTooLarge, routeNotFound } from "../core/errors.js";
 import type { Gateway } from "../gateway.js";
@@ -28,7 +29,7 @@ import { eventClientIp, socketClientIp } from "../http/client-ip.js";
 import { limitByIp } from "../http/rate-limit.js";
 import { startRequest, type RequestState } from "../http/request-state.js";
 import type { Endpoint, Parsed } from "../pipeline/endpoint.js";
-import { serve } from "../pipeline/serve.js";
+import { serve, serveKeyed } from "../pipeline/serve.js";
 import { envelopeFor, SMALL_ROUTES } from "./small-routes.js";
 
 /** The routes that carry model traffic: node:http and the pipeline, each with its Endpoint. */
@@ -39,7 +40,7 @@ const CHAT = CHAT_COMPLETIONS.path;
 /** The methods each path answers, from both tables; another method is a 405 with `Allow`. */
 const ALLOWED = allowedMethods([
   ...MODEL_ROUTES.map((e) => ({ method: "POST", path: e.path })),
-  { method: "POST", path: COUNT_TOKENS_PATH },
+  { method: "POST", path: COUNT_TOKENS.path },
   ...GEMINI_PREFIXES.map((prefix) => ({ method: "POST", path: `${prefix}**` })),
   ...SMALL_ROUTES,
 ]);
@@ -51,7 +52,7 @@ const ALLOWED = allowedMethods([
  */
 const DIRECT: Record<string, (gw: Gateway, req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
   [MESSAGES.path]: (gw, req, res) => serve(gw, req, res, MESSAGES),
-  [COUNT_TOKENS_PATH]: serveCountTokens,
+  [COUNT_TOKENS.path]: (gw, req, res) => serveKeyed(gw, req, res, COUNT_TOKENS),
 };
 
 /** The node:http listener: the chat route (and DIRECT's) straight to its pipeline, the rest through h3. */
@@ -59,6 +60,8 @@ export function createHandler(gw: Gateway): RequestListener {
   const app = toNodeHandler(createApp(gw));
   return (req, res) => {
     if (req.headers.host === undefined && req.httpVersion === "1.1") return void refuseWithoutHost(gw, req, res);
+    // The MCP endpoint answers every method itself (405 but for POST), on node:http (docs/mcp.md).
+    if (isMcpUrl(req.url)) return void serveMcp(gw, req, res);
     if (req.method !== "POST") return app(req, res);
     if (isChatUrl(req.url)) return void serve(gw, req, res, CHAT_COMPLETIONS);
     const direct = DIRECT[pathOf(req.url)];
@@ -129,8 +132,8 @@ function createApp(gw: Gateway): H3 {
   }
   // Anthropic's token count: authenticated and rate limited, never billed (endpoints/messages/count-tokens.ts).
   app.post(
-    COUNT_TOKENS_PATH,
-    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveCountTokens(gw, req as IncomingMessage, res as ServerResponse))),
+    COUNT_TOKENS.path,
+    fromNodeHandler((req, res) => (gw.obs.claim(res as ServerResponse), serveKeyed(gw, req as IncomingMessage, res as ServerResponse, COUNT_TOKENS))),
   );
   mountGemini(app, gw, clientIp);
   for (const route of SMALL_ROUTES) {

@@ -10,6 +10,7 @@ import { geminiModel, geminiModels } from "../endpoints/gemini/models.js";
 import { geminiPath } from "../endpoints/gemini/path.js";
 import { isGoogleCredential } from "../http/credential.js";
 import { keyInfo } from "../endpoints/key/route.js";
+import { mcpHealth } from "../endpoints/mcp/health.js";
 import { getModel, listModels } from "../endpoints/models/route.js";
 import type { Gateway } from "../gateway.js";
 import type { KeyRecord } from "../store/index.js";
@@ -58,6 +59,8 @@ export const SMALL_ROUTES: readonly SmallRoute[] = [
     handle: (gw, key, event) => geminiModel(gw, key, decodePath(event.url.pathname.slice("/v1beta/models/".length))),
   },
   { method: "GET", path: "/v1/health/providers", access: "ip", handle: providerHealth },
+  // The upstream MCP servers (docs/mcp.md), shaped like the providers' health.
+  { method: "GET", path: "/v1/health/mcp", access: "ip", handle: (gw) => mcpHealth(gw) },
   {
     method: "GET",
     path: "/v1/openapi.json",

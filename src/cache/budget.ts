@@ -4,7 +4,16 @@
  * their parsed copies of answers) count against one bound. When the memo needs room, the cache's
  * least recently used answers go first (`shrink`, wired by cache/open.ts), and with each the memo
  * entries that point to it; then the memo's own least recently used entries.
+ * What it holds is also told to one process-wide listener (`onCacheHeld`): `gateway serve` sizes
+ * V8's heap for memory while the cache keeps a large live set (src/cli/heap-under-load.ts).
  */
+let listener: ((held: number) => void) | undefined;
+
+/** One listener, told the budget's bytes on every change: it must stay a comparison. */
+export function onCacheHeld(follow: ((held: number) => void) | undefined): void {
+  listener = follow;
+}
+
 export class CacheBudget {
   /** Bytes counted now (UTF-8 bytes of what is kept; a parsed copy counts as the bytes of its text). */
   used = 0;
@@ -15,5 +24,11 @@ export class CacheBudget {
 
   get over(): boolean {
     return this.used > this.max;
+  }
+
+  /** Counts bytes kept (positive) or let go (negative). */
+  add(bytes: number): void {
+    this.used += bytes;
+    listener?.(this.used);
   }
 }

@@ -58,7 +58,7 @@ export class MemoryCache implements ResponseCache {
     if (old) this.remove(key, old);
     this.entries.set(key, { value, bytes, expires: this.now() + this.limits.ttl * 1000 });
     this.bytes += bytes;
-    this.budget.used += bytes;
+    this.budget.add(bytes);
     this.evict();
     return Promise.resolve();
   }
@@ -74,7 +74,7 @@ export class MemoryCache implements ResponseCache {
   private remove(key: string, e: Entry): void {
     this.entries.delete(key);
     this.bytes -= e.bytes;
-    this.budget.used -= e.bytes;
+    this.budget.add(-e.bytes);
     this.dropped(key);
   }
 }

@@ -121,7 +121,7 @@ export class RequestMemo<T> {
 
   private count(bytes: number): void {
     this.bytes += bytes;
-    this.budget.used += bytes;
+    this.budget.add(bytes);
   }
 
   private dropAnswer(e: Entry<T>): void {

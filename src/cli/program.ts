@@ -29,6 +29,7 @@ const COMMANDS: Record<string, () => Promise<AddCommand>> = {
   members: async () => (await import("./commands/members.js")).membersCommand,
   alerts: async () => (await import("./commands/alerts.js")).alertsCommand,
   audit: async () => (await import("./commands/audit.js")).auditCommand,
+  mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
 };
 
 /** The global options that take a value (their value is not the command's name). */

@@ -11,13 +11,11 @@ import { UsageError } from "../core/errors.js";
 import { ModelPreferences } from "../core/routing-fields.js";
 import { DashboardConfig } from "./dashboard.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
+import { Money } from "./amount.js";
+import { McpConfig } from "./mcp.js";
 import { GuardrailsConfig } from "./guardrails.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
-/** Amounts become nano-USD (core/money.ts): a 10th decimal is refused here, where the problem gets its file:line. */
-const Money = z
-  .union([z.number().nonnegative(), z.string().regex(/^\d+(\.\d+)?$/, "Expected a decimal USD amount")])
-  .refine((v) => !/\.\d{10}|e-/i.test(String(v)), "expected at most 9 decimals (amounts are exact to the nano-USD)");
 
 /**
  * `true` (loopback proxies only), `false`, a hop count, or proxy addresses and CIDRs (also
@@ -244,6 +242,8 @@ export const Config = z.strictObject({
       timeoutMs: z.number().int().min(10).max(60_000).default(10_000),
     })
     .prefault({}),
+  /** Upstream MCP servers behind /mcp (docs/mcp.md); more are added with `gateway mcp add`. */
+  mcp: McpConfig.prefault({}),
 });
 export type Config = z.infer<typeof Config>;
 

@@ -14,6 +14,7 @@ import { auditRoutes } from "./api-audit.js";
 import { authRoutes } from "./api-auth.js";
 import { budgetRoutes } from "./api-budgets.js";
 import { byokRoutes } from "./api-byok.js";
+import { mcpRoutes } from "./api-mcp.js";
 import { creditRoutes } from "./api-credits.js";
 import { infoRoutes } from "./api-info.js";
 import { keyRoutes } from "./api-keys.js";
@@ -36,7 +37,7 @@ export function mountDashboard(app: H3, gw: Gateway, files: Map<string, StaticFi
   app.get(`${API}/openapi.json`, (event) => reply(event, 200, JSON.parse(openapi) as unknown, { "cache-control": "no-cache" }));
   authRoutes(app, gw, API);
   oidcRoutes(app, gw, API);
-  for (const routes of [keyRoutes, creditRoutes, budgetRoutes, byokRoutes, infoRoutes, usageRoutes, memberRoutes, alertRoutes, auditRoutes])
+  for (const routes of [keyRoutes, creditRoutes, budgetRoutes, byokRoutes, infoRoutes, usageRoutes, memberRoutes, alertRoutes, auditRoutes, mcpRoutes])
     routes(app, gw, API);
   app.all(`${API}/**`, (event) => {
     throw routeNotFound(event.url.pathname);

@@ -19,7 +19,13 @@ const account = [
 ];
 const email = { name: "email", in: "path", required: true, schema: { type: "string" } };
 const usageQuery = [
-  { name: "by", in: "query", required: false, schema: { type: "string", default: "model" }, description: "tag:NAME, member, key, model, endpoint or day." },
+  {
+    name: "by",
+    in: "query",
+    required: false,
+    schema: { type: "string", default: "model" },
+    description: "tag:NAME, member, key, model, endpoint, tool or day.",
+  },
   { name: "since", in: "query", required: false, schema: { type: "string" }, description: "A date (UTC midnight), an ISO time or a duration back (7d)." },
   { name: "until", in: "query", required: false, schema: { type: "string" }, description: "Exclusive; a date includes that whole day." },
 ];
@@ -41,6 +47,7 @@ export function dashboardOpenApi() {
         "Budgets",
         "AddCreditsBody",
         "SetByokBody",
+        "McpGrantBody",
         "Me",
         "KeyView",
         "NewKey",
@@ -139,6 +146,19 @@ export function dashboardOpenApi() {
           parameters: [{ name: "provider", in: "path", required: true, schema: { type: "string" } }],
         }),
         delete: op("Remove it", null, { parameters: [{ name: "provider", in: "path", required: true, schema: { type: "string" } }, ...account] }),
+      },
+      "/mcp": {
+        get: op("MCP servers and their status, the account's grants, which keys may call which tools (owners, admins)", null, { parameters: account }),
+      },
+      "/mcp/grants": {
+        put: op("Let the account's keys be granted a server's tools (a glob)", null, { requestBody: body("McpGrantBody") }),
+        delete: op("Remove one of the account's MCP grants", null, {
+          parameters: [
+            { name: "server", in: "query", required: true, schema: { type: "string" } },
+            { name: "tools", in: "query", required: false, schema: { type: "string" } },
+            ...account,
+          ],
+        }),
       },
       "/models": { get: op("Models this account can use, with prices per 1M tokens", "ModelList", { parameters: account }) },
       "/health": { get: op("Provider health", null) },

@@ -51,6 +51,12 @@ export const BudgetView = z.object({
 });
 export const Budgets = z.object({ budgets: z.array(BudgetView), members: z.array(z.string()).describe("The account's members, for a member budget.") });
 export const AddCreditsBody = z.strictObject({ account: Account, amount: Usd });
+/** An account's MCP grant row (docs/mcp.md, "Grants"): a server and a tool glob (default all its tools). */
+export const McpGrantBody = z.strictObject({
+  server: z.string().trim().min(1, "Required").max(40),
+  tools: z.string().trim().min(1).max(128).default("*"),
+  account: Account.optional(),
+});
 export const SetByokBody = z.strictObject({ key: z.string().trim().min(1, "Required").max(4096), account: Account.optional() });
 
 const RoleName = z.enum(ROLES);

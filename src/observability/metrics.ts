@@ -108,6 +108,14 @@ export class Metrics {
     "Requests of a conversation served by its endpoint (hit) or by another, first turns included (miss); models with one endpoint not counted.",
     ["result"],
   ).register(this.registry);
+  private readonly mcpCalls = new CounterFamily("gateway_mcp_calls_total", "MCP tool calls, by configured server and tool, and how they ended.", [
+    "server",
+    "tool",
+    "outcome",
+  ]).register(this.registry);
+  private readonly mcpDuration = new HistogramFamily("gateway_mcp_call_duration_seconds", "An MCP tool call's upstream time.", ["server"], LONG).register(
+    this.registry,
+  );
   private readonly guardrails = new CounterFamily(
     "gateway_guardrail_hits_total",
     "Secret guardrail hits (docs/guardrails.md), by rule, action (block|redact|log) and direction (request|response); each counted once per request.",
@@ -145,6 +153,7 @@ export class Metrics {
     if (rec.headMs >= 0) this.overhead.observe(shape.overhead, rec.overheadMs() / 1000);
     if (rec.status === 429) this.counter(this.limited, rec.limitedTier ?? "provider").value++;
     if (rec.affinity) this.counter(this.affinity, rec.affinity).value++; // upstream/affinity.ts
+    if (rec.mcp) this.mcpCall(rec.mcp);
     for (const h of rec.guardrails) this.counter(this.guardrails, h.rule, h.action, h.direction).value++;
     const s = rec.settled;
     if (!s) return;
@@ -155,6 +164,12 @@ export class Metrics {
     u.prompt.value += s.prompt;
     u.completion.value += s.completion;
     u.cost.value += s.cost;
+  }
+
+  /** An MCP tool call; its names are configured ones only (endpoints/mcp/call.ts labels anything else `-`). */
+  private mcpCall(c: NonNullable<RequestRecord["mcp"]>): void {
+    this.counter(this.mcpCalls, c.server, c.tool, c.outcome).value++;
+    if (c.ms >= 0) this.mcpDuration.observe(this.mcpDuration.at(c.server, [c.server]), c.ms / 1000);
   }
 
   /** Prometheus text: the process's metrics, then this gateway's. */

@@ -72,6 +72,8 @@ export class RequestRecord {
   requestBody: string | null = null;
   responseBody: string | null = null;
   settled: SettledUsage | null = null;
+  /** An MCP tool call (docs/mcp.md): its configured server and tool, how it ended, its duration in ms. */
+  mcp: { server: string; tool: string; outcome: string; ms: number } | null = null;
   /** Secret guardrail hits (rule, action, direction; never the value), for the log line and metrics (docs/guardrails.md). */
   guardrails: GuardHit[] = [];
   /** Only with `otel.endpoint`: the client's traceparent and the attempts (observability/tracing.ts); null costs nothing. */

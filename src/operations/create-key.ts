@@ -20,6 +20,8 @@ export interface NewKey {
   guardrails?: GuardMode | undefined;
   /** The dashboard user creating it; absent: the CLI. */
   createdBy?: string | undefined;
+  /** Its MCP grant (`--mcp`, docs/mcp.md); absent: none. */
+  mcp?: string[] | null;
 }
 
 export async function createKey(store: Store, k: NewKey, now: number, by: AuditActor) {
@@ -41,6 +43,7 @@ export async function createKey(store: Store, k: NewKey, now: number, by: AuditA
     budgetPeriod: k.budgetPeriod ?? "total",
     cache: k.cache ?? "off",
     createdBy: k.createdBy ?? null,
+    mcp: k.mcp?.length ? k.mcp : null,
     guardrails: k.guardrails ?? null,
   };
   await store.ensureAccount(k.account, now);

@@ -28,6 +28,8 @@ export async function keyView(store: Store, k: KeyRecord, now: number) {
     ...(await budgetView(store, k, now)),
     // An owner or admin set this key's limits: its member may only tighten them (operations/key-limits.ts).
     limits_by_manager: k.limitsByManager ?? false,
+    // The MCP tools it may call (docs/mcp.md, "Grants"); null: none.
+    mcp: k.mcp?.length ? k.mcp : null,
     // The key's own secret guardrail mode (docs/guardrails.md); absent: the config's.
     ...(k.guardrails ? { guardrails: k.guardrails } : {}),
   };

@@ -24,8 +24,8 @@ export function parseGrouping(text: string): UsageGrouping {
     if (tag === "" || tag.length > 64) throw invalidRequest("by: tag:NAME needs a tag name of 1 to 64 characters (tag:team).", "invalid_grouping", "by");
     return { by: "tag", tag };
   }
-  if (t === "member" || t === "key" || t === "model" || t === "endpoint" || t === "day") return { by: t };
-  throw invalidRequest(`by: expected tag:NAME, member, key, model, endpoint or day, got '${t.slice(0, 40)}'.`, "invalid_grouping", "by");
+  if (t === "member" || t === "key" || t === "model" || t === "endpoint" || t === "day" || t === "tool") return { by: t };
+  throw invalidRequest(`by: expected tag:NAME, member, key, model, endpoint, tool or day, got '${t.slice(0, 40)}'.`, "invalid_grouping", "by");
 }
 
 /** Days in order; any other grouping by cost, then requests, the null group last among equals. */
@@ -43,7 +43,8 @@ function order(by: UsageGrouping["by"]) {
 }
 
 export async function usageGroups(store: Store, grouping: UsageGrouping, range: UsageRange): Promise<UsageGroupRow[]> {
-  const groups = await store.usageGroups(grouping, range);
+  // By tool, only MCP tool calls are rows: the model requests' null group is left out.
+  const groups = (await store.usageGroups(grouping, range)).filter((g) => grouping.by !== "tool" || g.group !== null);
   return groups.sort(order(grouping.by)).map((g) => ({
     group: g.group,
     requests: g.requests,

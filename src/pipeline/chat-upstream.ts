@@ -11,10 +11,9 @@ import { needsOf, narrowRoute } from "../catalog/capabilities.js";
 import type { RoutedEndpoint } from "../catalog/catalog.js";
 import { modelMissing } from "../catalog/model-hint.js";
 import type { ChatRequest, Usage } from "../core/chat-request.js";
-import type { Gateway } from "../gateway.js";
 import type { CallContext, Completion } from "../plugin/contract.js";
 import { readJson } from "../upstream/body.js";
-import type { Endpoint, Job } from "./endpoint.js";
+import type { AdapterServices, Endpoint, Job } from "./endpoint.js";
 import { malformed } from "./failover.js";
 
 type ChatStages = Pick<Endpoint<ChatRequest, Completion>, "route" | "hold" | "adapter" | "missing" | "usage" | "estimate">;
@@ -38,7 +37,7 @@ export const CHAT_UPSTREAM: ChatStages = {
 };
 
 /** The adapter's chat request sent to one endpoint, JSON or streamed. */
-export async function sendChat(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal) {
+export async function sendChat(gw: AdapterServices, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal) {
   const plugin = e.instance.plugin;
   const ctx: CallContext = {
     settings: e.instance.settings,

@@ -6,9 +6,9 @@
  * never mixed in one answer. Google's embeddings spoken natively (endpoints/gemini) batch the
  * same way through `inBatches` and `embedBatch`.
  */
+import type { AdapterServices } from "./endpoint.js";
 import type { RoutedEndpoint } from "../catalog/catalog.js";
 import { GatewayError } from "../core/errors.js";
-import type { Gateway } from "../gateway.js";
 import { batchSize, type Inputs } from "./embed-input.js";
 import { checkVectors, readVector, type Vector } from "./embed-vectors.js";
 import type { CallContext, EmbeddingsAnswer, EmbeddingsCall, ProviderPlugin, UpstreamRequest } from "../plugin/contract.js";
@@ -25,7 +25,7 @@ export interface Embedded {
 }
 
 export async function embedOn(
-  gw: Gateway,
+  gw: AdapterServices,
   e: RoutedEndpoint,
   inputs: Inputs,
   call: Omit<EmbeddingsCall, "input" | "encoding">,
@@ -70,7 +70,7 @@ export async function inBatches(
 
 /** One upstream call: its answer read within the cap, its vectors and count checked; a malformed one is that endpoint's failure. */
 export async function embedBatch(
-  gw: Gateway,
+  gw: AdapterServices,
   plugin: ProviderPlugin,
   request: UpstreamRequest,
   signal: AbortSignal,

@@ -15,7 +15,7 @@ import type { RequestState } from "../http/request-state.js";
 import type { KeyRecord } from "../store/index.js";
 
 /** The body to parse and forward (redacted, or as sent); throws the 400 under `block`. `state` null: a route without a request record (Gemini's countTokens on h3). */
-export function guardRequest(gw: Gateway, state: RequestState | null, key: KeyRecord, raw: Buffer): Buffer {
+export function guardRequest(gw: Pick<Gateway, "config">, state: RequestState | null, key: KeyRecord, raw: Buffer): Buffer {
   return failClosed(() => {
     const guard = guardFor(gw.config.guardrails.secrets, key.guardrails);
     if (!guard) return raw;

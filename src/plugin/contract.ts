@@ -226,17 +226,27 @@ export interface ProviderPlugin {
   classifyError?(status: number, body: unknown): ErrorClass | undefined;
   /** POST /v1/embeddings (docs/embeddings.md); absent when the provider has no embeddings API. */
   embeddings?: EmbeddingsAdapter;
-  /** Anthropic's Messages API spoken natively: POST /v1/messages travels unchanged (docs/messages.md); absent: translated. */
-  nativeMessages?: NativeMessages;
+  /**
+   * The gateway's APIs this provider speaks itself, keyed by API: a request to one of them
+   * routed here travels as the client sent it (the pipeline's native step, src/pipeline/native.ts;
+   * docs/architecture.md "Native or translated"). An API absent here is translated through `chat`.
+   */
+  native?: NativeApis;
   /** Used by `gateway models sync`. */
   models?: {
     request(ctx: Omit<CallContext, "model" | "stream" | "maxOutput">): UpstreamRequest | Promise<UpstreamRequest>;
     response(json: unknown): ModelInfo[];
   };
-  /** Google's generateContent API spoken natively on /v1beta (docs/gemini.md); absent: requests there are translated. */
-  nativeGemini?: NativeGemini;
-  /** OpenAI's Responses API spoken natively: POST /v1/responses travels as sent (docs/responses.md); absent: translated to chat. */
-  nativeResponses?: NativeResponses;
+}
+
+/** The native capabilities of a plugin, one per API of the gateway that has a native form. */
+export interface NativeApis {
+  /** Anthropic's Messages API: POST /v1/messages travels unchanged (docs/messages.md). */
+  messages?: NativeMessages;
+  /** Google's generateContent API on /v1beta (docs/gemini.md). */
+  gemini?: NativeGemini;
+  /** OpenAI's Responses API: POST /v1/responses travels as sent (docs/responses.md). */
+  responses?: NativeResponses;
 }
 
 /** What an embeddings adapter honours beyond a batch of texts (docs/embeddings.md). */
@@ -360,6 +370,6 @@ export interface NativeMessages {
  * name, the full input, `store: false`), relays the answer or its events, and bills the
  * Responses usage.
  */
-export interface NativeResponses {
+interface NativeResponses {
   request(body: Record<string, unknown>, ctx: CallContext): UpstreamRequest;
 }

@@ -1,7 +1,7 @@
 /**
  * `gateway db copy --from <sqlite file> --to <postgres url>` (docs/fleet.md): every row of a
  * single-file install into an empty PostgreSQL database in one transaction (keys, accounts and
- * balances, grants, the ledger and its rollups and attempts, BYOK keys, the catalog and the operator's model prices, stored
+ * balances, grants, the ledger and its rollups and attempts, BYOK keys, MCP servers and grants, the catalog and the operator's model prices, stored
  * responses, the in-flight journal, dashboard users, their memberships, sessions and sign-in
  * links, account and member budgets, alert webhooks, thresholds and deliveries, and the audit
  * log with its chain head, ids and hashes unchanged so `gateway audit verify` passes on the
@@ -43,6 +43,7 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "cache",
       "created_by",
       "limits_by_manager",
+      "mcp",
       "guardrails",
     ],
     bool: ["limits_by_manager"],
@@ -76,6 +77,8 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "tool_calls",
       "reported_tool_calls",
       "tool_cost",
+      "bytes_in",
+      "bytes_out",
     ],
     bool: ["byok"],
     serial: true,
@@ -110,6 +113,8 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
     name: "model_prices",
     columns: ["id", "origin", "prompt", "completion", "cache_read", "cache_write", "context_length", "max_output", "source", "updated_at"],
   },
+  { name: "mcp_servers", columns: ["name", "url", "headers", "header_names", "tools", "timeout_ms", "price_per_call", "created_at"] },
+  { name: "mcp_grants", columns: ["account", "server", "tools", "created_at"] },
   { name: "responses", columns: ["id", "account", "created_at", "model", "previous_id", "items", "response"] },
   { name: "dashboard_users", columns: ["email", "account", "admin", "password_hash", "created_at", "vouched_by"], bool: ["admin"] },
   { name: "memberships", columns: ["email", "account", "role", "created_at"] },
@@ -239,7 +244,8 @@ function sealedColumn(t: (typeof TABLES)[number], again: (row: SealedRow) => Buf
   if (!s) return (row) => row;
   const at = t.columns.indexOf(s.column);
   const owner = s.owner.map((c) => t.columns.indexOf(c));
-  return (row) => row.map((v, i) => (i === at ? again({ kind: s.kind, owner: owner.map((o) => String(row[o])), sealed: v as Buffer }) : v));
+  // A null (a stored MCP server without headers) has nothing sealed.
+  return (row) => row.map((v, i) => (i === at && v !== null ? again({ kind: s.kind, owner: owner.map((o) => String(row[o])), sealed: v as Buffer }) : v));
 }
 
 function sqliteSide(db: Database.Database): CopySide {

@@ -12,6 +12,7 @@ import type { DashboardStore } from "./dashboard.js";
 import type { JournalStore } from "./journal.js";
 import type { KeyStore } from "./keys.js";
 import type { LedgerStore } from "./ledger.js";
+import type { McpStore } from "./mcp.js";
 import type { MoneyStore } from "./money.js";
 import type { ModelPriceStore } from "./model-prices.js";
 import type { ResponseStore } from "./responses.js";
@@ -27,6 +28,7 @@ export type { DashboardUser, Membership } from "./dashboard.js";
 export type { InflightRow } from "./journal.js";
 export type { KeyCacheMode, KeyChanges, KeyRecord } from "./keys.js";
 export type { ApiEndpoint, Attempt, LedgerEntry, PruneResult, UsageFilter, UsageRow } from "./ledger.js";
+export type { McpAccountGrant, McpServerRecord } from "./mcp.js";
 export type {} from "./money.js";
 export type { ModelPrice } from "./model-prices.js";
 export type { StoredResponse } from "./responses.js";
@@ -53,7 +55,8 @@ export interface Store
     WatchStore,
     UsageGroupStore,
     AlertStore,
-    AuditStore {
+    AuditStore,
+    McpStore {
   /** `sqlite` (one process owns the file) or `postgres` (any number of processes share it). */
   readonly kind: "sqlite" | "postgres";
   /** Writes what is pending (settlements, leases) and closes the connection(s). */

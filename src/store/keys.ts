@@ -29,6 +29,11 @@ export interface KeyRecord {
    * rpm or expiry: its creator, a member, may then only tighten them (docs/dashboard.md).
    */
   limitsByManager?: boolean;
+  /**
+   * The MCP tools the key may call (docs/mcp.md, "Grants"): `<server>:<tool glob>` entries; null,
+   * absent or empty: none (deny by default).
+   */
+  mcp?: string[] | null;
   /** The secret guardrail's mode for this key's requests (docs/guardrails.md); null or absent: its account's, else the config's. */
   guardrails?: GuardMode | null;
 }
@@ -36,7 +41,7 @@ export interface KeyRecord {
 export type KeyCacheMode = "off" | "on" | "nondeterministic";
 
 /** What `keys update` may change; a field left out is unchanged. */
-export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager" | "guardrails">>;
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager" | "mcp" | "guardrails">>;
 
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;

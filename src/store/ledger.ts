@@ -4,7 +4,7 @@
  */
 
 /** The ledger's `endpoint` column: which API served the request. */
-export type ApiEndpoint = "chat" | "embeddings" | "responses" | "messages" | "gemini";
+export type ApiEndpoint = "chat" | "embeddings" | "responses" | "messages" | "gemini" | "mcp";
 
 export interface LedgerEntry {
   requestId: string;
@@ -49,6 +49,9 @@ export interface LedgerEntry {
   reportedToolCalls?: Record<string, number> | null;
   /** The per-call fees inside `listCost`, nano-USD. */
   toolCost?: number;
+  /** An MCP tool call's bytes received from the client and sent back (docs/mcp.md); absent or null: not a tool call. */
+  bytesIn?: number | null;
+  bytesOut?: number | null;
 }
 
 export interface Attempt {

@@ -9,9 +9,9 @@ import Database from "better-sqlite3";
 import { existsSync } from "node:fs";
 import { isPostgresUrl } from "../core/database-url.js";
 
-export type SealedKind = "byok" | "webhook";
+export type SealedKind = "byok" | "webhook" | "mcp";
 
-/** A sealed value and the row fields bound into its ciphertext (a BYOK key: account and provider; a webhook secret: its id). */
+/** A sealed value and the row fields bound into its ciphertext (a BYOK key: account and provider; a webhook secret: its id; MCP headers: the server's name). */
 export interface SealedRow {
   kind: SealedKind;
   owner: string[];
@@ -21,9 +21,12 @@ export interface SealedRow {
 export const SEALED: ReadonlyArray<{ kind: SealedKind; table: string; owner: readonly string[]; column: string }> = [
   { kind: "byok", table: "byok_keys", owner: ["account", "provider"], column: "secret" },
   { kind: "webhook", table: "alert_webhooks", owner: ["id"], column: "secret" },
+  // The headers of an MCP server added with `gateway mcp add` (docs/mcp.md); null when it has none.
+  { kind: "mcp", table: "mcp_servers", owner: ["name"], column: "headers" },
 ];
 
-const select = (s: (typeof SEALED)[number]) => `SELECT ${[...s.owner, s.column].join(", ")} FROM ${s.table} ORDER BY ${s.owner.join(", ")}`;
+const select = (s: (typeof SEALED)[number]) =>
+  `SELECT ${[...s.owner, s.column].join(", ")} FROM ${s.table} WHERE ${s.column} IS NOT NULL ORDER BY ${s.owner.join(", ")}`;
 
 const rowOf = (s: (typeof SEALED)[number], r: Record<string, unknown>): SealedRow => ({
   kind: s.kind,

@@ -5,7 +5,8 @@
  */
 
 /** What to group by: a tag's value (`tag:team`), the key's creator, the key, the model, the API, the UTC day. */
-export type UsageGrouping = { by: "member" | "key" | "model" | "endpoint" | "day" } | { by: "tag"; tag: string };
+/** `tool`: MCP tool calls by `<server>/<tool>` (docs/mcp.md); every other request in the null group. */
+export type UsageGrouping = { by: "member" | "key" | "model" | "endpoint" | "day" | "tool" } | { by: "tag"; tag: string };
 
 /**
  * `since` inclusive, `until` exclusive (ms). A ledger row counts when it was created within;

@@ -36,6 +36,8 @@ export interface TestGateway {
     cache?: KeyCacheMode;
     createdBy?: string;
     budget?: { amount: bigint; period: BudgetPeriod };
+    /** The key's MCP grant (`keys create --mcp`): `<server>:<tool glob>` entries. */
+    mcp?: string[];
     /** The key's own secret guardrail mode (docs/guardrails.md). */
     guardrails?: GuardMode;
   }): Promise<string>;
@@ -81,7 +83,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
     server,
     store,
     logFile: file,
-    async createKey({ account = "default", rpm, expiresAt, name, cache, createdBy, budget, guardrails } = {}) {
+    async createKey({ account = "default", rpm, expiresAt, name, cache, createdBy, budget, mcp, guardrails } = {}) {
       const key = generateKey();
       recordSecret(key);
       await store.ensureAccount(account, Date.now());
@@ -100,6 +102,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
         ...(createdBy && { createdBy }),
         ...(guardrails && { guardrails }),
         ...(budget && { budget: budget.amount, budgetPeriod: budget.period }),
+        ...(mcp && { mcp }),
       });
       return key;
     },

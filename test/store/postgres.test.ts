@@ -4,6 +4,7 @@ import { createTestDatabase } from "../helpers/services.js";
 import { alertStoreCases } from "./alerts.cases.js";
 import { reportedUsageStoreCases } from "./reported-usage.cases.js";
 import { modelPriceStoreCases } from "./model-prices.cases.js";
+import { mcpStoreCases } from "./mcp.cases.js";
 import { storeCases, type StoreHarness } from "./store.cases.js";
 
 const make = async (): Promise<StoreHarness> => {
@@ -15,3 +16,4 @@ storeCases(make);
 alertStoreCases(make);
 reportedUsageStoreCases(make);
 modelPriceStoreCases(make);
+mcpStoreCases(make);

@@ -6,6 +6,7 @@ import { tempDir } from "../helpers/cli.js";
 import { alertStoreCases } from "./alerts.cases.js";
 import { reportedUsageStoreCases } from "./reported-usage.cases.js";
 import { modelPriceStoreCases } from "./model-prices.cases.js";
+import { mcpStoreCases } from "./mcp.cases.js";
 import { storeCases, type StoreHarness } from "./store.cases.js";
 
 const make = async (): Promise<StoreHarness> => {
@@ -18,3 +19,4 @@ storeCases(make);
 alertStoreCases(make);
 reportedUsageStoreCases(make);
 modelPriceStoreCases(make);
+mcpStoreCases(make);

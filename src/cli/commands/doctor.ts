@@ -47,6 +47,7 @@ async function run(cmd: Command, offline: boolean): Promise<Finding[]> {
   if (sealed) findings.push(sealed);
   const redis = await redisFinding(redisOf(config, process.env));
   if (redis) findings.push(redis);
+  findings.push(...(await (await import("../doctor-mcp.js")).mcpFindings(config, offline)));
   findings.push(await checks.portFinding(config.server.host, config.server.port, config.database));
   return findings;
 }

@@ -1,4 +1,4 @@
-/** `gateway keys update <id|name>`: budget, budget period, rpm, expiry, response cache; a running server sees it within 1 s. */
+/** `gateway keys update <id|name>`: budget, budget period, rpm, expiry, response cache, MCP grant; a running server sees it within 1 s. */
 import type { Command } from "commander";
 import type { BudgetPeriod } from "../../core/budget.js";
 import { UsageError } from "../../core/errors.js";
@@ -6,6 +6,7 @@ import type { KeyChanges } from "../../store/index.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { findNamedKey } from "../../operations/find-key.js";
 import { updateKey } from "../../operations/update-key.js";
+import { parseGrantList } from "../../mcp/grants.js";
 import { accountOf, cliBy, output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
@@ -17,6 +18,7 @@ interface UpdateOptions extends CacheFlags, GuardrailsFlags {
   rpm?: number;
   expires?: string;
   account?: string;
+  mcp?: string | false;
 }
 
 export function keysUpdateCommand(keys: Command): void {
@@ -32,6 +34,8 @@ export function keysUpdateCommand(keys: Command): void {
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
     .option("--account <account>", "the account whose key it is (needed for a name several accounts use)")
+    .option("--mcp <grants>", 'the MCP tools it may call, replacing its grant: "<server>:<tool glob>,..." (github:*, fs:read_*)')
+    .option("--no-mcp", "no MCP tool at all")
     .action((idOrName: string, opts: UpdateOptions, cmd: Command) =>
       withStore(cmd, async (store) => {
         const key = await findNamedKey(store, idOrName, opts.account && accountOf(opts));
@@ -46,9 +50,10 @@ export function keysUpdateCommand(keys: Command): void {
         const cache = cacheModeOf(opts);
         if (cache) changes.cache = cache;
         if (opts.guardrails) changes.guardrails = opts.guardrails;
+        if (opts.mcp !== undefined) changes.mcp = opts.mcp === false ? null : parseGrantList(opts.mcp);
         if (Object.keys(changes).length === 0)
           throw new UsageError(
-            "nothing to change: give --budget, --budget-period, --no-budget, --rpm, --expires, --cache, --cache-nondeterministic, --no-cache or --guardrails",
+            "nothing to change: give --budget, --budget-period, --no-budget, --rpm, --expires, --cache, --cache-nondeterministic, --no-cache, --guardrails, --mcp or --no-mcp",
           );
         output(cmd, await updateKey(store, key.id, changes, undefined, now, cliBy()), `Updated key '${key.name}' (${key.id}).`);
       }),

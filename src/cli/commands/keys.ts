@@ -6,6 +6,7 @@ import { listKeys } from "../../operations/list-keys.js";
 import { revokeKey } from "../../operations/revoke-key.js";
 import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keysUpdateCommand } from "./keys-update.js";
+import { parseGrantList } from "../../mcp/grants.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
 import { withGuardrailsOption, type GuardrailsFlags } from "./key-guardrails.js";
 import { accountOf, ask, cliBy, existingAccount, output, table, withStore } from "./context.js";
@@ -19,6 +20,7 @@ interface NewKeyOptions extends CacheFlags, GuardrailsFlags {
   rpm?: number;
   budget?: bigint;
   budgetPeriod?: BudgetPeriod;
+  mcp?: string | false;
 }
 
 export function keysCommand(program: Command): void {
@@ -30,8 +32,11 @@ export function keysCommand(program: Command): void {
     .option("--create", "create the account if it does not exist (else a typo is refused)")
     .option("--expires <when>", "ISO date/time or a duration like 90s, 12h, 30d")
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
+    .option("--mcp <grants>", 'the MCP tools it may call: "<server>:<tool glob>,..." (github:*, fs:read_*); none without it')
+    .option("--no-mcp", "no MCP tool (the default)")
     .action(async (opts: NewKeyOptions, cmd: Command) => {
       checkBudgetFlags(opts, false);
+      const mcp = typeof opts.mcp === "string" ? parseGrantList(opts.mcp) : null;
       const name = opts.name ?? (await ask("Key name"));
       await withStore(cmd, async (store) => {
         const now = Date.now();
@@ -48,6 +53,7 @@ export function keysCommand(program: Command): void {
             budgetPeriod: opts.budgetPeriod,
             cache: cacheModeOf(opts),
             guardrails: opts.guardrails,
+            mcp,
           },
           now,
           cliBy(),

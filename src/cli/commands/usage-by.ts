@@ -1,5 +1,5 @@
 /**
- * `gateway usage --by tag:NAME|member|key|model|endpoint|day [--since] [--until] [--json|--csv]`
+ * `gateway usage --by tag:NAME|member|key|model|endpoint|tool|day [--since] [--until] [--json|--csv]`
  * (docs/usage.md): one row per group over the range; `--csv` prints the rows the dashboard's
  * `Export CSV` downloads, `--json` the same rows as an array.
  */

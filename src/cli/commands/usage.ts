@@ -48,7 +48,7 @@ export function usageCommand(program: Command): void {
     .command("usage")
     .description("requests, tokens and cost per model, key and endpoint; --by breaks it down one way over a range")
     .option("--account <account>", "only this account")
-    .option("--by <grouping>", "tag:NAME, member, key, model, endpoint or day: one row per group (docs/usage.md)")
+    .option("--by <grouping>", "tag:NAME, member, key, model, endpoint, tool (MCP tool calls) or day: one row per group (docs/usage.md)")
     .option("--since <when>", "ISO date or a duration back from now (24h, 7d); days past the retention count whole")
     .option("--until <when>", "with --by: end of the range, exclusive; a date (2026-11-30) includes that whole day")
     .option("--csv", "with --by: the rows as CSV (group,requests,prompt_tokens,completion_tokens,cost)")

@@ -10,12 +10,10 @@ import { nanoToUsd } from "../../core/money.js";
 import { validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
 import { estimate, CHAT_UPSTREAM } from "../../pipeline/chat-upstream.js";
-import { streamsChat } from "../../pipeline/chat-stream.js";
-import type { Endpoint, Job } from "../../pipeline/endpoint.js";
+import type { Endpoint, EndpointServices, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import type { Completion, StreamDelta } from "../../plugin/contract.js";
 import { ChatAssembler, deltasOf } from "../../cache/chat-replay.js";
-import type { Gateway } from "../../gateway.js";
 import { dropNulls } from "./null-fields.js";
 import { renderCompletion } from "./render.js";
 import { writeSse } from "./stream.js";
@@ -44,7 +42,7 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
       JSON.stringify({ id: completionId(job), object: "chat.completion", created: Math.floor(gw.now() / 1000), model: job.route.model.id, ...answer }),
     );
   },
-  stream: streamsChat(async (gw, ex, job, opened, delivered) => {
+  async stream(gw, ex, job, opened, delivered) {
     const kept = job.keep && new ChatAssembler();
     kept?.add(opened.first);
     const result = await writeSse(ex, {
@@ -58,7 +56,7 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
     });
     if (kept && result.outcome === "ok" && result.usage) job.keep?.(kept.completion(result.usage), result.usage);
     return result;
-  }),
+  },
   /** A cache hit asked as a stream: the kept completion replayed as chunks (docs/cache.md). */
   cache: {
     async replay(gw, ex, job, answer, usage) {
@@ -73,7 +71,7 @@ export const CHAT_COMPLETIONS: Endpoint<ChatRequest, Completion> = definesStages
   },
 });
 
-function chunkHead(gw: Gateway, job: Job<ChatRequest>) {
+function chunkHead(gw: EndpointServices, job: Job<ChatRequest>) {
   const openai = gw.config.server.compat !== "strict";
   return { id: completionId(job), created: Math.floor(gw.now() / 1000), model: job.route.model.id, requestId: job.requestId, openai };
 }

@@ -9,13 +9,12 @@
 import { invalidRequest, modelNotFound } from "../../core/errors.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { validate } from "../../core/validate.js";
-import type { Gateway } from "../../gateway.js";
 import { parseJsonBody } from "../../http/body.js";
 import type { Embedded } from "../../pipeline/embed-call.js";
 import { inputTokenBound, MAX_EMBEDDING_INPUTS, type Inputs } from "../../pipeline/embed-input.js";
 import { EMBED_UPSTREAM, type Embedding } from "../../pipeline/embed-upstream.js";
 import { render } from "../../pipeline/embed-vectors.js";
-import type { Endpoint } from "../../pipeline/endpoint.js";
+import type { Endpoint, EndpointServices } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import { EmbeddingsRequest, LooseEmbeddingsRequest } from "./schema.js";
 
@@ -43,7 +42,7 @@ export const EMBEDDINGS: Endpoint<Embedding, Embedded> = definesStages("embeddin
   },
 });
 
-function readRequest(gw: Gateway, raw: Buffer): EmbeddingsRequest {
+function readRequest(gw: EndpointServices, raw: Buffer): EmbeddingsRequest {
   const json = parseJsonBody(raw);
   const compat = gw.config.server.compat;
   // Under `openai` an explicit null means absent (docs/openai-compat.md), as on chat.

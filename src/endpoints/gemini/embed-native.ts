@@ -1,11 +1,11 @@
 /**
  * Google's embed requests on an endpoint whose plugin speaks them natively
- * (`nativeGemini.embed`, docs/gemini.md "Embeddings"): the client's requests, cut to the
+ * (`native.gemini.embed`, docs/gemini.md "Embeddings"): the client's requests, cut to the
  * plugin's batch size, each batch one `:batchEmbedContents` call, the vectors checked (one per
  * request, each as wide as its own `outputDimensionality` asked).
  */
+import type { AdapterServices } from "../../pipeline/endpoint.js";
 import type { RoutedEndpoint } from "../../catalog/catalog.js";
-import type { Gateway } from "../../gateway.js";
 import { callContext, embedBatch, inBatches, type Embedded } from "../../pipeline/embed-call.js";
 import type { Vector } from "../../pipeline/embed-vectors.js";
 import type { NativeGeminiEmbed } from "../../plugin/contract.js";
@@ -13,7 +13,7 @@ import { InvalidAnswer } from "../../plugin/failure.js";
 import type { EmbedContentRequest } from "./embed-schema.js";
 
 export function nativeEmbed(
-  gw: Gateway,
+  gw: AdapterServices,
   e: RoutedEndpoint,
   native: NativeGeminiEmbed,
   requests: EmbedContentRequest[],

@@ -3,10 +3,11 @@
  * one request pipeline (pipeline/run.ts), docs/gemini.md "Embeddings". The model comes from the
  * path; the body is Google's request, read into the pipeline's embeddings request
  * (embed-translate.ts) for the hold and the translated path. Per attempt the routed endpoint
- * decides: a plugin with `nativeGemini.embed` gets the client's requests (embed-native.ts), any
+ * decides: a plugin with `native.gemini.embed` gets the client's requests (embed-native.ts), any
  * other the texts through its embeddings adapter (pipeline/embed-upstream.ts), billed as
  * /v1/embeddings is. Answers and errors in Google's shapes; ledger rows say `gemini`.
  */
+import { nativeOf } from "../../pipeline/native.js";
 import { invalidRequest } from "../../core/errors.js";
 import { validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
@@ -47,14 +48,14 @@ export const GEMINI_EMBED: Endpoint<GeminiEmbedding, EmbedAnswer> = definesStage
     const call = { ...req.call, encoding: "float" as const };
     return nativeOrTranslated(
       found,
-      (e) => e.instance.plugin.nativeGemini?.embed !== undefined,
+      (e) => nativeOf(e, "gemini")?.embed !== undefined,
       req.problems,
       (others) => narrowEmbeddings(others, req.inputs, call),
     );
   },
   hold: EMBED_UPSTREAM.hold,
   async adapter(gw, job, e, signal) {
-    const native = e.instance.plugin.nativeGemini?.embed;
+    const native = nativeOf(e, "gemini")?.embed;
     if (native) return { embedded: await nativeEmbed(gw, e, native, job.body.requests, signal), native: true };
     return { embedded: await EMBED_UPSTREAM.adapter(gw, job, e, signal), native: false };
   },

@@ -10,10 +10,10 @@
  * routes back to its model. Pages as Google's: `pageSize` (default 50, at most 1000) and the
  * `nextPageToken` to pass back as `pageToken`.
  */
+import type { EndpointServices } from "../../pipeline/endpoint.js";
 import { resolveAlias } from "../../catalog/aliases.js";
 import { capabilitiesEntry } from "../../catalog/model-kind.js";
 import { invalidRequest, modelNotFound } from "../../core/errors.js";
-import type { Gateway } from "../../gateway.js";
 import type { CatalogModel, KeyRecord } from "../../store/index.js";
 import { CHAT_METHODS, EMBED_METHODS, modelOf } from "./path.js";
 
@@ -38,7 +38,7 @@ type Entry = ReturnType<typeof entry>;
 const bare = (id: string) => id.slice(id.indexOf("/") + 1);
 
 /** Every entry, in the catalog's order, then the aliases. */
-async function allModels(gw: Gateway, key: KeyRecord): Promise<Entry[]> {
+async function allModels(gw: EndpointServices, key: KeyRecord): Promise<Entry[]> {
   const byok = await gw.byok.forAccount(key.account);
   const models = gw.catalog.list((plugin) => byok.readable(plugin));
   const counts = new Map<string, number>();
@@ -57,7 +57,7 @@ async function allModels(gw: Gateway, key: KeyRecord): Promise<Entry[]> {
 }
 
 /** One page of the list: `pageSize` and `pageToken` as the query gives them. */
-export async function geminiModels(gw: Gateway, key: KeyRecord, query: URLSearchParams) {
+export async function geminiModels(gw: EndpointServices, key: KeyRecord, query: URLSearchParams) {
   const size = pageSizeOf(query.get("pageSize"));
   const from = offsetOf(query.get("pageToken"));
   const all = await allModels(gw, key);
@@ -66,7 +66,7 @@ export async function geminiModels(gw: Gateway, key: KeyRecord, query: URLSearch
 }
 
 /** One entry by the name the list gives it, an alias (a glob's too), or a catalog id. */
-export async function geminiModel(gw: Gateway, key: KeyRecord, name: string) {
+export async function geminiModel(gw: EndpointServices, key: KeyRecord, name: string) {
   const wanted = modelOf(name);
   const models = await allModels(gw, key);
   const found = models.find((m) => m.name === `models/${wanted}`) ?? models.find((m) => m.displayName === resolveAlias(gw.config.aliases, wanted));

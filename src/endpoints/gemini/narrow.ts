@@ -1,10 +1,11 @@
 /**
- * The route stage of a Gemini request: native endpoints (a plugin with `nativeGemini`) take
+ * The route stage of a Gemini request: native endpoints (a plugin with `native.gemini`) take
  * every request Google takes; the others only one that translates whole (no problems, and
  * every feature it uses served: catalog/capabilities.ts, as chat narrows). Nothing left is the
  * 400 naming the first field that could not be honoured. The catalog order is kept (it is the
  * order of a `fixed` route). Embeddings narrow the same way (embed.ts).
  */
+import { nativeOf } from "../../pipeline/native.js";
 import { needsOf, narrowRoute } from "../../catalog/capabilities.js";
 import type { Route, RoutedEndpoint } from "../../catalog/catalog.js";
 import { requireChatModel } from "../../catalog/model-kind.js";
@@ -14,14 +15,14 @@ import type { Problem } from "./translate.js";
 
 export function narrowGemini(found: Route, req: ChatRequest, problems: Problem[]): Route {
   requireChatModel(found.model);
-  const others = found.endpoints.filter((e) => !e.instance.plugin.nativeGemini);
+  const others = found.endpoints.filter((e) => !nativeOf(e, "gemini"));
   // Thinking settings are a hint where they cannot be honoured: a model that does not reason
   // (the catalog says so) or providers without a reasoning switch (Gemini CLI sends them always).
   const canReason = found.model.capabilities?.reasoning !== false && others.some((e) => e.instance.plugin.features?.includes("reasoning_effort"));
   if (!canReason) delete req.reasoning_effort;
   return nativeOrTranslated(
     found,
-    (e) => e.instance.plugin.nativeGemini !== undefined,
+    (e) => nativeOf(e, "gemini") !== undefined,
     problems,
     (route) => narrowRoute(route, needsOf(req)),
   );

@@ -1,73 +1,50 @@
 /**
  * The native path (docs/gemini.md): on an endpoint whose plugin speaks Gemini
- * (`nativeGemini`, providers/google/native.ts) the client's body goes upstream byte for byte
+ * (`native.gemini`, providers/google/native.ts), through the pipeline's native step (pipeline/native.ts), the client's body goes upstream byte for byte
  * and the answer, or each stream chunk, comes back as Google sent it. The gateway reads only
  * the usage (billed exactly, cached and thought tokens at their prices) and the text (for an
  * estimate when a stream is cut before its usage).
  */
-import { outputBudget } from "../../billing/bill.js";
 import { checkedUsage } from "../../billing/usage-check.js";
-import type { RoutedEndpoint } from "../../catalog/catalog.js";
-import type { ChatRequest, ToolCalls, Usage } from "../../core/chat-request.js";
-import type { Gateway } from "../../gateway.js";
+import type { Usage, ToolCalls } from "../../core/chat-request.js";
 import type { SseSink } from "../../http/sse.js";
-import type { Job, StreamResult } from "../../pipeline/endpoint.js";
-import { malformed } from "../../pipeline/failover.js";
-import type { CallContext, NativeGemini, UpstreamEvent } from "../../plugin/contract.js";
-import { upstreamFailure } from "../../plugin/contract.js";
-import { readJson } from "../../upstream/body.js";
-import { decodeSse } from "../../upstream/relay.js";
+import type { NativePath, StreamResult } from "../../pipeline/endpoint.js";
+import { nativeOf } from "../../pipeline/native.js";
+import type { Completion, NativeGemini, UpstreamEvent } from "../../plugin/contract.js";
+import { contextOf, streamCommon } from "./context.js";
 import { dataFrame, errorFrame } from "./stream.js";
 
-export interface NativeAnswer {
+interface NativeAnswer {
   json: unknown;
   usage?: Usage;
   text: string;
 }
 
-function contextFor(job: Job<ChatRequest>, e: RoutedEndpoint, stream: boolean): CallContext {
-  return { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream, maxOutput: outputBudget(job.body, job.route) };
-}
+/** A native answer as Google sent it, or a translated one in chat's form. */
+export type GeminiAnswer = { native: NativeAnswer } | { chat: Completion };
 
-/** One generateContent attempt on a native endpoint. */
-export async function nativeAnswer(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, raw: string, candidates: number, signal: AbortSignal) {
-  const plugin = e.instance.plugin;
-  const res = await gw.upstream.send(plugin.nativeGemini!.request(raw, contextFor(job, e, false)), plugin, signal);
-  const json = await readJson(res.body, gw.config.server.upstream.maxResponseBytes);
-  try {
-    const read = plugin.nativeGemini!.read(json);
+/** The native form of Google's generateContent for the pipeline's native step (pipeline/native.ts). */
+export const GEMINI_NATIVE: NativePath<GeminiAnswer, "gemini"> = {
+  api: "gemini",
+  request: (n, job, ctx) => n.request(contextOf(job.body).raw, ctx),
+  answer(n, job, json) {
+    const read = n.read(json);
     const answer: NativeAnswer = { json, text: read.text };
-    if (read.usage) answer.usage = checkedUsage(read.usage, job.route.model, candidates);
-    return answer;
-  } catch (err) {
-    throw malformed(err);
-  }
-}
+    if (read.usage) answer.usage = checkedUsage(read.usage, job.route.model, contextOf(job.body).candidates);
+    return { native: answer };
+  },
+  failed: isError,
+  relay: (_gw, ex, job, opened, delivered) =>
+    relayNativeStream(ex, { native: nativeOf(opened.endpoint, "gemini")!, first: opened.first, rest: opened.rest }, streamCommon(job, delivered)),
+};
 
-export interface NativeStream {
+interface NativeStream {
   native: NativeGemini;
   first: UpstreamEvent;
   rest: AsyncIterator<UpstreamEvent>;
 }
 
-/** One streamGenerateContent attempt: open, and wait for the first chunk (failover ends there). */
-export async function openNativeStream(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, raw: string, signal: AbortSignal): Promise<NativeStream> {
-  const plugin = e.instance.plugin;
-  const native = plugin.nativeGemini!;
-  const res = await gw.upstream.send(native.request(raw, contextFor(job, e, true)), plugin, signal);
-  const rest = decodeSse(res.body, gw.config.server.upstream)[Symbol.asyncIterator]();
-  let first: IteratorResult<UpstreamEvent>;
-  try {
-    first = await rest.next();
-  } catch (err) {
-    throw malformed(err);
-  }
-  if (first.done) throw malformed(new Error("upstream stream ended before any output"));
-  if (isError(first.value.data)) throw upstreamFailure("failure", { retryable: true, detail: "gemini: error event in stream" });
-  return { native, first: first.value, rest };
-}
-
-export interface NativeStreamOptions {
+interface NativeStreamOptions {
   requestId: string;
   delivered: { text: string };
   estimate(text: string): Promise<Usage>;
@@ -75,7 +52,7 @@ export interface NativeStreamOptions {
 }
 
 /** Every chunk as Google sent it; its error event or a failure to read becomes the gateway's error event (errors.ts). */
-export async function relayNativeStream(out: SseSink, s: NativeStream, o: NativeStreamOptions): Promise<StreamResult> {
+async function relayNativeStream(out: SseSink, s: NativeStream, o: NativeStreamOptions): Promise<StreamResult> {
   let usage: Usage | null = null;
   let searched: ToolCalls | undefined; // grounding may come on another chunk than the usage: the last seen joins it
   const result = (outcome: StreamResult["outcome"], estimated = false): StreamResult => ({ usage, estimated, text: o.delivered.text, outcome });
@@ -102,6 +79,7 @@ export async function relayNativeStream(out: SseSink, s: NativeStream, o: Native
   }
 }
 
+/** Google's error chunk: at the start of a stream, failed over; later, the gateway's error event. */
 function isError(data: unknown): boolean {
   return typeof data === "object" && data !== null && "error" in data;
 }

@@ -4,45 +4,25 @@
  * from the path; the body is Google's GenerateContentRequest. Every request is also read into
  * the internal ChatRequest (translate.ts), the pipeline's request for this endpoint: its hold,
  * usage bound and estimates, and the translated path's upstream call. Per attempt the routed
- * endpoint decides: a plugin with `nativeGemini` gets the body as sent (native.ts), any other
+ * endpoint decides (the pipeline's native step, pipeline/native.ts): a plugin with `native.gemini` gets the body as sent (native.ts), any other
  * the chat request through its adapter (pipeline/chat-upstream.ts). Errors in Google's envelope.
  */
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
-import type { Endpoint, Job } from "../../pipeline/endpoint.js";
+import type { Endpoint } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import { invalidRequest } from "../../core/errors.js";
 import { MAX_REQUEST_ITEMS, validate } from "../../core/validate.js";
 import { parseJsonBody } from "../../http/body.js";
-import type { Completion } from "../../plugin/contract.js";
 import { GEMINI_ROUTES } from "./common.js";
-import { nativeAnswer, type NativeAnswer } from "./native.js";
+import { GEMINI_NATIVE, type GeminiAnswer } from "./native.js";
+import { contextOf, headOf, remember, streamCommon } from "./context.js";
 import { geminiPath } from "./path.js";
 import { narrowGemini } from "./narrow.js";
-import { renderAnswer, type AnswerHead } from "./render.js";
+import { renderAnswer } from "./render.js";
 import { GenerateContentRequest } from "./schema.js";
-import { streamGemini } from "./stream-stage.js";
-import { toChatRequest, type Problem } from "./translate.js";
-
-/** A native answer as Google sent it, or a translated one in chat's form. */
-export type GeminiAnswer = { native: NativeAnswer } | { chat: Completion };
-
-/** What a Gemini request is beyond its chat form, from parse to render. */
-interface GeminiContext {
-  /** The body exactly as the client sent it: what a native endpoint receives. */
-  raw: string;
-  candidates: number;
-  /** What only a native endpoint can honour (translate.ts). */
-  problems: Problem[];
-  /** The request names media or cached content the gateway cannot measure: usage is not bounded by the body. */
-  unbounded: boolean;
-}
-
-const contexts = new WeakMap<ChatRequest, GeminiContext>();
-
-const contextOf = (req: ChatRequest): GeminiContext => contexts.get(req)!;
-
-const headOf = (job: Job<ChatRequest>): AnswerHead => ({ modelVersion: job.route.model.id, responseId: job.requestId.slice(4) });
+import { writeGeminiStream } from "./stream.js";
+import { toChatRequest } from "./translate.js";
 
 export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini", {
   ...CHAT_UPSTREAM,
@@ -57,7 +37,7 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
     const req = validate(GenerateContentRequest, json);
     const { chat, problems } = toChatRequest(req, at.model, at.method === "streamGenerateContent");
     const text = raw.toString("utf8");
-    contexts.set(chat, {
+    remember(chat, {
       raw: text,
       candidates: req.generationConfig?.candidateCount ?? 1,
       problems,
@@ -74,20 +54,15 @@ export const GEMINI: Endpoint<ChatRequest, GeminiAnswer> = definesStages("gemini
     if (contextOf(req).unbounded) bill.bound = null;
     return bill;
   },
-  async adapter(gw, job, e, signal): Promise<GeminiAnswer> {
-    const ctx = contextOf(job.body);
-    if (e.instance.plugin.nativeGemini) return { native: await nativeAnswer(gw, job, e, ctx.raw, ctx.candidates, signal) };
-    return { chat: await CHAT_UPSTREAM.adapter(gw, job, e, signal) };
-  },
+  adapter: async (gw, job, e, signal) => ({ chat: await CHAT_UPSTREAM.adapter(gw, job, e, signal) }),
   usage: (job, value) => ("native" in value ? value.native.usage : CHAT_UPSTREAM.usage(job, value.chat)),
   estimate: (job, value) => ("native" in value ? estimate(job.body, value.native.text) : CHAT_UPSTREAM.estimate(job, value.chat)),
   render(_gw, ex, job, value, usage) {
     ex.json(200, JSON.stringify("native" in value ? value.native.json : renderAnswer(value.chat, usage, headOf(job))));
   },
-  stream: (gw, ex, job) => {
-    const ctx = contextOf(job.body);
-    return streamGemini(gw, ex, job, { raw: ctx.raw, candidates: ctx.candidates, head: headOf(job) });
-  },
+  stream: (_gw, ex, job, opened, delivered) =>
+    writeGeminiStream(ex, { ...streamCommon(job, delivered), head: headOf(job), first: opened.first, rest: opened.rest }),
+  native: GEMINI_NATIVE,
 });
 
 /** Contents and their parts, counted before zod runs (the bound core/validate.ts puts on chat's messages). */

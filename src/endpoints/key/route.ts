@@ -3,10 +3,10 @@
  * before it spends. Money as exact decimal USD strings; `budget` is the tightest level's
  * (account, member, key): its limit minus the period's spend and open holds, what a new request could still reserve.
  */
+import type { EndpointServices } from "../../pipeline/endpoint.js";
 import { z } from "zod";
 import { levelsOf, tightest } from "../../billing/budget.js";
 import { BUDGET_LEVELS } from "../../core/budget.js";
-import type { Gateway } from "../../gateway.js";
 import { maskKey } from "../../access/keys.js";
 import { nanoToUsd } from "../../core/money.js";
 import type { KeyRecord } from "../../store/index.js";
@@ -31,7 +31,7 @@ export const KeyInfo = z.object({
   balance: Usd,
 });
 
-export async function keyInfo(gw: Gateway, key: KeyRecord): Promise<z.infer<typeof KeyInfo>> {
+export async function keyInfo(gw: EndpointServices, key: KeyRecord): Promise<z.infer<typeof KeyInfo>> {
   const limit = key.rpm ? { requests: key.rpm, window: 60 } : gw.config.limits.key;
   return {
     name: key.name,
@@ -45,7 +45,7 @@ export async function keyInfo(gw: Gateway, key: KeyRecord): Promise<z.infer<type
 }
 
 /** The tightest of the account's, the member's and the key's budgets (docs/limits.md "Budgets"). */
-async function budgetOf(gw: Gateway, key: KeyRecord) {
+async function budgetOf(gw: EndpointServices, key: KeyRecord) {
   const t = tightest(await levelsOf(gw.store, key, gw.now()));
   if (!t) return null;
   return { limit: nanoToUsd(t.limit), period: t.period, spent: nanoToUsd(t.spent), remaining: nanoToUsd(t.left), level: t.level };

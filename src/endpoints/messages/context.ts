@@ -5,9 +5,8 @@
  */
 import type { ChatRequest } from "../../core/chat-request.js";
 import type { GatewayError } from "../../core/errors.js";
-import type { RoutedEndpoint } from "../../catalog/catalog.js";
 import type { Job } from "../../pipeline/endpoint.js";
-import type { MessagesHeaders, NativeMessages } from "../../plugin/contract.js";
+import type { MessagesHeaders } from "../../plugin/contract.js";
 import type { MessagesRequest } from "./schema.js";
 
 export interface MessagesContext {
@@ -32,12 +31,6 @@ export function contextOf(job: Job<ChatRequest>): MessagesContext {
 
 export function contextOfRequest(chat: ChatRequest): MessagesContext {
   return contexts.get(chat)!;
-}
-
-/** The endpoint's native capability when it takes this model's Messages body as is. */
-export function nativeOf(e: RoutedEndpoint): NativeMessages | undefined {
-  const n = e.instance.plugin.nativeMessages;
-  return n && (n.accepts?.(e.model) ?? true) ? n : undefined;
 }
 
 export const messageId = (job: Job) => `msg_${job.requestId.slice(4)}`;

@@ -1,19 +1,20 @@
 /**
- * The native path (docs/messages.md): the client's body to a provider that speaks the Messages
- * API (plugin `nativeMessages`), unchanged but for `model`; its answer back unchanged but for
- * the id and the usage, which are the gateway's record. Usage is the provider's own, read by
- * the plugin (cache reads and writes apart) and checked like every reported usage.
+ * The native form of /v1/messages (docs/messages.md), for the pipeline's native step
+ * (pipeline/native.ts): the client's body to a provider that speaks the Messages API (its
+ * `native.messages`), unchanged but for `model`; its answer back unchanged but for the id and
+ * the usage, which are the gateway's record. Usage is the provider's own, read by the plugin
+ * (cache reads and writes apart) and checked like every reported usage; a stream is relayed
+ * event by event (relay.ts).
  */
 import { checkedUsage } from "../../billing/usage-check.js";
-import type { RoutedEndpoint } from "../../catalog/catalog.js";
-import type { ChatRequest, Usage } from "../../core/chat-request.js";
-import type { Gateway } from "../../gateway.js";
-import type { Job } from "../../pipeline/endpoint.js";
-import { malformed } from "../../pipeline/failover.js";
-import type { CallContext } from "../../plugin/contract.js";
-import { readJson } from "../../upstream/body.js";
-import { contextOf, nativeOf } from "./context.js";
+import type { Usage } from "../../core/chat-request.js";
+import type { Completion } from "../../plugin/contract.js";
+import type { NativePath } from "../../pipeline/endpoint.js";
+import { nativeOf } from "../../pipeline/native.js";
+import { contextOf, messageId } from "./context.js";
+import { relayNative } from "./relay.js";
 import { wireUsage } from "./render.js";
+import { streamCommon } from "./stream.js";
 
 export interface NativeAnswer {
   kind: "native";
@@ -21,26 +22,32 @@ export interface NativeAnswer {
   usage: Usage | undefined;
 }
 
-/** The upstream call for one endpoint, JSON or streamed. */
-export async function sendNative(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal) {
-  const n = nativeOf(e)!;
-  const c = contextOf(job);
-  const ctx: CallContext = { settings: e.instance.settings, apiKey: e.apiKey, model: e.model, stream: c.req.stream === true, maxOutput: c.req.max_tokens };
-  const req = await n.request({ ...c.raw, model: e.model }, c.headers, ctx);
-  return { n, res: await gw.upstream.send(req, e.instance.plugin, signal) };
-}
+export type MessagesAnswer = NativeAnswer | { kind: "chat"; completion: Completion };
 
-export async function nativeAnswer(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, signal: AbortSignal): Promise<NativeAnswer> {
-  const { n, res } = await sendNative(gw, job, e, signal);
-  try {
-    const json = await readJson(res.body, gw.config.server.upstream.maxResponseBytes);
+export const MESSAGES_NATIVE: NativePath<MessagesAnswer, "messages"> = {
+  api: "messages",
+  // The client's own max_tokens: a translated route may have cut the chat form's to its model's limit.
+  maxOutput: (job) => contextOf(job).req.max_tokens,
+  request(n, job, ctx) {
+    const c = contextOf(job);
+    return n.request({ ...c.raw, model: ctx.model }, c.headers, ctx);
+  },
+  answer(n, job, json) {
     if (!isMessage(json)) throw new Error("the answer is not a Messages API message");
     const usage = n.usage(json.usage);
     return { kind: "native", json, usage: usage && checkedUsage(usage, job.route.model, 1) };
-  } catch (err) {
-    throw malformed(err);
-  }
-}
+  },
+  events: (n, decoded) => (n.events ? n.events(decoded) : decoded),
+  failed: (data) => (data as { type?: unknown } | null)?.type === "error",
+  relay: (_gw, ex, job, opened, delivered) =>
+    relayNative(ex, {
+      ...streamCommon(job, delivered),
+      id: messageId(job),
+      first: opened.first,
+      rest: opened.rest,
+      native: nativeOf(opened.endpoint, "messages")!,
+    }),
+};
 
 function isMessage(json: unknown): json is Record<string, unknown> & { content: unknown[] } {
   return json !== null && typeof json === "object" && Array.isArray((json as { content?: unknown }).content);

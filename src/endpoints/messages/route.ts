@@ -1,8 +1,8 @@
 /**
  * POST /v1/messages, Anthropic's Messages API (docs/messages.md), through the one request
  * pipeline (pipeline/run.ts). Its request form is the chat translation (translate.ts), kept
- * with the client's own body (context.ts); each routed endpoint is then served natively when
- * its provider speaks the Messages API (plugin `nativeMessages`: the body unchanged), else
+ * with the client's own body (context.ts); the pipeline's native step (pipeline/native.ts) serves each routed endpoint natively when
+ * its provider speaks the Messages API (plugin `native.messages`: the body unchanged), else
  * translated through chat's adapter call (pipeline/chat-upstream.ts). Errors in Anthropic's
  * envelope.
  */
@@ -20,16 +20,15 @@ import type { Exchange } from "../../http/exchange.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
 import type { Endpoint } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
-import type { Completion, MessagesHeaders } from "../../plugin/contract.js";
-import { contextOfRequest, messageId, nativeOf, remember } from "./context.js";
-import { nativeAnswer, nativeText, renderNative, type NativeAnswer } from "./native.js";
+import type { MessagesHeaders } from "../../plugin/contract.js";
+import { contextOfRequest, messageId, remember } from "./context.js";
+import { nativeOf } from "../../pipeline/native.js";
+import { MESSAGES_NATIVE, nativeText, renderNative, type MessagesAnswer } from "./native.js";
 import { promptBound } from "./prompt-bound.js";
 import { messageOf } from "./render.js";
 import { MessagesRequest } from "./schema.js";
-import { streamMessages } from "./stream-stage.js";
+import { streamCommon, writeMessageStream } from "./stream.js";
 import { toChatRequest } from "./translate.js";
-
-type MessagesAnswer = NativeAnswer | { kind: "chat"; completion: Completion };
 
 /** Anthropic's error envelope around the gateway's error object. */
 export const anthropicEnvelope: ErrorEnvelope = (error) => ({ type: "error", error });
@@ -64,10 +63,7 @@ export const MESSAGES: Endpoint<ChatRequest, MessagesAnswer> = definesStages("me
     bill.bound = () => ({ prompt, completion: req.max_tokens });
     return bill;
   },
-  async adapter(gw, job, e, signal) {
-    if (nativeOf(e)) return nativeAnswer(gw, job, e, signal);
-    return { kind: "chat", completion: await CHAT_UPSTREAM.adapter(gw, job, e, signal) };
-  },
+  adapter: async (gw, job, e, signal) => ({ kind: "chat", completion: await CHAT_UPSTREAM.adapter(gw, job, e, signal) }),
   usage: (_job, value) => (value.kind === "native" ? value.usage : value.completion.usage),
   estimate: (job, value) => (value.kind === "native" ? estimate(job.body, nativeText(value.json)) : CHAT_UPSTREAM.estimate(job, value.completion)),
   render(_gw, ex, job, value, usage) {
@@ -75,7 +71,14 @@ export const MESSAGES: Endpoint<ChatRequest, MessagesAnswer> = definesStages("me
     const body = value.kind === "native" ? renderNative(value, id, usage) : messageOf({ id, model: job.route.model.id }, value.completion, usage);
     ex.json(200, JSON.stringify(body));
   },
-  stream: streamMessages,
+  stream: (_gw, ex, job, opened, delivered) =>
+    writeMessageStream(ex, {
+      ...streamCommon(job, delivered),
+      head: { id: messageId(job), model: job.route.model.id },
+      first: opened.first,
+      rest: opened.rest,
+    }),
+  native: MESSAGES_NATIVE,
   errorEnvelope: anthropicEnvelope,
 });
 
@@ -85,8 +88,8 @@ export const MESSAGES: Endpoint<ChatRequest, MessagesAnswer> = definesStages("me
  * reasoning: dropped rather than refused (docs/messages.md). Nothing left: the first 400.
  */
 function routeMessages(found: Route, chat: ChatRequest): Route {
-  const native = found.endpoints.filter((e) => nativeOf(e));
-  const others = found.endpoints.filter((e) => !nativeOf(e));
+  const native = found.endpoints.filter((e) => nativeOf(e, "messages"));
+  const others = found.endpoints.filter((e) => !nativeOf(e, "messages"));
   let translated: Route["endpoints"] = [];
   if (others.length) {
     try {

@@ -7,9 +7,11 @@
  * delta becomes its frames built synchronously and written at once (one write, a wait only
  * when the client is behind): the hot path of a stream (docs/messages.md, "Performance").
  */
-import type { Usage } from "../../core/chat-request.js";
+import type { ChatRequest, Usage } from "../../core/chat-request.js";
+import { checkedUsage } from "../../billing/usage-check.js";
+import { estimate } from "../../pipeline/chat-upstream.js";
 import type { SseSink } from "../../http/sse.js";
-import type { StreamResult } from "../../pipeline/endpoint.js";
+import type { Job, StreamResult } from "../../pipeline/endpoint.js";
 import type { StreamDelta, ToolCallDelta } from "../../plugin/contract.js";
 import { stopReason, wireUsage, type MessageHead } from "./render.js";
 import { errorEvent, eventFrame } from "./frames.js";
@@ -22,6 +24,16 @@ export interface MessageStreamOptions {
   estimate(text: string): Promise<Usage>;
   checkUsage(usage: Usage): Usage;
   delivered: { text: string };
+}
+
+/** What both stream writers (this one and relay.ts) take: the request's id, what was delivered, the estimate and the usage check. */
+export function streamCommon(job: Job<ChatRequest>, delivered: { text: string }) {
+  return {
+    requestId: job.requestId,
+    delivered,
+    estimate: (text: string) => estimate(job.body, text),
+    checkUsage: (u: Usage) => checkedUsage(u, job.route.model, 1),
+  };
 }
 
 const ZERO = { input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };

@@ -3,9 +3,9 @@
  * config's aliases among them (`alias_of`); GET /v1/models/{id}: one of those entries (a bare id
  * answers its full one).
  */
+import type { EndpointServices } from "../../pipeline/endpoint.js";
 import { resolveAlias } from "../../catalog/aliases.js";
 import { modelMissing } from "../../catalog/model-hint.js";
-import type { Gateway } from "../../gateway.js";
 import { capabilitiesEntry } from "../../catalog/model-kind.js";
 import { nanoToUsd } from "../../core/money.js";
 import type { CatalogModel, KeyRecord } from "../../store/index.js";
@@ -25,7 +25,7 @@ export function modelEntry(m: CatalogModel) {
   };
 }
 
-export async function listModels(gw: Gateway, key: KeyRecord) {
+export async function listModels(gw: EndpointServices, key: KeyRecord) {
   const byok = await gw.byok.forAccount(key.account);
   const models = gw.catalog.list((plugin) => byok.readable(plugin));
   const byId = new Map(models.map((m) => [m.id, m]));
@@ -38,7 +38,7 @@ export async function listModels(gw: Gateway, key: KeyRecord) {
 }
 
 /** An entry of the list by its id or alias; a bare id answers its one `vendor/<id>` entry, as a request would route (Catalog.find). */
-export async function getModel(gw: Gateway, key: KeyRecord, id: string) {
+export async function getModel(gw: EndpointServices, key: KeyRecord, id: string) {
   const { data } = await listModels(gw, key);
   const entry = data.find((m) => m.id === id) ?? globEntry(gw, id, data) ?? (await bareEntry(gw, key, id, data));
   if (entry) return entry;
@@ -48,13 +48,13 @@ export async function getModel(gw: Gateway, key: KeyRecord, id: string) {
 }
 
 /** A name a glob alias (`claude-*`) sends on: the target's entry under the name asked. */
-function globEntry<E extends { id: string }>(gw: Gateway, id: string, data: E[]): E | undefined {
+function globEntry<E extends { id: string }>(gw: EndpointServices, id: string, data: E[]): E | undefined {
   const target = resolveAlias(gw.config.aliases, id);
   const entry = target === id ? undefined : data.find((m) => m.id === target);
   return entry && { ...entry, id, alias_of: target };
 }
 
-async function bareEntry<E extends { id: string }>(gw: Gateway, key: KeyRecord, id: string, data: E[]): Promise<E | undefined> {
+async function bareEntry<E extends { id: string }>(gw: EndpointServices, key: KeyRecord, id: string, data: E[]): Promise<E | undefined> {
   if (id.includes("/")) return undefined;
   const byok = await gw.byok.forAccount(key.account);
   const found = gw.catalog.find(id, (plugin) => byok.readable(plugin));

@@ -3,8 +3,7 @@
  * stage (endpoints/responses/route.ts), keyed by the chat form (the pipeline's request).
  */
 import type { ChatRequest } from "../../core/chat-request.js";
-import type { Gateway } from "../../gateway.js";
-import type { Job } from "../../pipeline/endpoint.js";
+import type { EndpointServices, Job } from "../../pipeline/endpoint.js";
 import type { ResponseHead } from "./render.js";
 import type { InputItem, ResponsesRequest } from "./schema.js";
 import type { ToolMap } from "./tools.js";
@@ -50,7 +49,7 @@ export function headOf(job: Job<ChatRequest>): ResponseHead {
 }
 
 /** Written before the answer goes out, so the next request can continue from it at once. */
-export function save(gw: Gateway, job: Job<ChatRequest>, response: { output: unknown[] }): Promise<void> {
+export function save(gw: EndpointServices, job: Job<ChatRequest>, response: { output: unknown[] }): Promise<void> {
   const ctx = contextOf(job);
   const head = headOf(job);
   if (!head.store) return Promise.resolve();

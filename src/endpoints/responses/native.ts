@@ -1,27 +1,21 @@
 /**
  * /v1/responses to a provider with its own Responses API (OpenAI, Azure OpenAI; the plugin's
- * `nativeResponses`), docs/responses.md "Native or translated": the request goes as the client sent
+ * `native.responses`, sent by the pipeline's native step, pipeline/native.ts), docs/responses.md "Native or translated": the request goes as the client sent
  * it, but with the upstream model name, the whole conversation as `input` and `store: false`
  * (the gateway keeps the stored responses itself, so `previous_response_id` means the same on
  * every route); the answer and every stream event come back unchanged but for the response's
  * id, model, `store`, `previous_response_id` and usage, which are the gateway's record.
  */
 import { z } from "zod";
-import type { Route, RoutedEndpoint } from "../../catalog/catalog.js";
+import type { Route } from "../../catalog/catalog.js";
 import type { ToolCalls, Usage } from "../../core/chat-request.js";
-import type { Gateway } from "../../gateway.js";
-import type { Job } from "../../pipeline/endpoint.js";
-import { outputBudget } from "../../billing/bill.js";
+import { nativeRoute } from "../../pipeline/native.js";
 import { readAnswer } from "../../plugin/answer.js";
-import type { CallContext, ChatRequest, NativeResponses, UpstreamEvent } from "../../plugin/contract.js";
-import { readJson } from "../../upstream/body.js";
-import { decodeSse } from "../../upstream/relay.js";
-import type { UpstreamResponse } from "../../upstream/upstream.js";
 import { responseUsage } from "./render.js";
 import type { InputItem, ResponsesRequest } from "./schema.js";
 
 /** A route is served natively when every endpoint it may fail over to has a Responses API; a mixed route is translated throughout. */
-export const isNative = (route: Route): boolean => route.endpoints.length > 0 && route.endpoints.every((e) => e.instance.plugin.nativeResponses !== undefined);
+export const isNative = (route: Route): boolean => nativeRoute(route, "responses");
 
 const NativeUsage = z.looseObject({
   input_tokens: z.number().int().min(0),
@@ -53,28 +47,9 @@ export function nativeBody(req: ResponsesRequest, history: InputItem[], input: I
   return body;
 }
 
-/** The native call to one routed endpoint. */
-export async function sendNative(gw: Gateway, job: Job<ChatRequest>, e: RoutedEndpoint, body: Record<string, unknown>, signal: AbortSignal) {
-  const plugin = e.instance.plugin;
-  const ctx: CallContext = {
-    settings: e.instance.settings,
-    apiKey: e.apiKey,
-    model: e.model,
-    stream: body.stream === true,
-    maxOutput: outputBudget(job.body, job.route),
-  };
-  const adapter = plugin.nativeResponses as NativeResponses;
-  return gw.upstream.send(adapter.request({ ...body, model: e.model }, ctx), plugin, signal);
-}
-
-/** A JSON answer read and checked. */
-export async function readNative(gw: Gateway, res: { body: AsyncIterable<Uint8Array> }): Promise<NativeResponse> {
-  return readAnswer(NativeResponse, await readJson(res.body, gw.config.server.upstream.maxResponseBytes), "Responses answer");
-}
-
-/** The upstream's events, SSE-decoded. */
-export function nativeEvents(gw: Gateway, res: UpstreamResponse): AsyncIterator<UpstreamEvent> {
-  return decodeSse(res.body, gw.config.server.upstream)[Symbol.asyncIterator]();
+/** A JSON answer checked to be a Responses object. */
+export function readNative(json: unknown): NativeResponse {
+  return readAnswer(NativeResponse, json, "Responses answer");
 }
 
 /**

@@ -10,12 +10,10 @@ import { parseJsonBody } from "../../http/body.js";
 import { keepRouting, takeRouting } from "../../core/routing-fields.js";
 import { dropNullFields, isObject } from "../../core/null-fields.js";
 import { CHAT_UPSTREAM, estimate } from "../../pipeline/chat-upstream.js";
-import { streamsChat } from "../../pipeline/chat-stream.js";
-import type { Endpoint, Job } from "../../pipeline/endpoint.js";
+import type { Endpoint, EndpointServices, Job } from "../../pipeline/endpoint.js";
 import { definesStages } from "../../pipeline/stages.js";
 import { GatewayError, invalidRequest } from "../../core/errors.js";
 import type { Route } from "../../catalog/catalog.js";
-import type { Gateway } from "../../gateway.js";
 import type { ChatRequest } from "../../core/chat-request.js";
 import type { KeyRecord } from "../../store/index.js";
 import { checkedUsage } from "../../billing/usage-check.js";
@@ -23,7 +21,7 @@ import { checkItemCount, MAX_REQUEST_ITEMS, validate } from "../../core/validate
 import { finalStatus, outputItems, responseObject } from "./render.js";
 import { contextOf, contextOfRequest, headOf, keepContext, save } from "./context.js";
 import { isNative } from "./native.js";
-import { nativeAdapter, NATIVE_STREAM, renderNative, type ResponsesAnswer } from "./native-stages.js";
+import { renderNative, RESPONSES_NATIVE, type ResponsesAnswer } from "./native-stages.js";
 import { LooseResponsesRequest, ResponsesRequest, type InputItem } from "./schema.js";
 import { writeResponseStream } from "./stream.js";
 import { refuseHosted } from "./tools.js";
@@ -90,9 +88,7 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     if (isNative(route)) bill.bound = null;
     return bill;
   },
-  adapter: (gw, job, e, signal) => (isNative(job.route) ? nativeAdapter(gw, job, e, signal) : CHAT_UPSTREAM.adapter(gw, job, e, signal)),
   async render(gw, ex, job, value, usage) {
-    noteIgnored(ex, job);
     if (value.native) return renderNative(gw, ex, job, value.native, usage);
     const head = headOf(job);
     const finish = value.choices[0]?.finish_reason ?? undefined;
@@ -106,26 +102,22 @@ export const CREATE_RESPONSE: Endpoint<ChatRequest, ResponsesAnswer> = definesSt
     await save(gw, job, response);
     ex.json(200, JSON.stringify(response));
   },
-  stream(gw, ex, job) {
-    noteIgnored(ex, job);
-    return isNative(job.route) ? NATIVE_STREAM(gw, ex, job) : TRANSLATED_STREAM(gw, ex, job);
-  },
+  stream: (gw, ex, job, opened, delivered) =>
+    writeResponseStream(ex, {
+      head: headOf(job),
+      tools: contextOf(job).tools,
+      first: opened.first,
+      rest: opened.rest,
+      delivered,
+      now: gw.now,
+      estimate: (text) => estimate(job.body, text),
+      checkUsage: (u) => checkedUsage(u, job.route.model, 1),
+      finished: (response) => save(gw, job, response),
+    }),
+  native: RESPONSES_NATIVE,
+  answerHead: noteIgnored,
   inOwnTerms: inResponsesTerms,
 });
-
-const TRANSLATED_STREAM = streamsChat((gw, ex, job, opened, delivered) =>
-  writeResponseStream(ex, {
-    head: headOf(job),
-    tools: contextOf(job).tools,
-    first: opened.first,
-    rest: opened.rest,
-    delivered,
-    now: gw.now,
-    estimate: (text) => estimate(job.body, text),
-    checkUsage: (u) => checkedUsage(u, job.route.model, 1),
-    finished: (response) => save(gw, job, response),
-  }),
-);
 
 /** Hosted tools a translated route left out: on the answer's `X-Gateway-Ignored` and the request's log line (docs/responses.md). */
 function canReason(route: Route): boolean {
@@ -141,7 +133,7 @@ function noteIgnored(ex: Exchange, job: Job<ChatRequest>): void {
 }
 
 /** The items of `id`'s conversation so far, oldest first; the whole chain or a clear error, never part of it. */
-async function chainItems(gw: Gateway, account: string, id: string): Promise<InputItem[]> {
+async function chainItems(gw: EndpointServices, account: string, id: string): Promise<InputItem[]> {
   const chain = await gw.store.responseChain(id, account, MAX_CHAIN);
   if (chain.length === 0) throw responseNotFound(id, "previous_response_id");
   const missing = chain[0]!.previousId;
@@ -159,14 +151,14 @@ async function chainItems(gw: Gateway, account: string, id: string): Promise<Inp
 }
 
 /** GET /v1/responses/{id}: the response as it was answered. */
-export async function getResponse(gw: Gateway, key: KeyRecord, id: string): Promise<Response> {
+export async function getResponse(gw: EndpointServices, key: KeyRecord, id: string): Promise<Response> {
   const found = await gw.store.findResponse(id, key.account);
   if (!found) throw responseNotFound(id, null);
   return new Response(JSON.stringify(found.response), { headers: { "content-type": "application/json" } });
 }
 
 /** DELETE /v1/responses/{id}: OpenAI's answer shape (`{id, object: "response", deleted: true}`). */
-export async function deleteResponse(gw: Gateway, key: KeyRecord, id: string): Promise<Response> {
+export async function deleteResponse(gw: EndpointServices, key: KeyRecord, id: string): Promise<Response> {
   if (!(await gw.store.deleteResponse(id, key.account))) throw responseNotFound(id, null);
   return new Response(JSON.stringify({ id, object: "response", deleted: true }), { headers: { "content-type": "application/json" } });
 }

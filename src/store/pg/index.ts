@@ -16,6 +16,7 @@ import { pgDashboard } from "./dashboard.js";
 import { pgJournal } from "./journal.js";
 import { pgKeys } from "./keys.js";
 import { pgLedger } from "./ledger.js";
+import { pgMcp } from "./mcp.js";
 import { pgUsageGroups } from "./usage-groups.js";
 import { migratePg } from "./migrate.js";
 import { DEFAULT_LEASE_MS, pgMoney } from "./money.js";
@@ -66,6 +67,7 @@ export async function openPostgresStore(url: string, opts: PgOptions = {}): Prom
     ...pgCatalog(pool),
     ...pgModelPrices(pool),
     ...pgAlerts(pool),
+    ...pgMcp(pool),
     ...pgJournal(pool, owner, leaseMs),
     ensureAccount: money.ensureAccount,
     balance: money.balance,

@@ -8,7 +8,7 @@ import { recount } from "./budget.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
 
-const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by, limits_by_manager, guardrails`;
+const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by, limits_by_manager, mcp, guardrails`;
 
 interface KeyRow {
   id: string;
@@ -26,6 +26,7 @@ interface KeyRow {
   cache: NonNullable<KeyRecord["cache"]>;
   created_by: string | null;
   limits_by_manager: boolean;
+  mcp: string[] | null;
   guardrails: KeyRecord["guardrails"];
 }
 
@@ -46,6 +47,7 @@ const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
     cache: r.cache,
     createdBy: r.created_by,
     limitsByManager: r.limits_by_manager,
+    mcp: r.mcp,
     guardrails: r.guardrails,
   };
 
@@ -70,6 +72,7 @@ export function pgKeys(pool: pg.Pool) {
           k.cache ?? "off",
           k.createdBy ?? null,
           k.limitsByManager ?? false,
+          k.mcp?.length ? JSON.stringify(k.mcp) : null,
           k.guardrails ?? null,
         ]);
         await notify(c);
@@ -112,6 +115,7 @@ export function pgKeys(pool: pg.Pool) {
         if (changes.cache !== undefined) put("cache", changes.cache);
         if (changes.guardrails !== undefined) put("guardrails", changes.guardrails);
         if (changes.limitsByManager !== undefined) put("limits_by_manager", changes.limitsByManager);
+        if (changes.mcp !== undefined) put("mcp", changes.mcp?.length ? JSON.stringify(changes.mcp) : null);
         if (set.length) await c.query(`UPDATE keys SET ${set.join(", ")} WHERE id = $1`, values);
         if (changes.budget !== undefined || changes.budgetPeriod !== undefined) await recount(c, id, at);
         await c.query(`NOTIFY ${CHANGES_CHANNEL}`);

@@ -15,6 +15,7 @@ import { organizationMigrations } from "./migrations-organizations.js";
 import { leaseMigrations } from "./migrations-leases.js";
 import { reportedUsage } from "./migrations-reported.js";
 import { accountMigrations } from "./migrations-accounts.js";
+import { mcpMigrations } from "./migrations-mcp.js";
 
 export const pgMigrations: string[] = [
   `CREATE TABLE accounts (
@@ -295,6 +296,7 @@ export const pgMigrations: string[] = [
      PRIMARY KEY (id, origin)
    );`,
   ...accountMigrations,
+  ...mcpMigrations,
   // Secret guardrails (docs/guardrails.md), as SQLite's: a key's own mode; null takes the config's.
   `ALTER TABLE keys ADD COLUMN guardrails text CHECK (guardrails IN ('block', 'redact', 'log', 'off'));`,
 ];

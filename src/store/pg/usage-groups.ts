@@ -15,6 +15,7 @@ const KEYS: Record<UsageGrouping["by"], { ledger: string; rollup: string }> = {
   key: { ledger: "l.key_id", rollup: "u.key_id" },
   model: { ledger: "l.model", rollup: "u.model" },
   endpoint: { ledger: "l.endpoint", rollup: "u.endpoint" },
+  tool: { ledger: "CASE WHEN l.endpoint = 'mcp' THEN l.model END", rollup: "CASE WHEN u.endpoint = 'mcp' THEN u.model END" },
   day: { ledger: `(l.created_at - l.created_at % ${DAY_MS})::text`, rollup: "u.day::text" },
   tag: { ledger: "l.tags ->> $5::text", rollup: "" },
 };

@@ -105,6 +105,7 @@ export function sqliteBudget(db: Database.Database, holds: Holds, levels: Return
       if (changes.cache !== undefined) (set.push("cache = @cache"), (values.cache = changes.cache));
       if (changes.guardrails !== undefined) (set.push("guardrails = @guardrails"), (values.guardrails = changes.guardrails));
       if (changes.limitsByManager !== undefined) (set.push("limits_by_manager = @limitsByManager"), (values.limitsByManager = changes.limitsByManager ? 1 : 0));
+      if (changes.mcp !== undefined) (set.push("mcp = @mcp"), (values.mcp = changes.mcp?.length ? JSON.stringify(changes.mcp) : null));
       if (set.length) db.prepare(`UPDATE keys SET ${set.join(", ")} WHERE id = @id`).run(values);
       const c = counter(id);
       // A key given a budget (or a new period) starts from what the ledger says it spent.

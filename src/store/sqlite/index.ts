@@ -23,6 +23,7 @@ import { createPrivateFile, tightenJournals } from "./files.js";
 import { sqliteJournal } from "./journal.js";
 import { sqliteKeys } from "./keys.js";
 import { sqliteLedger } from "./ledger.js";
+import { sqliteMcp } from "./mcp.js";
 import { migrations } from "./migrations.js";
 import { sqliteMoney } from "./money.js";
 import { promised, type SyncStore } from "./promised.js";
@@ -80,6 +81,7 @@ export function openSqliteStore(file: string): Store {
     ...sqliteCatalog(db),
     ...sqliteModelPrices(db),
     ...sqliteAlerts(db),
+    ...sqliteMcp(db),
     journalInflight: journal.journalInflight,
     leftInflight: journal.leftInflight,
     watch: watch.add,

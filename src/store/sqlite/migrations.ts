@@ -3,6 +3,7 @@
  * a released migration is never edited. Money columns are integer nano-USD (1e-9 USD).
  */
 import { accountMigrations } from "./migrations-accounts.js";
+import { mcpMigrations } from "./migrations-mcp.js";
 
 export const migrations: string[] = [
   `CREATE TABLE accounts (
@@ -328,6 +329,7 @@ export const migrations: string[] = [
      PRIMARY KEY (id, origin)
    ) STRICT;`,
   ...accountMigrations,
+  ...mcpMigrations,
   // Secret guardrails (docs/guardrails.md): a key's own mode; null takes the config's.
   `ALTER TABLE keys ADD COLUMN guardrails TEXT CHECK (guardrails IN ('block', 'redact', 'log', 'off'));`,
 ];

@@ -36,10 +36,10 @@ export function sqliteMoney(
     grant: db.prepare("INSERT INTO credit_grants (account, amount, created_at, actor) VALUES (?, ?, ?, ?)"),
     insertLedger: db.prepare(`INSERT INTO ledger (request_id, created_at, account, key_id, model, provider, prompt_tokens,
       completion_tokens, cost, list_cost, byok, usage_source, status, http_status, latency_ms, attempts, endpoint, uncollected, tags,
-      reported_prompt_tokens, reported_completion_tokens, tool_calls, reported_tool_calls, tool_cost)
+      reported_prompt_tokens, reported_completion_tokens, tool_calls, reported_tool_calls, tool_cost, bytes_in, bytes_out)
       VALUES (@requestId, @createdAt, @account, @keyId, @model, @provider, @promptTokens, @completionTokens, @cost,
       @listCost, @byok, @usageSource, @status, @httpStatus, @latencyMs, @attempts, @endpoint, @uncollected, @tags,
-      @reportedPromptTokens, @reportedCompletionTokens, @toolCalls, @reportedToolCalls, @toolCost)`),
+      @reportedPromptTokens, @reportedCompletionTokens, @toolCalls, @reportedToolCalls, @toolCost, @bytesIn, @bytesOut)`),
     insertAttempt: db.prepare(`INSERT INTO attempts (request_id, created_at, provider, model, outcome, http_status, latency_ms)
       VALUES (@requestId, @createdAt, @provider, @model, @outcome, @httpStatus, @latencyMs)`),
     // Spend = what was charged: ledger rows plus the daily rollups retention folded them into.
@@ -205,5 +205,7 @@ function ledgerExtras(e: LedgerEntry) {
     toolCalls: json(e.toolCalls),
     reportedToolCalls: json(e.reportedToolCalls),
     toolCost: e.toolCost ?? 0,
+    bytesIn: e.bytesIn ?? null,
+    bytesOut: e.bytesOut ?? null,
   };
 }

@@ -14,6 +14,7 @@ const KEYS: Record<UsageGrouping["by"], { ledger: string; rollup: string }> = {
   key: { ledger: "l.key_id", rollup: "u.key_id" },
   model: { ledger: "l.model", rollup: "u.model" },
   endpoint: { ledger: "l.endpoint", rollup: "u.endpoint" },
+  tool: { ledger: "CASE WHEN l.endpoint = 'mcp' THEN l.model END", rollup: "CASE WHEN u.endpoint = 'mcp' THEN u.model END" },
   day: { ledger: `l.created_at - l.created_at % ${DAY_MS}`, rollup: "u.day" },
   tag: { ledger: "(SELECT t.value FROM json_each(l.tags) t WHERE t.key = @tag)", rollup: "" },
 };
