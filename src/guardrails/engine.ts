@@ -176,7 +176,7 @@ function settle(found: SecretHit[]): SecretHit[] {
 }
 
 /** Shannon entropy in bits per character. */
-export function entropy(s: string): number {
+function entropy(s: string): number {
   const counts = new Map<string, number>();
   for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
   let bits = 0;

@@ -37,13 +37,13 @@ export interface Guard {
 const scanners = new WeakMap<SecretSettings, Scanner>();
 
 /** The scanner for these settings' rules, compiled on first use. */
-export function scannerOf(settings: SecretSettings): Scanner {
+function scannerOf(settings: SecretSettings): Scanner {
   let s = scanners.get(settings);
   if (!s) scanners.set(settings, (s = buildScanner(settings.rules)));
   return s;
 }
 
-export function buildScanner(rules: SecretSettings["rules"]): Scanner {
+function buildScanner(rules: SecretSettings["rules"]): Scanner {
   if (!rules) return new Scanner(BUILTIN_RULES);
   const names = new Set(rules.filter((r): r is string => typeof r === "string"));
   return new Scanner(

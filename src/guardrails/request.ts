@@ -56,7 +56,7 @@ function visit(value: unknown, path: string, scanner: Scanner, found: Array<{ pa
 const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
 
 /** The 400 (docs/guardrails.md): the rule and where, never the secret. */
-export function blocked(found: ReadonlyArray<{ path: string; hits: readonly SecretHit[] }>): GatewayError {
+function blocked(found: ReadonlyArray<{ path: string; hits: readonly SecretHit[] }>): GatewayError {
   const first = found[0]!;
   const count = found.reduce((n, f) => n + f.hits.length, 0);
   const more = count > 1 ? ` (${count} secrets in all)` : "";
