@@ -56,7 +56,7 @@ export function pgKeys(pool: pg.Pool) {
   return {
     createKey: (k: KeyRecord) =>
       transaction(pool, async (c) => {
-        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, [
+        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`, [
           k.id,
           k.name,
           k.account,
