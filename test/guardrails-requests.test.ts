@@ -160,3 +160,13 @@ describe("fail closed", () => {
     expect(fake.requests.length).toBe(before);
   });
 });
+
+describe("metrics", () => {
+  it("counts each hit in gateway_guardrail_hits_total{rule,action,direction}", async () => {
+    const { gw } = gws.redact!;
+    const text = await (await fetch(`${gw.url}/metrics`)).text();
+    const line = text.split("\n").find((l) => l.startsWith('gateway_guardrail_hits_total{rule="aws-access-key-id",action="redact",direction="request"}'));
+    expect(Number(line?.split(" ")[1])).toBe(callsWith(AWS.secret, "").length - 1); // each redact call but Gemini's countTokens, which has no request record (docs/guardrails.md)
+    expect(text).not.toContain(AWS.secret);
+  });
+});
