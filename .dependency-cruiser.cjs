@@ -3,6 +3,7 @@
 // dependency-cruiser with these rules and fails on an upward import or an import cycle.
 const LAYERS = [
   "core", // errors, money, the internal request form, validation messages: imports nothing
+  "guardrails", // secret rules, the keyword prefilter, the request, answer and stream checks
   "config",
   "store",
   "plugin", // the provider contract and its loader

@@ -59,11 +59,22 @@ export function cli(args: string[]): string {
  * Temp dir with the config and a database (a SQLite file there, or the PostgreSQL URL given) holding one funded key;
  * with `cache`, the response cache enabled and the key opted in for any temperature (cache.ts).
  */
-export function prepare(fakePort: number, database?: string, opts: { cache?: boolean; tls?: TlsUpstream } = {}): BenchSetup {
+export function prepare(fakePort: number, database?: string, opts: { cache?: boolean; tls?: TlsUpstream; guardrails?: string } = {}): BenchSetup {
   const dir = mkdtempSync(join(tmpdir(), "gw-bench-"));
   const config = join(dir, "gateway.config.json");
   const db = database ?? join(dir, "gateway.db");
-  writeFileSync(config, JSON.stringify({ ...benchConfig(fakePort, opts.tls), ...(opts.cache && { cache: { enabled: true } }) }, null, 2));
+  writeFileSync(
+    config,
+    JSON.stringify(
+      {
+        ...benchConfig(fakePort, opts.tls),
+        ...(opts.cache && { cache: { enabled: true } }),
+        ...(opts.guardrails && { guardrails: { secrets: { mode: opts.guardrails } } }),
+      },
+      null,
+      2,
+    ),
+  );
   const common = ["--config", config, "--db", db, "--json"];
   const cacheFlag = opts.cache ? ["--cache-nondeterministic"] : [];
   const created = JSON.parse(cli(["keys", "create", "--name", "bench", ...cacheFlag, ...common])) as { key: string };

@@ -13,6 +13,7 @@ import { DashboardConfig } from "./dashboard.js";
 import { LogConfig, MetricsConfig, OtelConfig } from "./observability.js";
 import { Money } from "./amount.js";
 import { McpConfig } from "./mcp.js";
+import { GuardrailsConfig } from "./guardrails.js";
 
 const Window = z.strictObject({ requests: z.number().int().positive(), window: z.number().positive() });
 
@@ -229,6 +230,8 @@ export const Config = z.strictObject({
         .default(1024 * 1024),
     })
     .prefault({}),
+  /** Secret guardrails (docs/guardrails.md): off unless a mode is set here, on an account or on a key. */
+  guardrails: GuardrailsConfig.prefault({}),
   /** Per-request ledger rows are kept this many days, then folded into kept daily totals (src/operations/retention.ts). */
   retention: z.strictObject({ days: z.number().int().positive().max(36_500).default(90) }).prefault({}),
   /** Alert webhooks' delivery (docs/alerts.md): how often due deliveries are looked for, the first retry's delay (then doubling), one attempt's cap. */

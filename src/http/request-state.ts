@@ -4,6 +4,7 @@
  * once a limiter tier answered), and the request's record for its metrics and log line.
  */
 import { randomUUID } from "node:crypto";
+import type { Guard } from "../guardrails/policy.js";
 import { RequestRecord } from "../observability/request-record.js";
 
 export interface RequestState {
@@ -11,6 +12,8 @@ export interface RequestState {
   headers: Record<string, string>;
   /** What the request did, for its metrics and log line (observability/observer.ts). */
   rec: RequestRecord;
+  /** The secret guardrail of this request, when one is on for its key (pipeline/guardrails.ts). */
+  guard?: Guard;
 }
 
 export function startRequest(): RequestState {

@@ -116,6 +116,11 @@ export class Metrics {
   private readonly mcpDuration = new HistogramFamily("gateway_mcp_call_duration_seconds", "An MCP tool call's upstream time.", ["server"], LONG).register(
     this.registry,
   );
+  private readonly guardrails = new CounterFamily(
+    "gateway_guardrail_hits_total",
+    "Secret guardrail hits (docs/guardrails.md), by rule, action (block|redact|log) and direction (request|response); each counted once per request.",
+    ["rule", "action", "direction"],
+  ).register(this.registry);
   private readonly shapes = new Map<string, RequestSeries>();
   private readonly upstreams = new Map<string, HistogramSeries>();
   private readonly usages = new Map<string, UsageSeries>();
@@ -149,6 +154,7 @@ export class Metrics {
     if (rec.status === 429) this.counter(this.limited, rec.limitedTier ?? "provider").value++;
     if (rec.affinity) this.counter(this.affinity, rec.affinity).value++; // upstream/affinity.ts
     if (rec.mcp) this.mcpCall(rec.mcp);
+    for (const h of rec.guardrails) this.counter(this.guardrails, h.rule, h.action, h.direction).value++;
     const s = rec.settled;
     if (!s) return;
     // A failed attempt followed by another: a failover away from that provider (observability/request-line.ts counts the same).

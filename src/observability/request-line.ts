@@ -101,6 +101,7 @@ export function lineBound(rec: RequestRecord): number {
   if (rec.settled) chars += rec.settled.usageSource.length + rec.settled.outcome.length + reportedChars(rec.settled.unbounded);
   if (rec.bodies) chars += length(rec.requestBody) + length(rec.responseBody);
   if (rec.ignored) chars += rec.ignored.length;
+  for (const h of rec.guardrails) chars += h.rule.length + 40;
   return 800 + 6 * chars + failedBound(failedAttempts(rec));
 }
 
@@ -150,6 +151,15 @@ export class RequestLines {
     if (rec.ignored) {
       out.ascii(',"ignored":'); // docs/responses.md X-Gateway-Ignored
       out.json(rec.ignored);
+    }
+    if (rec.guardrails.length > 0) {
+      out.ascii(',"guardrails":['); // docs/guardrails.md: rule, action, direction; never the secret
+      rec.guardrails.forEach((h, i) => {
+        out.ascii(i === 0 ? '{"rule":' : ',{"rule":');
+        out.json(h.rule);
+        out.ascii(`,"action":"${h.action}","direction":"${h.direction}"}`); // closed sets (guardrails/policy.ts)
+      });
+      out.ascii("]");
     }
     if (rec.bodies) {
       out.ascii(',"request_body":');

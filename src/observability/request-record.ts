@@ -9,6 +9,7 @@
  * sent that routes nowhere never lands here, so it can never become a label value.
  */
 import type { UnboundedCounts } from "../core/chat-request.js";
+import type { GuardHit } from "../guardrails/policy.js";
 import type { Attempt } from "../store/index.js";
 
 /** Where a finished record goes (observability/observer.ts); the record calls it when both halves are in. */
@@ -73,6 +74,8 @@ export class RequestRecord {
   settled: SettledUsage | null = null;
   /** An MCP tool call (docs/mcp.md): its configured server and tool, how it ended, its duration in ms. */
   mcp: { server: string; tool: string; outcome: string; ms: number } | null = null;
+  /** Secret guardrail hits (rule, action, direction; never the value), for the log line and metrics (docs/guardrails.md). */
+  guardrails: GuardHit[] = [];
   /** Only with `otel.endpoint`: the client's traceparent and the attempts (observability/tracing.ts); null costs nothing. */
   trace: { parent: string | null; attempts: AttemptSpan[] } | null = null;
   /** A bill was opened: the record waits for its settlement too. */

@@ -34,6 +34,7 @@ export function keyFields(k: KeyRecord): Record<string, unknown> {
     created_by: k.createdBy ?? null,
     limits_by_manager: k.limitsByManager ?? false,
     mcp: k.mcp?.length ? k.mcp : null,
+    ...(k.guardrails ? { guardrails: k.guardrails } : {}), // docs/guardrails.md; only when the key has its own mode
   };
 }
 

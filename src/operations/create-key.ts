@@ -1,4 +1,5 @@
 /** Creating a key (`gateway keys create`, the dashboard's Create key): the full value exists only in the answer. */
+import type { GuardMode } from "../guardrails/policy.js";
 import type { BudgetPeriod } from "../core/budget-periods.js";
 import { invalidRequest } from "../core/errors.js";
 import { generateKey, hashKey, newKeyId } from "../access/keys.js";
@@ -15,6 +16,8 @@ export interface NewKey {
   budgetPeriod?: BudgetPeriod;
   /** The response cache for this key (docs/cache.md); absent: off. */
   cache?: KeyCacheMode | undefined;
+  /** The key's own secret guardrail mode (docs/guardrails.md); absent: the config's. */
+  guardrails?: GuardMode | undefined;
   /** The dashboard user creating it; absent: the CLI. */
   createdBy?: string | undefined;
   /** Its MCP grant (`--mcp`, docs/mcp.md); absent: none. */
@@ -41,6 +44,7 @@ export async function createKey(store: Store, k: NewKey, now: number, by: AuditA
     cache: k.cache ?? "off",
     createdBy: k.createdBy ?? null,
     mcp: k.mcp?.length ? k.mcp : null,
+    guardrails: k.guardrails ?? null,
   };
   await store.ensureAccount(k.account, now);
   const note = auditNote(by, now, { action: "key.create", account: record.account, target: record.id, before: null, after: keyFields(record) });

@@ -30,5 +30,7 @@ export async function keyView(store: Store, k: KeyRecord, now: number) {
     limits_by_manager: k.limitsByManager ?? false,
     // The MCP tools it may call (docs/mcp.md, "Grants"); null: none.
     mcp: k.mcp?.length ? k.mcp : null,
+    // The key's own secret guardrail mode (docs/guardrails.md); absent: the config's.
+    ...(k.guardrails ? { guardrails: k.guardrails } : {}),
   };
 }

@@ -17,7 +17,7 @@ export interface Flow<Req extends Parsed = Parsed, Answer = unknown> {
   ep: Endpoint<Req, Answer>;
   /** auth */
   key: KeyRecord;
-  /** parse: the body as sent, its request form, its tags; the memo's key for its bytes when the cache could answer it */
+  /** guardrails: the body as sent (redacted under `redact`); parse: its request form, its tags, the memo's key for its bytes when the cache could answer it */
   raw: Buffer;
   digest: string | undefined;
   body: Req;

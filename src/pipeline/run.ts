@@ -1,7 +1,7 @@
 /**
  * The request pipeline: the stages of pipeline/stages.ts, walked in their order, each the
  * function of pipeline/stage-runs.ts of its name, over one Flow (pipeline/flow.ts):
- * auth → parse → route → cache once, then per model of the request (its fallbacks) limits →
+ * auth → guardrails → parse → route → cache once, then per model of the request (its fallbacks) limits →
  * hold → adapter (with failover) → settle → render until one answers. Every model route runs
  * it with its Endpoint (pipeline/endpoint.ts). It runs on plain node:http (http/exchange.ts):
  * the hot path has no Web Request/Response. An error thrown here is rendered by the caller

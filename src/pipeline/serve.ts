@@ -13,6 +13,7 @@ import type { AdapterServices, Endpoint, Parsed } from "./endpoint.js";
 import { authenticate } from "../http/authenticate.js";
 import type { ErrorEnvelope } from "../http/error-reply.js";
 import type { KeyRecord } from "../store/index.js";
+import { guardRequest } from "./guardrails.js";
 import { runPipeline } from "./run.js";
 
 export function serve<Req extends Parsed, Answer>(gw: Gateway, req: IncomingMessage, res: ServerResponse, endpoint: Endpoint<Req, Answer>): Promise<void> {
@@ -49,7 +50,8 @@ export function serveKeyed(gw: Gateway, req: IncomingMessage, res: ServerRespons
   gw.obs.begin(ex.state.rec, route.path, req);
   const done = (async () => {
     const key = await authenticate(gw, ex.state, ex.credential(), () => ex.ip);
-    await route.answer(gw, ex, key, await ex.body(gw.config.server.maxBodyBytes));
+    // Counting forwards the text to the provider too: the secret guardrail checks it first (pipeline/guardrails.ts).
+    await route.answer(gw, ex, key, guardRequest(gw, ex.state, key, await ex.body(gw.config.server.maxBodyBytes)));
   })().catch((err: unknown) => ex.fail(err, route.errorEnvelope));
   gw.pending.add(done);
   return done.finally(() => {

@@ -12,6 +12,7 @@ import { takeLimit } from "../http/rate-limit.js";
 import { cachedRepeat, cacheStage, repeatDigest } from "./cache-step.js";
 import type { Job, NativePath, Parsed, RenderStream } from "./endpoint.js";
 import { withFailover } from "./failover.js";
+import { guardAnswer, guardRequest } from "./guardrails.js";
 import { ANSWERED, type Flow, type Next } from "./flow.js";
 import { nativeAnswer, servedNatively } from "./native.js";
 import { tagsOf } from "./request-tags.js";
@@ -25,8 +26,11 @@ export const RUNS: Record<Stage, Run> = {
   async auth(f) {
     f.key = await authenticate(f.gw, f.ex.state, f.ex.credential(), () => f.ex.ip);
   },
+  async guardrails(f) {
+    // The secret guardrail on the body as sent, before the cache, the parse or any upstream reads it (pipeline/guardrails.ts).
+    f.raw = guardRequest(f.gw, f.ex.state, f.key, await f.ex.body(f.gw.config.server.maxBodyBytes));
+  },
   async parse(f) {
-    f.raw = await f.ex.body(f.gw.config.server.maxBodyBytes);
     f.digest = repeatDigest(f.gw, f.ep, f.key, f.raw);
     // These very bytes were answered from the cache before: answered again unparsed (pipeline/cache-step.ts).
     if (await cachedRepeat(f.gw, f.ex, f.ep, f.key, f.digest)) return ANSWERED;
@@ -75,6 +79,7 @@ export const RUNS: Record<Stage, Run> = {
   },
   async render(f) {
     // A JSON answer leaves only after its charge and ledger row are committed (settle, before this).
+    guardAnswer(f.ex.state, f.answer!.value); // settled first: the upstream's tokens are billed whatever the guardrail does
     f.ep.answerHead?.(f.ex, f.job);
     const written = f.ep.render(f.gw, f.ex, f.job, f.answer!.value, f.usage);
     if (written) await written;

@@ -9,8 +9,11 @@
  * what each does.
  */
 
-/** Run once per request: who asks, what, for which models, and whether the cache answers. */
-export const REQUEST_STAGES = ["auth", "parse", "route", "cache"] as const;
+/**
+ * Run once per request: who asks, its body as sent checked for secrets before anything reads
+ * it (docs/guardrails.md), what it asks, for which models, and whether the cache answers.
+ */
+export const REQUEST_STAGES = ["auth", "guardrails", "parse", "route", "cache"] as const;
 
 /** Run per model of the request until one answers (fallbacks, docs/routing.md): its tier's limit and its hold. */
 export const MODEL_STAGES = ["limits", "hold"] as const;

@@ -4,7 +4,8 @@
  * native event, then the endpoint writes the stream in its own format, then the settle stage
  * bills what was delivered (journaled every 2 s while it runs, billing/journal.ts). Guarded by
  * the stream timeout and shutdown (stream-guard.ts). Each attempt is native or translated as
- * the native step decides (native.ts). An endpoint supplies only how chat deltas look in its
+ * the native step decides (native.ts); the secret guardrail checks what is relayed
+ * (guardrails.ts, docs/guardrails.md "Streams"). An endpoint supplies only how chat deltas look in its
  * format (Endpoint.stream) and how its native events are read and relayed (Endpoint.native).
  * docs/architecture.md "The stream stage".
  */
@@ -21,6 +22,7 @@ import type { Job, NativePath, RenderStream, StreamResult } from "./endpoint.js"
 import { openNative, servedNatively } from "./native.js";
 import { malformed, withFailover } from "./failover.js";
 import { StreamGuard } from "./stream-guard.js";
+import { guardStream } from "./guardrails.js";
 import { untilLanded } from "../billing/settle-retry.js";
 
 type Opened =
@@ -38,7 +40,8 @@ export async function streamStage(gw: Gateway, ex: Exchange, job: Job<ChatReques
   const guard = new StreamGuard(ex.signal);
   try {
     const started = gw.now();
-    const { value, endpoint } = await withFailover(gw, ex, job, (e) => open(gw, job, e, guard.signal, w));
+    const { value: opened, endpoint } = await withFailover(gw, ex, job, (e) => open(gw, job, e, guard.signal, w));
+    const value = await guardStream(ex.state, opened); // the secret guardrail on what is relayed, every endpoint's stream (pipeline/guardrails.ts)
     w.head?.(); // the endpoint's own headers (Endpoint.answerHead)
     ex.startSse();
     guard.arm(started + gw.config.server.timeouts.stream, gw.stopping, gw.now());

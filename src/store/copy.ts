@@ -44,6 +44,7 @@ const TABLES: Array<{ name: string; columns: string[]; bool?: string[]; serial?:
       "created_by",
       "limits_by_manager",
       "mcp",
+      "guardrails",
     ],
     bool: ["limits_by_manager"],
   },

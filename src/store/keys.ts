@@ -1,3 +1,4 @@
+import type { GuardMode } from "../guardrails/policy.js";
 /** Gateway keys: stored by hash, with their limits (rpm, expiry, a budget per period). */
 import type { BudgetPeriod } from "../core/budget-periods.js";
 
@@ -33,12 +34,14 @@ export interface KeyRecord {
    * absent or empty: none (deny by default).
    */
   mcp?: string[] | null;
+  /** The secret guardrail's mode for this key's requests (docs/guardrails.md); null or absent: its account's, else the config's. */
+  guardrails?: GuardMode | null;
 }
 
 export type KeyCacheMode = "off" | "on" | "nondeterministic";
 
 /** What `keys update` may change; a field left out is unchanged. */
-export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager" | "mcp">>;
+export type KeyChanges = Partial<Pick<KeyRecord, "budget" | "budgetPeriod" | "rpm" | "expiresAt" | "cache" | "limitsByManager" | "mcp" | "guardrails">>;
 
 export interface KeyStore {
   createKey(key: KeyRecord): Promise<void>;

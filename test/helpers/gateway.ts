@@ -3,6 +3,7 @@
  * SQLite file in a temp dir, and gives tests a key and credits the way the CLI would.
  * `useGateway` wires the usual one-fake, one-gateway setup into a suite's hooks.
  */
+import type { GuardMode } from "../../src/guardrails/policy.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -37,6 +38,8 @@ export interface TestGateway {
     budget?: { amount: bigint; period: BudgetPeriod };
     /** The key's MCP grant (`keys create --mcp`): `<server>:<tool glob>` entries. */
     mcp?: string[];
+    /** The key's own secret guardrail mode (docs/guardrails.md). */
+    guardrails?: GuardMode;
   }): Promise<string>;
   addCredits(usd: string, account?: string): Promise<void>;
   client(key: string, opts?: { maxRetries?: number }): OpenAI;
@@ -80,7 +83,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
     server,
     store,
     logFile: file,
-    async createKey({ account = "default", rpm, expiresAt, name, cache, createdBy, budget, mcp } = {}) {
+    async createKey({ account = "default", rpm, expiresAt, name, cache, createdBy, budget, mcp, guardrails } = {}) {
       const key = generateKey();
       recordSecret(key);
       await store.ensureAccount(account, Date.now());
@@ -97,6 +100,7 @@ export async function startGateway(raw: Record<string, unknown>, env: NodeJS.Pro
         rpm: rpm ?? null,
         ...(cache && { cache }),
         ...(createdBy && { createdBy }),
+        ...(guardrails && { guardrails }),
         ...(budget && { budget: budget.amount, budgetPeriod: budget.period }),
         ...(mcp && { mcp }),
       });

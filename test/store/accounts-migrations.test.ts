@@ -129,7 +129,7 @@ describe("SQLite", () => {
     dir = tempDir();
     const file = join(dir, "old.db");
     const db = new Database(file);
-    const before = sqliteMigrations.length - sqliteAccountMigrations.length;
+    const before = sqliteMigrations.indexOf(sqliteAccountMigrations[0]!); // later migrations (MCP, guardrails) come after them
     for (const m of sqliteMigrations.slice(0, before)) db.exec(m);
     db.pragma(`user_version = ${before}`);
     for (const sql of oldRows(true)) db.exec(sql);
@@ -164,7 +164,7 @@ describe("PostgreSQL", () => {
 
   test("a database from before the accounts migrations upgrades: keys intact with their foreign key and indexes, managers' limits and invitations read from the audit log", async () => {
     target = await createTestDatabase();
-    const before = pgMigrations.length - pgAccountMigrations.length;
+    const before = pgMigrations.indexOf(pgAccountMigrations[0]!);
     const c = new pg.Client({ connectionString: target.url });
     await c.connect();
     try {

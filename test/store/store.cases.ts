@@ -167,6 +167,16 @@ export function storeCases(make: () => Promise<StoreHarness>): void {
         ["k2", "off"],
       ]);
     });
+
+    test("a key's secret guardrail mode: none unless given, kept as created, changed by update (docs/guardrails.md)", async () => {
+      await store.createKey(key("k3", { guardrails: "redact" }));
+      expect((await store.findKey("k1"))?.guardrails ?? null).toBeNull();
+      expect((await store.findKeyByHash("hash-k3"))?.guardrails).toBe("redact");
+      await store.updateKey("k1", { guardrails: "block" }, T0);
+      await store.updateKey("k3", { guardrails: "off" }, T0);
+      expect((await store.findKey("k1"))?.guardrails).toBe("block");
+      expect((await store.findKey("k3"))?.guardrails).toBe("off");
+    });
   });
 
   describe("accounts and credits", () => {

@@ -10,8 +10,9 @@ import { parseGrantList } from "../../mcp/grants.js";
 import { accountOf, cliBy, output, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
+import { withGuardrailsOption, type GuardrailsFlags } from "./key-guardrails.js";
 
-interface UpdateOptions extends CacheFlags {
+interface UpdateOptions extends CacheFlags, GuardrailsFlags {
   budget?: bigint | false;
   budgetPeriod?: BudgetPeriod;
   rpm?: number;
@@ -21,9 +22,13 @@ interface UpdateOptions extends CacheFlags {
 }
 
 export function keysUpdateCommand(keys: Command): void {
-  withCacheOptions(
-    withBudgetOptions(keys.command("update").description("change a key's budget, rpm, expiry or response cache by id or name").argument("<id|name>")),
-    true,
+  withGuardrailsOption(
+    withCacheOptions(
+      withBudgetOptions(
+        keys.command("update").description("change a key's budget, rpm, expiry, response cache or guardrails by id or name").argument("<id|name>"),
+      ),
+      true,
+    ),
   )
     .option("--no-budget", "remove the key's budget")
     .option("--rpm <n>", "requests per 60 s for this key", positiveInt)
@@ -44,10 +49,11 @@ export function keysUpdateCommand(keys: Command): void {
         if (opts.expires !== undefined) changes.expiresAt = parseExpiry(opts.expires, now);
         const cache = cacheModeOf(opts);
         if (cache) changes.cache = cache;
+        if (opts.guardrails) changes.guardrails = opts.guardrails;
         if (opts.mcp !== undefined) changes.mcp = opts.mcp === false ? null : parseGrantList(opts.mcp);
         if (Object.keys(changes).length === 0)
           throw new UsageError(
-            "nothing to change: give --budget, --budget-period, --no-budget, --rpm, --expires, --cache, --cache-nondeterministic, --no-cache, --mcp or --no-mcp",
+            "nothing to change: give --budget, --budget-period, --no-budget, --rpm, --expires, --cache, --cache-nondeterministic, --no-cache, --guardrails, --mcp or --no-mcp",
           );
         output(cmd, await updateKey(store, key.id, changes, undefined, now, cliBy()), `Updated key '${key.name}' (${key.id}).`);
       }),

@@ -8,10 +8,11 @@ import { checkBudgetFlags, withBudgetOptions } from "./key-budget.js";
 import { keysUpdateCommand } from "./keys-update.js";
 import { parseGrantList } from "../../mcp/grants.js";
 import { cacheModeOf, withCacheOptions, type CacheFlags } from "./key-cache.js";
+import { withGuardrailsOption, type GuardrailsFlags } from "./key-guardrails.js";
 import { accountOf, ask, cliBy, existingAccount, output, table, withStore } from "./context.js";
 import { parseExpiry, positiveInt } from "./parse.js";
 
-interface NewKeyOptions extends CacheFlags {
+interface NewKeyOptions extends CacheFlags, GuardrailsFlags {
   name?: string;
   account?: string;
   create?: boolean;
@@ -25,7 +26,7 @@ interface NewKeyOptions extends CacheFlags {
 export function keysCommand(program: Command): void {
   const keys = program.command("keys").description("manage gateway API keys");
 
-  withCacheOptions(withBudgetOptions(keys.command("create").description("create a key and print it once")), false)
+  withGuardrailsOption(withCacheOptions(withBudgetOptions(keys.command("create").description("create a key and print it once")), false))
     .option("--name <name>", "a name to identify the key (unique in its account; prompted for on a TTY)")
     .option("--account <account>", "account the key draws on", "default")
     .option("--create", "create the account if it does not exist (else a typo is refused)")
@@ -43,7 +44,17 @@ export function keysCommand(program: Command): void {
         const expiresAt = opts.expires ? parseExpiry(opts.expires, now) : null;
         const created = await createKey(
           store,
-          { name, account, expiresAt, rpm: opts.rpm ?? null, budget: opts.budget ?? null, budgetPeriod: opts.budgetPeriod, cache: cacheModeOf(opts), mcp },
+          {
+            name,
+            account,
+            expiresAt,
+            rpm: opts.rpm ?? null,
+            budget: opts.budget ?? null,
+            budgetPeriod: opts.budgetPeriod,
+            cache: cacheModeOf(opts),
+            guardrails: opts.guardrails,
+            mcp,
+          },
           now,
           cliBy(),
         );

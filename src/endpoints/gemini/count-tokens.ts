@@ -14,13 +14,15 @@ import { parseJsonBody } from "../../http/body.js";
 import { countStage } from "../../pipeline/count.js";
 import type { KeyRecord } from "../../store/index.js";
 import { CountTokensRequest } from "./schema.js";
+import { guardRequest } from "../../pipeline/guardrails.js";
 import { toChatRequest } from "./translate.js";
 
 export async function countTokens(gw: AdapterServices, key: KeyRecord, event: H3Event, model: string, requestId: string): Promise<unknown> {
   const limit = gw.config.server.maxBodyBytes;
   if (Number(event.req.headers.get("content-length")) > limit) throw requestTooLarge(limit);
-  const raw = Buffer.from(await event.req.arrayBuffer());
-  if (raw.length > limit) throw requestTooLarge(limit);
+  const sent = Buffer.from(await event.req.arrayBuffer());
+  if (sent.length > limit) throw requestTooLarge(limit);
+  const raw = guardRequest(gw, null, key, sent); // counting forwards the text to Google too (pipeline/guardrails.ts)
   const req = validate(CountTokensRequest, parseJsonBody(raw));
   const body = raw.toString("utf8");
   const counted = await countStage(gw, key, requestId, event.req.signal, {

@@ -8,7 +8,7 @@ import { recount } from "./key-budgets.js";
 import { num, query, transaction } from "./db.js";
 import { CHANGES_CHANNEL, notify } from "./watch.js";
 
-const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by, limits_by_manager, mcp`;
+const KEY_COLUMNS = `id, name, account, hash, last4, created_at, expires_at, revoked_at, last_used_at, rpm, budget, budget_period, cache, created_by, limits_by_manager, mcp, guardrails`;
 
 interface KeyRow {
   id: string;
@@ -27,6 +27,7 @@ interface KeyRow {
   created_by: string | null;
   limits_by_manager: boolean;
   mcp: string[] | null;
+  guardrails: KeyRecord["guardrails"];
 }
 
 const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
@@ -47,6 +48,7 @@ const toKey = (r: KeyRow | undefined): KeyRecord | undefined =>
     createdBy: r.created_by,
     limitsByManager: r.limits_by_manager,
     mcp: r.mcp,
+    guardrails: r.guardrails,
   };
 
 export function pgKeys(pool: pg.Pool) {
@@ -54,7 +56,7 @@ export function pgKeys(pool: pg.Pool) {
   return {
     createKey: (k: KeyRecord) =>
       transaction(pool, async (c) => {
-        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`, [
+        await c.query(`INSERT INTO keys (${KEY_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`, [
           k.id,
           k.name,
           k.account,
@@ -71,6 +73,7 @@ export function pgKeys(pool: pg.Pool) {
           k.createdBy ?? null,
           k.limitsByManager ?? false,
           k.mcp?.length ? JSON.stringify(k.mcp) : null,
+          k.guardrails ?? null,
         ]);
         await notify(c);
       }),
@@ -110,6 +113,7 @@ export function pgKeys(pool: pg.Pool) {
         if (changes.rpm !== undefined) put("rpm", changes.rpm);
         if (changes.expiresAt !== undefined) put("expires_at", changes.expiresAt);
         if (changes.cache !== undefined) put("cache", changes.cache);
+        if (changes.guardrails !== undefined) put("guardrails", changes.guardrails);
         if (changes.limitsByManager !== undefined) put("limits_by_manager", changes.limitsByManager);
         if (changes.mcp !== undefined) put("mcp", changes.mcp?.length ? JSON.stringify(changes.mcp) : null);
         if (set.length) await c.query(`UPDATE keys SET ${set.join(", ")} WHERE id = $1`, values);

@@ -297,4 +297,6 @@ export const pgMigrations: string[] = [
    );`,
   ...accountMigrations,
   ...mcpMigrations,
+  // Secret guardrails (docs/guardrails.md), as SQLite's: a key's own mode; null takes the config's.
+  `ALTER TABLE keys ADD COLUMN guardrails text CHECK (guardrails IN ('block', 'redact', 'log', 'off'));`,
 ];

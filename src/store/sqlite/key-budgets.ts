@@ -103,6 +103,7 @@ export function sqliteBudget(db: Database.Database, holds: Holds, levels: Return
       if (changes.rpm !== undefined) (set.push("rpm = @rpm"), (values.rpm = changes.rpm));
       if (changes.expiresAt !== undefined) (set.push("expires_at = @expiresAt"), (values.expiresAt = changes.expiresAt));
       if (changes.cache !== undefined) (set.push("cache = @cache"), (values.cache = changes.cache));
+      if (changes.guardrails !== undefined) (set.push("guardrails = @guardrails"), (values.guardrails = changes.guardrails));
       if (changes.limitsByManager !== undefined) (set.push("limits_by_manager = @limitsByManager"), (values.limitsByManager = changes.limitsByManager ? 1 : 0));
       if (changes.mcp !== undefined) (set.push("mcp = @mcp"), (values.mcp = changes.mcp?.length ? JSON.stringify(changes.mcp) : null));
       if (set.length) db.prepare(`UPDATE keys SET ${set.join(", ")} WHERE id = @id`).run(values);

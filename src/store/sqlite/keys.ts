@@ -7,7 +7,7 @@ import type { sqliteBudget } from "./key-budgets.js";
 /** Columns of a key as KeyRecord; the budget as text, so a BigInt survives the row mapping. */
 const KEY_COLUMNS = `id, name, account, hash, last4, created_at AS createdAt, expires_at AS expiresAt,
   revoked_at AS revokedAt, last_used_at AS lastUsedAt, rpm, CAST(budget AS TEXT) AS budget, budget_period AS budgetPeriod, cache, created_by AS createdBy,
-  limits_by_manager AS limitsByManager, mcp`;
+  limits_by_manager AS limitsByManager, mcp, guardrails`;
 
 function toKey(row: unknown): KeyRecord | undefined {
   if (!row) return undefined;
@@ -23,8 +23,8 @@ function toKey(row: unknown): KeyRecord | undefined {
 export function sqliteKeys(db: Database.Database, budgets: ReturnType<typeof sqliteBudget>) {
   const s = {
     insertKey:
-      db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period, cache, created_by, limits_by_manager, mcp)
-      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod, @cache, @createdBy, @limitsByManager, @mcp)`),
+      db.prepare(`INSERT INTO keys (id, name, account, hash, last4, created_at, expires_at, rpm, budget, budget_period, cache, created_by, limits_by_manager, mcp, guardrails)
+      VALUES (@id, @name, @account, @hash, @last4, @createdAt, @expiresAt, @rpm, @budget, @budgetPeriod, @cache, @createdBy, @limitsByManager, @mcp, @guardrails)`),
     keyByHash: db.prepare(`SELECT ${KEY_COLUMNS} FROM keys WHERE hash = ?`),
     // At most three rows: the id's, and a name's in two accounts is enough to call the name ambiguous.
     keyByIdOrName: db.prepare(
@@ -43,6 +43,7 @@ export function sqliteKeys(db: Database.Database, budgets: ReturnType<typeof sql
         createdBy: key.createdBy ?? null,
         limitsByManager: key.limitsByManager ? 1 : 0,
         mcp: key.mcp?.length ? JSON.stringify(key.mcp) : null,
+        guardrails: key.guardrails ?? null,
       }),
     findKeyByHash: (hash: string) => toKey(s.keyByHash.get(hash)),
     findKey: (idOrName: string, account?: string) =>

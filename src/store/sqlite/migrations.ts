@@ -330,4 +330,6 @@ export const migrations: string[] = [
    ) STRICT;`,
   ...accountMigrations,
   ...mcpMigrations,
+  // Secret guardrails (docs/guardrails.md): a key's own mode; null takes the config's.
+  `ALTER TABLE keys ADD COLUMN guardrails TEXT CHECK (guardrails IN ('block', 'redact', 'log', 'off'));`,
 ];
